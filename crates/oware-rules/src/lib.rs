@@ -1,0 +1,34 @@
+//! Exact rules of oware in two rule sets, *abapa* (international rules, the default) and *awari*
+//! (the research rules under which the game was solved), with the notations players and programs use.
+//!
+//! - [`Position`]: twelve houses, two stores, side to move; parse and print the position string
+//!   `h0-…-h11-south-north-T`; legal moves and playing a move.
+//! - [`Game`]: a start position and the moves played, with the history needed to decide repetitions,
+//!   undo, and the end of the game with its reason and score.
+//! - [`ogn`]: game records in the PGN-like OGN format.
+//! - [`perft`]: move-path enumeration, the standard check of a move generator.
+//!
+//! ```
+//! use oware_rules::{Game, Move, RuleSet, EndReason};
+//! let mut game = Game::new(RuleSet::Abapa);
+//! let outcome = game.play(Move::from_letter('F').unwrap()).unwrap();
+//! assert_eq!(outcome.captured, 0);
+//! assert_eq!(game.position().to_string(), "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N");
+//! assert_eq!(game.legal_moves().to_string(), "abcdef");
+//! ```
+
+mod game;
+pub mod ogn;
+pub mod perft;
+mod position;
+mod types;
+
+pub use game::{
+    describe_ply, end_without_history, repetition_end, EndReason, Game, GameEnd, PlayError, PlyOutcome,
+    Score,
+};
+pub use position::{IllegalMove, IllegalMoveReason, Played, Position, PositionError};
+pub use types::{
+    format_move_letters, parse_move_letters, InvalidMoveLetter, Move, MoveSet, RuleSet, Side,
+    UnknownRuleSet, HALF_SEEDS, HOUSES, TOTAL_SEEDS,
+};

@@ -1,0 +1,1 @@
+//! OGN game records (placeholder, written next).
