@@ -32,9 +32,14 @@ impl EndReason {
 
     /// The reason written as `word`.
     pub fn from_word(word: &str) -> Option<EndReason> {
-        [EndReason::Capture, EndReason::Draw, EndReason::NoMoves, EndReason::Repetition]
-            .into_iter()
-            .find(|r| r.word() == word)
+        [
+            EndReason::Capture,
+            EndReason::Draw,
+            EndReason::NoMoves,
+            EndReason::Repetition,
+        ]
+        .into_iter()
+        .find(|r| r.word() == word)
     }
 }
 
@@ -53,12 +58,16 @@ pub struct Score {
 impl Score {
     /// A score of whole seeds.
     pub const fn seeds(south: u8, north: u8) -> Score {
-        Score { halves: [south * 2, north * 2] }
+        Score {
+            halves: [south * 2, north * 2],
+        }
     }
 
     /// A score in half seeds.
     pub const fn from_halves(south: u8, north: u8) -> Score {
-        Score { halves: [south, north] }
+        Score {
+            halves: [south, north],
+        }
     }
 
     /// One player's score in half seeds.
@@ -133,10 +142,16 @@ pub fn end_without_history(position: &Position, rules: RuleSet) -> Option<GameEn
     let south = position.store(Side::South);
     let north = position.store(Side::North);
     if south > HALF_SEEDS || north > HALF_SEEDS {
-        return Some(GameEnd { reason: EndReason::Capture, score: Score::seeds(south, north) });
+        return Some(GameEnd {
+            reason: EndReason::Capture,
+            score: Score::seeds(south, north),
+        });
     }
     if south == HALF_SEEDS && north == HALF_SEEDS {
-        return Some(GameEnd { reason: EndReason::Draw, score: Score::seeds(south, north) });
+        return Some(GameEnd {
+            reason: EndReason::Draw,
+            score: Score::seeds(south, north),
+        });
     }
     if position.legal_moves(rules).is_empty() {
         let g = position.gathered();
@@ -164,7 +179,10 @@ pub fn repetition_end(position: &Position, rules: RuleSet) -> GameEnd {
             )
         }
     };
-    GameEnd { reason: EndReason::Repetition, score }
+    GameEnd {
+        reason: EndReason::Repetition,
+        score,
+    }
 }
 
 /// What one move did.
@@ -243,7 +261,9 @@ impl Game {
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        self.positions.last().expect("a game always has its start position")
+        self.positions
+            .last()
+            .expect("a game always has its start position")
     }
 
     /// Every position so far, the start first.
@@ -312,7 +332,11 @@ impl Game {
         } else {
             end_without_history(&next, self.rules)
         };
-        Ok(PlyOutcome { mv, captured: played.captured, end: self.end })
+        Ok(PlyOutcome {
+            mv,
+            captured: played.captured,
+            end: self.end,
+        })
     }
 
     /// Takes back the last move. Returns it, or `None` at the start.
@@ -344,7 +368,11 @@ impl Game {
 
 /// Shorthand used in error messages: "ply 3 (South's move F)".
 pub fn describe_ply(start_side: Side, ply: usize, mv: Move) -> String {
-    let side = if ply % 2 == 0 { start_side } else { start_side.opponent() };
+    let side = if ply % 2 == 0 {
+        start_side
+    } else {
+        start_side.opponent()
+    };
     format!("ply {} ({}'s move {})", ply + 1, side, mv)
 }
 
@@ -415,7 +443,9 @@ mod tests {
         assert_eq!(end.score, Score::seeds(24, 24));
         // An odd number of seeds splits into halves.
         assert_eq!(
-            repetition_end(&pos("0-0-0-1-0-0-0-0-0-0-0-0-23-24-S"), RuleSet::Awari).score.to_string(),
+            repetition_end(&pos("0-0-0-1-0-0-0-0-0-0-0-0-23-24-S"), RuleSet::Awari)
+                .score
+                .to_string(),
             "23.5-24.5"
         );
     }
@@ -430,7 +460,10 @@ mod tests {
         let end = out.end.unwrap();
         assert_eq!(end.reason, EndReason::Capture);
         assert_eq!(end.score, Score::seeds(25, 22));
-        assert!(matches!(game.play(Move::from_letter('b').unwrap()), Err(PlayError::GameOver(_))));
+        assert!(matches!(
+            game.play(Move::from_letter('b').unwrap()),
+            Err(PlayError::GameOver(_))
+        ));
     }
 
     #[test]
@@ -444,7 +477,10 @@ mod tests {
         // South to move, North empty, no move reaches: South gathers its own seeds.
         let start = pos("1-1-0-0-0-0-0-0-0-0-0-0-23-23-S");
         let end = Game::from_position(start, RuleSet::Abapa).end().unwrap();
-        assert_eq!((end.reason, end.score), (EndReason::NoMoves, Score::seeds(25, 23)));
+        assert_eq!(
+            (end.reason, end.score),
+            (EndReason::NoMoves, Score::seeds(25, 23))
+        );
     }
 
     #[test]
@@ -480,7 +516,8 @@ mod tests {
 
     #[test]
     fn master_game_replays() {
-        let letters = "FfBeBcDaAbCcDbAcCaDcBeAbBcCdDfAeAfDbCdBcAaBbEeAaDfCaDdEfBbAcAfEaDbEcAeAdBeCfFf";
+        let letters =
+            "FfBeBcDaAbCcDbAcCaDcBeAbBcCdDfAeAfDbCdBcAaBbEeAaDfCaDdEfBbAcAfEaDbEcAeAdBeCfFf";
         let mut game = Game::new(RuleSet::Abapa);
         play_all(&mut game, letters);
         assert_eq!(game.ply_count(), letters.len());

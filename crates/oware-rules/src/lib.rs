@@ -24,8 +24,8 @@ mod position;
 mod types;
 
 pub use game::{
-    describe_ply, end_without_history, repetition_end, EndReason, Game, GameEnd, PlayError, PlyOutcome,
-    Score,
+    describe_ply, end_without_history, repetition_end, EndReason, Game, GameEnd, PlayError,
+    PlyOutcome, Score,
 };
 pub use position::{IllegalMove, IllegalMoveReason, Played, Position, PositionError};
 pub use types::{

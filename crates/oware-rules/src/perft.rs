@@ -60,7 +60,11 @@ impl Walker {
     fn new(game: &Game) -> Walker {
         let mut history = Vec::with_capacity(64);
         history.extend_from_slice(game.history_since_capture());
-        Walker { rules: game.rules(), history, since: 0 }
+        Walker {
+            rules: game.rules(),
+            history,
+            since: 0,
+        }
     }
 
     /// Whether `next`, reached without a capture, repeats a position since the last capture.
@@ -94,7 +98,11 @@ impl Walker {
                 continue;
             }
             self.history.push(child);
-            total += if depth == 2 { child_moves.len() as u64 } else { self.count(child, depth - 1) };
+            total += if depth == 2 {
+                child_moves.len() as u64
+            } else {
+                self.count(child, depth - 1)
+            };
             self.history.pop();
             self.since = saved_since;
         }
@@ -129,7 +137,11 @@ mod tests {
     fn start_position_small_depths() {
         let expected = [1, 6, 36, 190, 1014, 5219, 27332];
         for (d, &n) in expected.iter().enumerate() {
-            assert_eq!(perft(&Position::start(), RuleSet::Abapa, d as u32), n, "depth {d}");
+            assert_eq!(
+                perft(&Position::start(), RuleSet::Abapa, d as u32),
+                n,
+                "depth {d}"
+            );
         }
     }
 
@@ -146,7 +158,11 @@ mod tests {
             for rules in [RuleSet::Abapa, RuleSet::Awari] {
                 let game = Game::from_position(pos, rules);
                 for d in [1, 2, 5, depth] {
-                    assert_eq!(perft_game(&game, d), naive(&game, d), "{text} {rules} depth {d}");
+                    assert_eq!(
+                        perft_game(&game, d),
+                        naive(&game, d),
+                        "{text} {rules} depth {d}"
+                    );
                 }
             }
         }

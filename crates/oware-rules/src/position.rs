@@ -121,17 +121,29 @@ pub struct Played {
 impl Position {
     /// The starting position: four seeds in every house, South to move.
     pub const fn start() -> Position {
-        Position { houses: [4; HOUSES], stores: [0, 0], side: Side::South }
+        Position {
+            houses: [4; HOUSES],
+            stores: [0, 0],
+            side: Side::South,
+        }
     }
 
     /// Builds a position from its parts, checking that the seeds add up to 48.
-    pub fn new(houses: [u8; HOUSES], stores: [u8; 2], side: Side) -> Result<Position, PositionError> {
+    pub fn new(
+        houses: [u8; HOUSES],
+        stores: [u8; 2],
+        side: Side,
+    ) -> Result<Position, PositionError> {
         let total: u32 =
             houses.iter().map(|&h| h as u32).sum::<u32>() + stores[0] as u32 + stores[1] as u32;
         if total != TOTAL_SEEDS as u32 {
             return Err(PositionError::WrongTotal { total });
         }
-        Ok(Position { houses, stores, side })
+        Ok(Position {
+            houses,
+            stores,
+            side,
+        })
     }
 
     /// Builds a board with the given houses and side to move, putting the seeds that are not on the
@@ -143,7 +155,11 @@ impl Position {
             return None;
         }
         let off = TOTAL_SEEDS - on_board as u8;
-        Some(Position { houses, stores: [off - off / 2, off / 2], side })
+        Some(Position {
+            houses,
+            stores: [off - off / 2, off / 2],
+            side,
+        })
     }
 
     /// Seeds in each house, 0..12.
@@ -227,7 +243,11 @@ impl Position {
             h[i] += 1;
         }
         // With no remainder the last seed fell in the house just before the origin.
-        let last = if rest == 0 { (house + HOUSES - 1) % HOUSES } else { i };
+        let last = if rest == 0 {
+            (house + HOUSES - 1) % HOUSES
+        } else {
+            i
+        };
         (h, last)
     }
 
@@ -271,7 +291,14 @@ impl Position {
         }
         let mut stores = self.stores;
         stores[self.side.index()] += captured;
-        Played { position: Position { houses: h, stores, side: opp }, captured }
+        Played {
+            position: Position {
+                houses: h,
+                stores,
+                side: opp,
+            },
+            captured,
+        }
     }
 
     /// The legal moves of the side to move. Empty when the game is decided by the stores or the side to
@@ -374,7 +401,13 @@ impl fmt::Display for Position {
         for h in self.houses {
             write!(f, "{h}-")?;
         }
-        write!(f, "{}-{}-{}", self.stores[0], self.stores[1], self.side.letter())
+        write!(
+            f,
+            "{}-{}-{}",
+            self.stores[0],
+            self.stores[1],
+            self.side.letter()
+        )
     }
 }
 
@@ -391,19 +424,32 @@ impl FromStr for Position {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let fields: Vec<&str> = s.trim().split('-').collect();
         if fields.len() != 15 {
-            return Err(PositionError::FieldCount { found: fields.len() });
+            return Err(PositionError::FieldCount {
+                found: fields.len(),
+            });
         }
         let mut numbers = [0u8; 14];
         for (i, text) in fields[..14].iter().enumerate() {
-            let ok = !text.is_empty() && text.len() <= 2 && text.bytes().all(|b| b.is_ascii_digit());
-            let value = if ok { text.parse::<u8>().ok().filter(|&v| v <= TOTAL_SEEDS) } else { None };
-            numbers[i] = value
-                .ok_or_else(|| PositionError::NotANumber { field: i, text: text.to_string() })?;
+            let ok =
+                !text.is_empty() && text.len() <= 2 && text.bytes().all(|b| b.is_ascii_digit());
+            let value = if ok {
+                text.parse::<u8>().ok().filter(|&v| v <= TOTAL_SEEDS)
+            } else {
+                None
+            };
+            numbers[i] = value.ok_or_else(|| PositionError::NotANumber {
+                field: i,
+                text: text.to_string(),
+            })?;
         }
         let side = match fields[14] {
             "S" | "s" => Side::South,
             "N" | "n" => Side::North,
-            other => return Err(PositionError::BadSide { text: other.to_string() }),
+            other => {
+                return Err(PositionError::BadSide {
+                    text: other.to_string(),
+                })
+            }
         };
         let mut houses = [0u8; HOUSES];
         houses.copy_from_slice(&numbers[..12]);
@@ -427,15 +473,27 @@ mod tests {
     fn parse_errors_say_what_is_wrong() {
         let e = "4-4-4".parse::<Position>().unwrap_err();
         assert_eq!(e, PositionError::FieldCount { found: 3 });
-        let e = "4-4-4-4-4-4-4-4-4-4-4-x-0-0-S".parse::<Position>().unwrap_err();
+        let e = "4-4-4-4-4-4-4-4-4-4-4-x-0-0-S"
+            .parse::<Position>()
+            .unwrap_err();
         assert!(e.to_string().contains("house 11 (f)"), "{e}");
-        let e = "4-4-4-4-4-4-4-4-4-4-4-4-0-1-S".parse::<Position>().unwrap_err();
+        let e = "4-4-4-4-4-4-4-4-4-4-4-4-0-1-S"
+            .parse::<Position>()
+            .unwrap_err();
         assert_eq!(e, PositionError::WrongTotal { total: 49 });
-        let e = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-W".parse::<Position>().unwrap_err();
+        let e = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-W"
+            .parse::<Position>()
+            .unwrap_err();
         assert!(matches!(e, PositionError::BadSide { .. }));
-        assert!("4-4-4-4-4-4-4-4-4-4-4-4-0--0-S".parse::<Position>().is_err());
-        assert!("4-4-4-4-4-4-4-4-4-4-4-+4-0-0-S".parse::<Position>().is_err());
-        assert!("4-4-4-4-4-4-4-4-4-4-4-999-0-0-S".parse::<Position>().is_err());
+        assert!("4-4-4-4-4-4-4-4-4-4-4-4-0--0-S"
+            .parse::<Position>()
+            .is_err());
+        assert!("4-4-4-4-4-4-4-4-4-4-4-+4-0-0-S"
+            .parse::<Position>()
+            .is_err());
+        assert!("4-4-4-4-4-4-4-4-4-4-4-999-0-0-S"
+            .parse::<Position>()
+            .is_err());
         assert_eq!(pos(" 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\n"), Position::start());
     }
 
@@ -463,7 +521,10 @@ mod tests {
         let p = pos("0-0-0-0-0-4-1-1-2-2-5-0-17-16-S");
         let played = p.play(mv("F"), RuleSet::Abapa).unwrap();
         assert_eq!(played.captured, 2 + 2 + 3 + 3);
-        assert_eq!(played.position.houses(), &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0]);
+        assert_eq!(
+            played.position.houses(),
+            &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0]
+        );
         // A break in the chain: c holds 4 after sowing.
         let p = pos("0-0-0-0-0-4-1-1-3-2-5-0-16-16-S");
         let played = p.play(mv("F"), RuleSet::Abapa).unwrap();
@@ -501,12 +562,25 @@ mod tests {
     fn feeding_rule_under_abapa() {
         // North is empty. A (1 seed) does not reach; F (1 seed) does.
         let p = pos("1-0-0-0-0-1-0-0-0-0-0-0-20-26-S");
-        assert_eq!(p.legal_moves(RuleSet::Abapa), MoveSet::EMPTY, "decided by stores");
+        assert_eq!(
+            p.legal_moves(RuleSet::Abapa),
+            MoveSet::EMPTY,
+            "decided by stores"
+        );
         let p = pos("1-0-0-0-0-1-0-0-0-0-0-0-23-23-S");
         assert_eq!(p.legal_moves(RuleSet::Abapa).to_string(), "F");
-        assert_eq!(p.check_move(mv("A"), RuleSet::Abapa), Some(IllegalMoveReason::MustFeed));
-        assert_eq!(p.check_move(mv("B"), RuleSet::Abapa), Some(IllegalMoveReason::EmptyHouse));
-        assert_eq!(p.check_move(mv("a"), RuleSet::Abapa), Some(IllegalMoveReason::NotYourHouse));
+        assert_eq!(
+            p.check_move(mv("A"), RuleSet::Abapa),
+            Some(IllegalMoveReason::MustFeed)
+        );
+        assert_eq!(
+            p.check_move(mv("B"), RuleSet::Abapa),
+            Some(IllegalMoveReason::EmptyHouse)
+        );
+        assert_eq!(
+            p.check_move(mv("a"), RuleSet::Abapa),
+            Some(IllegalMoveReason::NotYourHouse)
+        );
         // No move feeds: no legal moves.
         let p = pos("1-1-0-0-0-0-0-0-0-0-0-0-23-23-S");
         assert!(p.legal_moves(RuleSet::Abapa).is_empty());
@@ -516,6 +590,9 @@ mod tests {
     fn store_decided_positions_have_no_moves() {
         let p = pos("4-4-4-4-4-3-0-0-0-0-0-0-25-0-N");
         assert!(p.is_decided_by_stores());
-        assert_eq!(p.check_move(mv("A"), RuleSet::Abapa), Some(IllegalMoveReason::GameOver));
+        assert_eq!(
+            p.check_move(mv("A"), RuleSet::Abapa),
+            Some(IllegalMoveReason::GameOver)
+        );
     }
 }

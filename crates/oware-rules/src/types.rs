@@ -101,7 +101,11 @@ pub struct UnknownRuleSet(pub String);
 
 impl fmt::Display for UnknownRuleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown rule set {:?}: expected \"abapa\" or \"awari\"", self.0)
+        write!(
+            f,
+            "unknown rule set {:?}: expected \"abapa\" or \"awari\"",
+            self.0
+        )
     }
 }
 
@@ -358,10 +362,15 @@ mod tests {
 
     #[test]
     fn move_set_iterates_in_order() {
-        let set: MoveSet = [Move::new(7).unwrap(), Move::new(2).unwrap()].into_iter().collect();
+        let set: MoveSet = [Move::new(7).unwrap(), Move::new(2).unwrap()]
+            .into_iter()
+            .collect();
         assert_eq!(set.len(), 2);
         assert_eq!(set.to_string(), "Cb");
-        assert_eq!(set.collect::<Vec<_>>(), vec![Move::new(2).unwrap(), Move::new(7).unwrap()]);
+        assert_eq!(
+            set.collect::<Vec<_>>(),
+            vec![Move::new(2).unwrap(), Move::new(7).unwrap()]
+        );
     }
 
     #[test]
@@ -373,7 +382,10 @@ mod tests {
 
     #[test]
     fn move_list_parsing() {
-        assert_eq!(format_move_letters(&parse_move_letters("FfEa").unwrap()), "FfEa");
+        assert_eq!(
+            format_move_letters(&parse_move_letters("FfEa").unwrap()),
+            "FfEa"
+        );
         let err = parse_move_letters("Fx").unwrap_err();
         assert!(err.to_string().contains("\"x\""));
     }

@@ -1,0 +1,79 @@
+//! One module per subcommand, and what they share.
+
+use std::fmt;
+
+use oware_rules::{Position, RuleSet};
+
+pub mod analyze;
+pub mod bench;
+pub mod egtb;
+pub mod engine;
+pub mod matches;
+pub mod perft;
+pub mod play;
+pub mod replay;
+pub mod serve;
+pub mod show;
+
+/// An error that asks for a particular exit status (the default for other errors is 1).
+#[derive(Debug)]
+pub struct Exit {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Exit {
+    /// Status 2: the input (a move, a position, a record) was wrong.
+    pub fn bad_input(message: impl Into<String>) -> anyhow::Error {
+        Exit {
+            code: 2,
+            message: message.into(),
+        }
+        .into()
+    }
+}
+
+impl fmt::Display for Exit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Exit {}
+
+/// The options that choose the rules and the start position, shared by several subcommands.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// Start position as `h0-…-h11-southStore-northStore-S|N` (default: the starting position)
+    #[arg(long, short = 'p', value_name = "POS")]
+    pub position: Option<String>,
+    /// Rule set
+    #[arg(long, short = 'r', default_value = "abapa", value_name = "abapa|awari")]
+    pub rules: RuleSet,
+}
+
+impl PositionArgs {
+    /// The start position, or an input error (status 2) saying what is wrong with it.
+    pub fn start(&self) -> anyhow::Result<Position> {
+        parse_position(
+            self.position
+                .as_deref()
+                .unwrap_or("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"),
+        )
+    }
+}
+
+/// Parses a position string, as an input error (status 2) when malformed.
+pub fn parse_position(text: &str) -> anyhow::Result<Position> {
+    text.parse()
+        .map_err(|e| Exit::bad_input(format!("bad position {text:?}: {e}")))
+}
+
+/// Placeholder for a subcommand whose issue is still open.
+pub fn not_yet(what: &str) -> anyhow::Result<()> {
+    Err(Exit {
+        code: 3,
+        message: format!("`oware {what}` is not available in this build yet"),
+    }
+    .into())
+}

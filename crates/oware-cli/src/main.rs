@@ -1,0 +1,64 @@
+//! The `oware` command. Each subcommand lives in its own module under `cmd/`; this file only wires
+//! them together.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+mod display;
+
+#[derive(Parser)]
+#[command(name = "oware", version, about = "Oware (awalé, awari): play, analyse, solve", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count move paths from a position, for each depth up to DEPTH
+    Perft(cmd::perft::Args),
+    /// Play a list of moves and print every position and the result
+    Replay(cmd::replay::Args),
+    /// Draw a position as a board diagram
+    Show(cmd::show::Args),
+    /// Play a game in the terminal
+    Play(cmd::play::Args),
+    /// Speak the UCI-style engine protocol on standard input and output
+    Engine(cmd::engine::Args),
+    /// Analyse a position or a game record
+    Analyze(cmd::analyze::Args),
+    /// Referee a match between two protocol engines
+    Match(cmd::matches::Args),
+    /// Search a fixed set of positions and print a node-count signature
+    Bench(cmd::bench::Args),
+    /// Build, probe, verify endgame databases
+    Egtb(cmd::egtb::Args),
+    /// Start the web server
+    Serve(cmd::serve::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => cmd::perft::run(args),
+        Command::Replay(args) => cmd::replay::run(args),
+        Command::Show(args) => cmd::show::run(args),
+        Command::Play(args) => cmd::play::run(args),
+        Command::Engine(args) => cmd::engine::run(args),
+        Command::Analyze(args) => cmd::analyze::run(args),
+        Command::Match(args) => cmd::matches::run(args),
+        Command::Bench(args) => cmd::bench::run(args),
+        Command::Egtb(args) => cmd::egtb::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            let code = err.downcast_ref::<cmd::Exit>().map_or(1, |e| e.code);
+            eprintln!("oware: {err:#}");
+            ExitCode::from(code)
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Endgame databases for oware by retrograde analysis (being built: see issue 4).

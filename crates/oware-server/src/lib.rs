@@ -1,0 +1,1 @@
+//! The `oware serve` web server (being built: see issue 5).
