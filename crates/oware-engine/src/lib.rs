@@ -1,41 +1,42 @@
-//! The computer player. This first version is a plain fixed-depth negamax so that other crates can
-//! build on the public entry point [`choose_move`]; the real search replaces it (issue 3).
+//! The computer player: an iterative-deepening PVS alpha-beta search with a transposition table over
+//! the exact rules of [`oware_rules`], an evaluation that knows the game, and playing levels.
+//!
+//! - [`choose_move`]: the simple entry point (a game, a level 1..=10, a time).
+//! - [`Engine`]: the full interface: options (table size, threads, evaluation weights, an endgame
+//!   database probe), [`Engine::search`] with [`Limits`] returning a [`SearchResult`] (best move,
+//!   ponder move, score, depth, nodes, principal variation), [`Engine::analyze`] scoring every move,
+//!   and a [`SearchControl`] to stop or ponderhit a search from another thread.
+//!
+//! ```
+//! use std::time::Duration;
+//! use oware_rules::{Game, RuleSet};
+//! let game = Game::new(RuleSet::Abapa);
+//! let mv = oware_engine::choose_move(&game, 3, Duration::from_millis(50)).unwrap();
+//! assert!(game.legal_moves().contains(mv));
+//! ```
 
-use std::time::Duration;
+mod bench;
+mod eval;
+mod hash;
+mod level;
+mod search;
+mod tt;
 
-use oware_rules::{Game, Move, Side};
+pub use bench::bench_games;
+pub use eval::{evaluate, features, Weights};
+pub use hash::key as position_key;
+pub use level::{choose_move, choose_move_with, Level, LEVELS};
+pub use search::{
+    plies_to_end, Clock, Engine, EngineOptions, Limits, MoveScore, Probe, SearchControl,
+    SearchResult, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD,
+};
+pub use tt::{Bound, Entry, Table};
 
-/// Lowest and highest playing level accepted by [`choose_move`].
-pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
-
-/// Picks a move for the side to move in `game` at `level` (1 = beginner .. 10 = full strength),
-/// thinking for at most about `max_time`. `None` when the game is over.
-pub fn choose_move(game: &Game, level: u8, max_time: Duration) -> Option<Move> {
-    let _ = max_time;
-    let depth = u32::from(level.clamp(*LEVELS.start(), *LEVELS.end()));
-    let me = game.position().side_to_move();
-    game.legal_moves().max_by_key(|&mv| {
-        let mut child = game.clone();
-        child.play(mv).ok();
-        -negamax(&child, depth.min(6) - 1, me.opponent())
-    })
-}
-
-fn negamax(game: &Game, depth: u32, side: Side) -> i32 {
-    let pos = game.position();
-    let material = pos.store(side) as i32 - pos.store(side.opponent()) as i32;
-    if let Some(end) = game.end() {
-        return (end.score.halves(side) as i32 - end.score.halves(side.opponent()) as i32) * 50;
+/// A score as players read it: seeds with one decimal (`+1.5`), or `win in N` / `loss in N` plies.
+pub fn describe_score(score: i32) -> String {
+    match plies_to_end(score) {
+        Some(p) if p > 0 => format!("win in {p}"),
+        Some(p) => format!("loss in {}", -p),
+        None => format!("{:+.2}", f64::from(score) / 100.0),
     }
-    if depth == 0 {
-        return material * 100;
-    }
-    game.legal_moves()
-        .map(|mv| {
-            let mut child = game.clone();
-            child.play(mv).ok();
-            -negamax(&child, depth - 1, side.opponent())
-        })
-        .max()
-        .unwrap_or(material * 100)
 }

@@ -1,0 +1,101 @@
+//! Playing levels: from beginner (1) to full strength (10). Lower levels search shallower and add
+//! noise to the scores of the root moves, so they make the mistakes a person makes (a slightly worse
+//! move, a threat seen too late) but never a random move: a move is only chosen if its searched score
+//! is within twice the noise of the best, and never one that loses by force when another does not.
+
+use std::time::{Duration, Instant};
+
+use oware_rules::{Game, Move};
+
+use crate::search::{Engine, EngineOptions, Limits, WIN_THRESHOLD};
+
+/// Lowest and highest playing level accepted by [`choose_move`].
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
+
+/// What a level means: search depth (plies; `None` = as deep as time allows) and the largest noise
+/// added to a root move's score, in centiseeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Level {
+    pub depth: Option<u32>,
+    pub noise: i32,
+}
+
+impl Level {
+    /// The settings of `level` (clamped to 1..=10).
+    pub fn new(level: u8) -> Level {
+        let (depth, noise) = match level.clamp(*LEVELS.start(), *LEVELS.end()) {
+            1 => (Some(1), 250),
+            2 => (Some(2), 200),
+            3 => (Some(2), 120),
+            4 => (Some(3), 90),
+            5 => (Some(4), 70),
+            6 => (Some(6), 50),
+            7 => (Some(8), 30),
+            8 => (Some(11), 15),
+            9 => (Some(16), 6),
+            _ => (None, 0),
+        };
+        Level { depth, noise }
+    }
+}
+
+/// Picks a move for the side to move in `game` at `level` (1 = beginner .. 10 = full strength),
+/// thinking for at most about `max_time`. `None` when the game is over.
+pub fn choose_move(game: &Game, level: u8, max_time: Duration) -> Option<Move> {
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 16,
+        ..EngineOptions::default()
+    });
+    choose_move_with(&mut engine, game, level, max_time, &mut seed_from_clock())
+}
+
+/// [`choose_move`] with a given engine (its table is reused) and random state (for repeatable tests).
+pub fn choose_move_with(
+    engine: &mut Engine,
+    game: &Game,
+    level: u8,
+    max_time: Duration,
+    random: &mut u64,
+) -> Option<Move> {
+    if game.is_over() {
+        return None;
+    }
+    let level = Level::new(level);
+    let limits = Limits {
+        depth: level.depth,
+        movetime: Some(max_time),
+        ..Limits::default()
+    };
+    if level.noise == 0 {
+        return engine.search(game, &limits, &mut |_| {}).best;
+    }
+    let scores = engine.analyze(game, &limits);
+    let best = scores.first()?.score;
+    let safe = |s: i32| s > -WIN_THRESHOLD || best <= -WIN_THRESHOLD;
+    scores
+        .iter()
+        .filter(|m| safe(m.score))
+        .map(|m| {
+            let noise = (next_random(random) % (2 * level.noise as u64 + 1)) as i32 - level.noise;
+            (m.score + noise, m.mv)
+        })
+        .max_by_key(|&(s, _)| s)
+        .map(|(_, mv)| mv)
+}
+
+fn seed_from_clock() -> u64 {
+    let t = Instant::now();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (t.elapsed().as_nanos() as u64).rotate_left(32) ^ 0x5851_f42d_4c95_7f2d
+}
+
+/// SplitMix64 step.
+fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,880 @@
+//! Iterative-deepening principal-variation search (PVS) over [`Position`]s, with a transposition
+//! table, move ordering (table move, captures, killers, history), time management, lazy SMP threads,
+//! exact game ends and repetitions.
+//!
+//! # Repetitions and the graph-history interaction
+//!
+//! A repetition ends the game, and under abapa its value depends on the seeds on each side at that
+//! moment: a position's value can depend on the path that led to it, not on the position alone. The
+//! search keeps the positions since the last capture (the game's, then the search path's) and ends a
+//! line when a position recurs, scored by the rule (abapa: each side gathers its own row; awari: the
+//! seeds left are split, a seed difference of the stores alone).
+//!
+//! The transposition table, keyed by the position alone, must not hand such path-dependent values to
+//! another path. Every search call therefore returns, with its score, the lowest path index of a
+//! position that a repetition in its subtree went back to. A node at path index `i` whose subtree only
+//! repeated positions at index `>= i` (a cycle through the node itself or below it) has a value that
+//! does not depend on how it was reached, and is stored; a node whose value used a repetition of an
+//! earlier position (an ancestor, or the game before the root) is **not stored**: its value was only
+//! true for this path. A capture clears the history, so every node reached by a capture is stored.
+//! What remains is the classic, accepted approximation: an entry stored for a path without a cycle may
+//! be reused where another path could have closed one inside its subtree.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use oware_rules::{Game, Move, Position, RuleSet, Side};
+
+use crate::eval::{evaluate, Weights};
+use crate::hash;
+use crate::tt::{Bound, Entry, Table};
+
+/// Scores are centiseeds from the side to move's point of view; a won game scores `WIN - plies`.
+pub const WIN: i32 = 30_000;
+/// Larger than any score.
+pub const INFINITY: i32 = 31_000;
+/// The deepest the search goes (plies from the root).
+pub const MAX_PLY: usize = 120;
+/// Scores beyond this (in absolute value) are decided games.
+pub const WIN_THRESHOLD: i32 = WIN - MAX_PLY as i32 - 10;
+/// Static scores are kept inside this range so they never look like decided games.
+const EVAL_LIMIT: i32 = 20_000;
+
+/// An endgame-database probe: for a position with no earlier history (right after a capture), the
+/// final seed difference (side to move minus opponent, over the seeds *on the board*) under perfect
+/// play, or `None` when the databases do not cover it.
+pub trait Probe: Send + Sync {
+    fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32>;
+}
+
+/// How the engine is set up.
+#[derive(Clone)]
+pub struct EngineOptions {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Search threads (lazy SMP: helpers search the same tree and share the table).
+    pub threads: usize,
+    pub weights: Weights,
+    /// Endgame databases, when present.
+    pub probe: Option<Arc<dyn Probe>>,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mb: 64,
+            threads: 1,
+            weights: Weights::DEFAULT,
+            probe: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for EngineOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineOptions")
+            .field("hash_mb", &self.hash_mb)
+            .field("threads", &self.threads)
+            .field("weights", &self.weights)
+            .field("probe", &self.probe.is_some())
+            .finish()
+    }
+}
+
+/// A player's clock: time left and increment per move.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub time: Duration,
+    pub increment: Duration,
+}
+
+/// When to stop searching. With nothing set the search runs until [`SearchControl::stop`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub movetime: Option<Duration>,
+    /// Clocks of South and North (the protocol's `wtime`/`winc` and `btime`/`binc`).
+    pub clocks: Option<[Clock; 2]>,
+    pub nodes: Option<u64>,
+    /// Search until stopped, whatever else is set.
+    pub infinite: bool,
+}
+
+impl Limits {
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    pub fn movetime(time: Duration) -> Limits {
+        Limits {
+            movetime: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    /// (soft, hard): do not start an iteration after `soft`; abort the search at `hard`.
+    fn time_budget(&self, side: Side) -> Option<(Duration, Duration)> {
+        if self.infinite {
+            return None;
+        }
+        if let Some(t) = self.movetime {
+            return Some((t.mul_f64(0.5), t));
+        }
+        let clock = self.clocks?[side.index()];
+        // Plan for about 25 more moves, spend most of the increment, keep a safety margin.
+        let margin = Duration::from_millis(30).min(clock.time / 4);
+        let usable = clock.time.saturating_sub(margin);
+        let target = (clock.time / 25 + clock.increment.mul_f64(0.8)).min(usable);
+        Some((
+            target.mul_f64(0.6),
+            (target * 3).min(usable / 3).max(target),
+        ))
+    }
+}
+
+/// Starts, stops and "ponderhits" a search from another thread.
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    /// When the clock started for this search (at `go`, or at `ponderhit` when pondering).
+    clock_start: Mutex<Option<Instant>>,
+}
+
+impl SearchControl {
+    pub fn new() -> Arc<SearchControl> {
+        Arc::new(SearchControl::default())
+    }
+
+    /// Asks the running search to stop as soon as it can; it then returns its best move so far.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Sets up for a new search (called by [`Engine::search`] unless pondering was asked for).
+    pub fn reset(&self, pondering: bool) {
+        self.stop.store(false, Ordering::Relaxed);
+        self.pondering.store(pondering, Ordering::Relaxed);
+        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a normal timed search, its
+    /// clock starting now.
+    pub fn ponderhit(&self) {
+        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.clock_start
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .map_or(Duration::ZERO, |t| t.elapsed())
+    }
+}
+
+/// The outcome of a search (also sent after each completed iteration as progress).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when the game is over.
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// Centiseeds for the side to move; beyond [`WIN_THRESHOLD`] a decided game.
+    pub score: i32,
+    /// Depth of the last completed iteration, in plies.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+    /// Transposition table use, permille.
+    pub hashfull: u32,
+}
+
+impl SearchResult {
+    pub fn nps(&self) -> u64 {
+        let micros = self.time.as_micros().max(1) as u64;
+        self.nodes.saturating_mul(1_000_000) / micros
+    }
+}
+
+/// One root move's score and line, from [`Engine::analyze`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveScore {
+    pub mv: Move,
+    /// Centiseeds for the side to move at the root.
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+/// How many plies until the end, when `score` is a decided game (positive: the side to move wins).
+pub fn plies_to_end(score: i32) -> Option<i32> {
+    (score.abs() > WIN_THRESHOLD).then(|| (WIN - score.abs()) * score.signum())
+}
+
+/// The engine: options, the transposition table (kept between searches), and a control handle.
+pub struct Engine {
+    options: EngineOptions,
+    table: Table,
+    control: Arc<SearchControl>,
+}
+
+impl Engine {
+    pub fn new(options: EngineOptions) -> Engine {
+        Engine {
+            table: Table::new(options.hash_mb),
+            options,
+            control: SearchControl::new(),
+        }
+    }
+
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// The handle that stops (or ponderhits) this engine's searches from another thread.
+    pub fn control(&self) -> Arc<SearchControl> {
+        self.control.clone()
+    }
+
+    /// Resizes the transposition table (its contents are lost).
+    pub fn set_hash(&mut self, megabytes: usize) {
+        self.options.hash_mb = megabytes;
+        self.table = Table::new(megabytes);
+    }
+
+    pub fn set_threads(&mut self, threads: usize) {
+        self.options.threads = threads.max(1);
+    }
+
+    pub fn set_weights(&mut self, weights: Weights) {
+        self.options.weights = weights;
+        self.table.clear();
+    }
+
+    pub fn set_probe(&mut self, probe: Option<Arc<dyn Probe>>) {
+        self.options.probe = probe;
+    }
+
+    /// Forgets what earlier searches learned (a new game).
+    pub fn new_game(&mut self) {
+        self.table.clear();
+    }
+
+    /// Searches the current position of `game` (with its history since the last capture, for
+    /// repetitions) within `limits`, calling `progress` after each completed iteration.
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        self.control.reset(false);
+        self.search_controlled(game, limits, progress)
+    }
+
+    /// Like [`Engine::search`], but does not reset the control: the caller has called
+    /// [`SearchControl::reset`] (e.g. with pondering on) and may stop it at any time.
+    pub fn search_controlled(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        self.run(game, limits, false, progress).0
+    }
+
+    /// Scores every legal move of the current position (each searched with a full window), best
+    /// first, within `limits`.
+    pub fn analyze(&mut self, game: &Game, limits: &Limits) -> Vec<MoveScore> {
+        self.control.reset(false);
+        self.run(game, limits, true, &mut |_| {}).1
+    }
+
+    fn run(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        all_moves: bool,
+        progress: &mut dyn FnMut(&SearchResult),
+    ) -> (SearchResult, Vec<MoveScore>) {
+        let start = Instant::now();
+        self.table.new_search();
+        let side = game.position().side_to_move();
+        let shared = Shared {
+            table: &self.table,
+            control: &self.control,
+            rules: game.rules(),
+            weights: self.options.weights,
+            probe: self.options.probe.as_deref(),
+            budget: limits.time_budget(side),
+            node_limit: limits.nodes,
+            nodes: AtomicU64::new(0),
+            helpers_stop: AtomicBool::new(false),
+        };
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 10)
+            .clamp(1, MAX_PLY as u32 - 10);
+        let stop_early = !limits.infinite;
+        let helpers = if all_moves {
+            0
+        } else {
+            self.options.threads.max(1) - 1
+        };
+        std::thread::scope(|scope| {
+            for id in 1..=helpers {
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut worker = Worker::new(shared, game, id);
+                    worker.iterate(max_depth, false, false, &mut |_| {});
+                });
+            }
+            let mut worker = Worker::new(&shared, game, 0);
+            let result = worker.iterate(max_depth, all_moves, stop_early, &mut |r| {
+                let mut r = r.clone();
+                r.time = start.elapsed();
+                r.nodes = shared.nodes.load(Ordering::Relaxed);
+                r.hashfull = shared.table.hashfull();
+                progress(&r);
+            });
+            shared.helpers_stop.store(true, Ordering::Relaxed);
+            let mut result = result;
+            result.time = start.elapsed();
+            result.nodes = shared.nodes.load(Ordering::Relaxed) + worker.unflushed();
+            result.hashfull = shared.table.hashfull();
+            let mut scores = worker.root_scores();
+            scores.sort_by_key(|m| -m.score);
+            (result, scores)
+        })
+    }
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(EngineOptions::default())
+    }
+}
+
+/// What all threads of one search share.
+struct Shared<'a> {
+    table: &'a Table,
+    control: &'a SearchControl,
+    rules: RuleSet,
+    weights: Weights,
+    probe: Option<&'a dyn Probe>,
+    budget: Option<(Duration, Duration)>,
+    node_limit: Option<u64>,
+    nodes: AtomicU64,
+    helpers_stop: AtomicBool,
+}
+
+/// "No repetition in this subtree": larger than any path index.
+const NO_REPETITION: usize = usize::MAX;
+
+struct RootMove {
+    mv: Move,
+    score: i32,
+    pv: Vec<Move>,
+    /// Score from the last completed iteration (for ordering and for analysis).
+    done_score: i32,
+    done_pv: Vec<Move>,
+}
+
+/// One search thread.
+struct Worker<'a> {
+    shared: &'a Shared<'a>,
+    id: usize,
+    root: Position,
+    /// Keys and positions since the last capture: the game's history, then the search path.
+    keys: Vec<u64>,
+    positions: Vec<Position>,
+    /// Index in `keys` of the first position since the last capture.
+    boundary: usize,
+    nodes: u64,
+    flushed: u64,
+    aborted: bool,
+    seldepth: usize,
+    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    history: [i32; 12],
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    root_moves: Vec<RootMove>,
+}
+
+impl<'a> Worker<'a> {
+    fn new(shared: &'a Shared<'a>, game: &Game, id: usize) -> Worker<'a> {
+        let history = game.history_since_capture();
+        let positions: Vec<Position> = history.to_vec();
+        let keys: Vec<u64> = positions.iter().map(hash::key).collect();
+        let root = *game.position();
+        let root_moves = if game.is_over() {
+            Vec::new()
+        } else {
+            game.legal_moves()
+                .map(|mv| RootMove {
+                    mv,
+                    score: -INFINITY,
+                    pv: vec![mv],
+                    done_score: -INFINITY,
+                    done_pv: vec![mv],
+                })
+                .collect()
+        };
+        Worker {
+            shared,
+            id,
+            root,
+            keys,
+            positions,
+            boundary: 0,
+            nodes: 0,
+            flushed: 0,
+            aborted: false,
+            seldepth: 0,
+            killers: [[None; 2]; MAX_PLY + 1],
+            history: [0; 12],
+            pv: vec![[Move::new(0).expect("house 0"); MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            root_moves,
+        }
+    }
+
+    fn unflushed(&self) -> u64 {
+        self.nodes - self.flushed
+    }
+
+    fn root_scores(&self) -> Vec<MoveScore> {
+        self.root_moves
+            .iter()
+            .map(|r| MoveScore {
+                mv: r.mv,
+                score: r.done_score,
+                pv: r.done_pv.clone(),
+            })
+            .collect()
+    }
+
+    /// Checks the clock, the node limit and the stop flags; sets `aborted` when it is time to stop.
+    fn check_limits(&mut self) {
+        let s = self.shared;
+        s.nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
+        if s.control.is_stopped() || s.helpers_stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return;
+        }
+        if self.id != 0 {
+            return;
+        }
+        if let Some(limit) = s.node_limit {
+            if s.nodes.load(Ordering::Relaxed) >= limit {
+                self.aborted = true;
+            }
+        }
+        if let Some((_, hard)) = s.budget {
+            if !s.control.is_pondering() && s.control.elapsed() >= hard {
+                self.aborted = true;
+            }
+        }
+    }
+
+    /// Iterative deepening. Helper threads (id > 0) start some iterations one ply deeper so that the
+    /// threads spread over different depths.
+    fn iterate(
+        &mut self,
+        max_depth: u32,
+        all_moves: bool,
+        stop_early: bool,
+        progress: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
+        let mut result = SearchResult {
+            best: self.root_moves.first().map(|r| r.mv),
+            ponder: None,
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: self
+                .root_moves
+                .first()
+                .map(|r| vec![r.mv])
+                .unwrap_or_default(),
+            hashfull: 0,
+        };
+        if self.root_moves.is_empty() {
+            return result;
+        }
+        let mut depth = 1;
+        while depth <= max_depth {
+            let search_depth = if self.id % 2 == 1 && depth > 2 {
+                depth + 1
+            } else {
+                depth
+            };
+            self.seldepth = 0;
+            self.search_root(search_depth as i32, all_moves);
+            if self.aborted {
+                break;
+            }
+            for r in &mut self.root_moves {
+                r.done_score = r.score;
+                r.done_pv = r.pv.clone();
+            }
+            // Best first; stable, so equal moves keep the order that found them.
+            self.root_moves.sort_by_key(|r| -r.done_score);
+            let best = &self.root_moves[0];
+            result.best = Some(best.mv);
+            result.ponder = best.done_pv.get(1).copied();
+            result.score = best.done_score;
+            result.depth = depth;
+            result.seldepth = self.seldepth as u32;
+            result.pv = best.done_pv.clone();
+            if self.id == 0 {
+                progress(&result);
+            }
+            if self.shared.control.is_pondering() || !stop_early || self.id != 0 {
+                depth += 1;
+                continue;
+            }
+            // Nothing to think about, or the result is certain, or no time for another iteration.
+            if self.root_moves.len() == 1 && self.shared.budget.is_some() && !all_moves {
+                break;
+            }
+            if plies_to_end(result.score).is_some_and(|p| (p.unsigned_abs()) < depth) {
+                break;
+            }
+            if let Some((soft, _)) = self.shared.budget {
+                if self.shared.control.elapsed() >= soft {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        result
+    }
+
+    fn search_root(&mut self, depth: i32, all_moves: bool) {
+        let rules = self.shared.rules;
+        let mut alpha = -INFINITY;
+        for i in 0..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let played = self.root.play_unchecked(mv, rules);
+            let (score, _) = if !all_moves && i > 0 {
+                let (s, r) = self.child(&played, depth, -alpha - 1, -alpha, 0, false);
+                if s > alpha && !self.aborted {
+                    self.child(&played, depth, -INFINITY, -alpha, 0, true)
+                } else {
+                    (s, r)
+                }
+            } else {
+                self.child(
+                    &played,
+                    depth,
+                    -INFINITY,
+                    if all_moves { INFINITY } else { -alpha },
+                    0,
+                    true,
+                )
+            };
+            if self.aborted {
+                return;
+            }
+            let r = &mut self.root_moves[i];
+            if score > alpha || all_moves {
+                r.score = score;
+                r.pv.clear();
+                r.pv.push(mv);
+                r.pv.extend_from_slice(&self.pv[1][1..self.pv_len[1]]);
+                if score > alpha {
+                    alpha = score;
+                }
+            } else {
+                // Only an upper bound: keep it below the best for ordering.
+                r.score = score.min(alpha) - 1;
+                r.pv.truncate(1);
+            }
+        }
+    }
+
+    /// Plays into `played` from the current node at `ply` and returns its value for the side that
+    /// moved, with the lowest path index a repetition below went back to.
+    #[inline]
+    fn child(
+        &mut self,
+        played: &oware_rules::Played,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> (i32, usize) {
+        let pos = played.position;
+        let key = hash::key(&pos);
+        if played.captured == 0 {
+            if let Some(index) = self.repetition(key, &pos) {
+                self.pv_len[ply + 1] = ply + 1;
+                let end = oware_rules::repetition_end(&pos, self.shared.rules);
+                let mover = pos.side_to_move().opponent();
+                let diff =
+                    end.score.halves(mover) as i32 - end.score.halves(mover.opponent()) as i32;
+                return (result_score(diff, ply + 1), index);
+            }
+        }
+        let saved_boundary = self.boundary;
+        self.keys.push(key);
+        self.positions.push(pos);
+        if played.captured > 0 {
+            self.boundary = self.keys.len() - 1;
+        }
+        let (score, rep) = self.search(&pos, depth - 1, alpha, beta, ply + 1, pv_node);
+        self.keys.pop();
+        self.positions.pop();
+        self.boundary = saved_boundary;
+        (-score, rep)
+    }
+
+    /// The path index of an earlier occurrence of `pos` since the last capture, if any.
+    #[inline]
+    fn repetition(&self, key: u64, pos: &Position) -> Option<usize> {
+        // The child would sit at index len; sides alternate, so only every other position can match.
+        let len = self.keys.len();
+        let mut i = len.checked_sub(2)?;
+        loop {
+            if i < self.boundary {
+                return None;
+            }
+            if self.keys[i] == key && self.positions[i] == *pos {
+                return Some(i);
+            }
+            i = i.checked_sub(2)?;
+        }
+    }
+
+    fn search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> (i32, usize) {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        if self.aborted {
+            return (0, NO_REPETITION);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let rules = self.shared.rules;
+        let moves = pos.legal_moves(rules);
+        if moves.is_empty() {
+            // Decided by the stores, or no legal move: each player gathers their own row.
+            let end = if pos.is_decided_by_stores() {
+                *pos
+            } else {
+                pos.gathered()
+            };
+            let me = pos.side_to_move();
+            let diff = end.store(me) as i32 - end.store(me.opponent()) as i32;
+            return (result_score(2 * diff, ply), NO_REPETITION);
+        }
+        let index = self.keys.len() - 1;
+        if let Some(probe) = self.shared.probe {
+            // Database values assume no earlier history: exact only right after a capture.
+            if self.boundary == index && ply > 0 {
+                if let Some(board_diff) = probe.probe(pos, rules) {
+                    let me = pos.side_to_move();
+                    let diff = pos.store(me) as i32 - pos.store(me.opponent()) as i32 + board_diff;
+                    return (result_score(2 * diff, ply), NO_REPETITION);
+                }
+            }
+        }
+        if ply >= MAX_PLY {
+            return (self.evaluate(pos), NO_REPETITION);
+        }
+        let key = self.keys[index];
+        let mut tt_move = None;
+        if let Some(entry) = self.shared.table.probe(key) {
+            tt_move = entry.mv.filter(|&m| moves.contains(m));
+            if !pv_node && i32::from(entry.depth) >= depth {
+                let score = from_table(entry.score, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return (score, NO_REPETITION);
+                }
+            }
+        }
+        if depth <= 0 {
+            return (self.evaluate(pos), NO_REPETITION);
+        }
+
+        // Copy-make: play every move once, order by table move, captures, killers, history.
+        let mut children: [(i32, Move, oware_rules::Played); 6] = [(
+            0,
+            Move::new(0).expect("house 0"),
+            oware_rules::Played {
+                position: *pos,
+                captured: 0,
+            },
+        ); 6];
+        let mut n = 0;
+        let killers = self.killers[ply];
+        for mv in moves {
+            let played = pos.play_unchecked(mv, rules);
+            let order = if Some(mv) == tt_move {
+                1 << 30
+            } else if played.captured > 0 {
+                (1 << 24) + i32::from(played.captured)
+            } else if Some(mv) == killers[0] {
+                1 << 22
+            } else if Some(mv) == killers[1] {
+                (1 << 22) - 1
+            } else {
+                self.history[mv.house()]
+            };
+            children[n] = (order, mv, played);
+            n += 1;
+        }
+
+        let original_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut rep_min = NO_REPETITION;
+        for i in 0..n {
+            // Selection sort: the best remaining move next (most nodes cut on the first one or two).
+            let mut pick = i;
+            for j in i + 1..n {
+                if children[j].0 > children[pick].0 {
+                    pick = j;
+                }
+            }
+            children.swap(i, pick);
+            let (_, mv, played) = children[i];
+            let (score, rep) = if i == 0 {
+                self.child(&played, depth, -beta, -alpha, ply, pv_node)
+            } else {
+                let (s, r) = self.child(&played, depth, -alpha - 1, -alpha, ply, false);
+                if s > alpha && s < beta && pv_node && !self.aborted {
+                    self.child(&played, depth, -beta, -alpha, ply, true)
+                } else {
+                    (s, r)
+                }
+            };
+            if self.aborted {
+                return (0, NO_REPETITION);
+            }
+            rep_min = rep_min.min(rep);
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.pv[ply][ply] = mv;
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let from = self.pv_len[ply + 1].max(ply + 1);
+                        head[ply][ply + 1..from].copy_from_slice(&tail[0][ply + 1..from]);
+                        self.pv_len[ply] = from;
+                    }
+                    if score >= beta {
+                        if played.captured == 0 {
+                            if killers[0] != Some(mv) {
+                                self.killers[ply] = [Some(mv), killers[0]];
+                            }
+                            let h = &mut self.history[mv.house()];
+                            *h += depth * depth;
+                            if *h > 1 << 20 {
+                                self.history.iter_mut().for_each(|v| *v /= 2);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        // Values that used a repetition of a position above this node are only true for this path:
+        // keep them out of the table (see the module documentation).
+        if rep_min >= index {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.table.store(
+                key,
+                Entry::new(
+                    to_table(best, ply),
+                    depth.clamp(0, 255) as u8,
+                    best_move,
+                    bound,
+                ),
+            );
+        }
+        (best, rep_min)
+    }
+
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        evaluate(pos, &self.shared.weights).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+}
+
+/// The score of a finished game for the side whose store lead is `diff_halves` (in half seeds),
+/// `ply` plies from the root: quicker wins and slower losses score better.
+#[inline]
+fn result_score(diff_halves: i32, ply: usize) -> i32 {
+    match diff_halves.signum() {
+        1 => WIN - ply as i32,
+        -1 => -WIN + ply as i32,
+        _ => 0,
+    }
+}
+
+/// Decided-game scores are stored relative to the node, not the root.
+fn to_table(score: i32, ply: usize) -> i16 {
+    let s = if score > WIN_THRESHOLD {
+        score + ply as i32
+    } else if score < -WIN_THRESHOLD {
+        score - ply as i32
+    } else {
+        score
+    };
+    s.clamp(i16::MIN as i32, i16::MAX as i32) as i16
+}
+
+fn from_table(score: i16, ply: usize) -> i32 {
+    let s = i32::from(score);
+    if s > WIN_THRESHOLD {
+        s - ply as i32
+    } else if s < -WIN_THRESHOLD {
+        s + ply as i32
+    } else {
+        s
+    }
+}

@@ -1,0 +1,251 @@
+//! The transposition table: a fixed-size hash table of search results, shared by all search threads
+//! without locks.
+//!
+//! Each bucket holds two slots: the first is *depth-preferred* (kept unless the new result is at least
+//! as deep, or the old one is from an earlier search), the second is *always-replace* (takes whatever
+//! the first refused, so recent results are not lost). Each slot is two `AtomicU64`s, the key stored
+//! XOR-ed with the data: a slot torn by two threads writing at once fails the key check and reads as a
+//! miss instead of handing back another position's result.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use oware_rules::Move;
+
+/// What a stored score says about the true value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value.
+    Exact,
+    /// The true value is at least this (the search failed high).
+    Lower,
+    /// The true value is at most this (the search failed low).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entry {
+    pub score: i16,
+    pub depth: u8,
+    pub mv: Option<Move>,
+    pub bound: Bound,
+    generation: u8,
+}
+
+impl Entry {
+    pub fn new(score: i16, depth: u8, mv: Option<Move>, bound: Bound) -> Entry {
+        Entry {
+            score,
+            depth,
+            mv,
+            bound,
+            generation: 0,
+        }
+    }
+
+    // Layout: score 0..16, depth 16..24, move 24..28 (15 = none), bound 28..30, generation 32..40.
+    fn pack(self) -> u64 {
+        let mv = self.mv.map_or(15, |m| m.house() as u64);
+        let bound = match self.bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        (self.score as u16 as u64)
+            | (self.depth as u64) << 16
+            | mv << 24
+            | bound << 28
+            | (self.generation as u64) << 32
+    }
+
+    fn unpack(data: u64) -> Option<Entry> {
+        let bound = match (data >> 28) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None, // an empty slot
+        };
+        Some(Entry {
+            score: data as u16 as i16,
+            depth: (data >> 16) as u8,
+            mv: Move::new(((data >> 24) & 15) as usize),
+            bound,
+            generation: (data >> 32) as u8,
+        })
+    }
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    fn read(&self, key: u64) -> Option<Entry> {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        if check ^ data == key {
+            Entry::unpack(data)
+        } else {
+            None
+        }
+    }
+
+    fn write(&self, key: u64, entry: Entry) {
+        let data = entry.pack();
+        self.data.store(data, Ordering::Relaxed);
+        self.check.store(key ^ data, Ordering::Relaxed);
+    }
+}
+
+/// Bytes per bucket (two slots of two `u64`s).
+const BUCKET_BYTES: usize = 32;
+
+/// A transposition table of a given size.
+pub struct Table {
+    buckets: Vec<[Slot; 2]>,
+    mask: usize,
+    generation: AtomicU8,
+}
+
+impl Table {
+    /// A table of at most `megabytes` MiB (rounded down to a power of two buckets; at least 1 bucket).
+    pub fn new(megabytes: usize) -> Table {
+        let bytes = megabytes.saturating_mul(1 << 20).max(BUCKET_BYTES);
+        let count = 1usize << (usize::BITS - 1 - (bytes / BUCKET_BYTES).leading_zeros());
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Default::default);
+        Table {
+            buckets,
+            mask: count - 1,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * BUCKET_BYTES
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        for bucket in &mut self.buckets {
+            *bucket = Default::default();
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search: older entries become first candidates for replacement.
+    pub fn new_search(&self) {
+        // Six bits are enough to tell "this search" from "an earlier one".
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store((g + 1) & 63, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &[Slot; 2] {
+        // The high bits pick the bucket; the low bits are what tends to differ between neighbours.
+        &self.buckets[(key >> 20) as usize & self.mask]
+    }
+
+    /// The stored result for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let [deep, recent] = self.bucket(key);
+        deep.read(key).or_else(|| recent.read(key))
+    }
+
+    /// Stores a result for `key`.
+    pub fn store(&self, key: u64, mut entry: Entry) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        entry.generation = generation;
+        let [deep, recent] = self.bucket(key);
+        let data = deep.data.load(Ordering::Relaxed);
+        let same = deep.check.load(Ordering::Relaxed) ^ data == key;
+        let old = Entry::unpack(data);
+        let replace_deep = match old {
+            None => true,
+            Some(old) => {
+                old.generation != generation
+                    || entry.depth >= old.depth
+                    || (same && entry.bound == Bound::Exact)
+            }
+        };
+        if replace_deep {
+            if same && entry.mv.is_none() {
+                entry.mv = old.and_then(|o| o.mv);
+            }
+            // A different deep result pushed out goes to the always-replace slot rather than vanish.
+            if let (false, Some(old)) = (same, old) {
+                if old.generation == generation {
+                    recent.write(deep.check.load(Ordering::Relaxed) ^ data, old);
+                }
+            }
+            deep.write(key, entry);
+        } else {
+            recent.write(key, entry);
+        }
+    }
+
+    /// Roughly how full the table is, in permille (sampled from the first buckets), as engines report.
+    pub fn hashfull(&self) -> u32 {
+        let n = self.buckets.len().min(500);
+        let generation = self.generation.load(Ordering::Relaxed);
+        let used = self.buckets[..n]
+            .iter()
+            .flat_map(|b| b.iter())
+            .filter(|s| {
+                Entry::unpack(s.data.load(Ordering::Relaxed))
+                    .is_some_and(|e| e.generation == generation)
+            })
+            .count();
+        (used * 1000 / (2 * n)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_pack_and_unpack() {
+        for (score, mv, bound) in [
+            (-30000i16, None, Bound::Upper),
+            (123, Move::new(11), Bound::Exact),
+            (-1, Move::new(0), Bound::Lower),
+        ] {
+            let e = Entry::new(score, 17, mv, bound);
+            assert_eq!(Entry::unpack(e.pack()), Some(e));
+        }
+        assert_eq!(Entry::unpack(0), None);
+    }
+
+    #[test]
+    fn probe_finds_what_was_stored_and_nothing_else() {
+        let table = Table::new(1);
+        assert_eq!(table.bytes(), 1 << 20);
+        let e = Entry::new(50, 4, Move::new(3), Bound::Exact);
+        table.store(0xdead_beef_1234, e);
+        assert_eq!(table.probe(0xdead_beef_1234), Some(e));
+        assert_eq!(table.probe(0xdead_beef_1235), None);
+    }
+
+    #[test]
+    fn deep_results_survive_shallow_ones_in_the_same_bucket() {
+        let table = Table::new(0); // a single bucket: every key collides
+        let deep = Entry::new(10, 12, Move::new(1), Bound::Exact);
+        table.store(1, deep);
+        table.store(2, Entry::new(20, 3, None, Bound::Lower));
+        table.store(3, Entry::new(30, 2, None, Bound::Lower));
+        assert_eq!(table.probe(1), Some(deep));
+        assert_eq!(table.probe(3).unwrap().score, 30, "always-replace slot");
+        assert_eq!(table.probe(2), None);
+        // A new search ages the deep entry: the next result replaces it and it moves aside... only
+        // within the same search; from an older search it is simply dropped.
+        table.new_search();
+        table.store(4, Entry::new(40, 1, None, Bound::Upper));
+        assert_eq!(table.probe(4).unwrap().score, 40);
+        assert_eq!(table.probe(1), None);
+    }
+}
