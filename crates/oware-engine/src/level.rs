@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use oware_rules::{Game, Move};
 
-use crate::search::{Engine, EngineOptions, Limits, WIN_THRESHOLD};
+use crate::search::{Engine, EngineOptions, Limits, MoveScore, WIN_THRESHOLD};
 
 /// Lowest and highest playing level accepted by [`choose_move`].
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
@@ -70,27 +70,42 @@ pub fn choose_move_with(
         return engine.search(game, &limits, &mut |_| {}).best;
     }
     let scores = engine.analyze(game, &limits);
-    let best = scores.first()?.score;
-    let safe = |s: i32| s > -WIN_THRESHOLD || best <= -WIN_THRESHOLD;
-    scores
-        .iter()
-        .filter(|m| safe(m.score))
-        .map(|m| {
-            let noise = (next_random(random) % (2 * level.noise as u64 + 1)) as i32 - level.noise;
-            (m.score + noise, m.mv)
-        })
-        .max_by_key(|&(s, _)| s)
-        .map(|(_, mv)| mv)
+    level.pick(&scores, random)
 }
 
-fn seed_from_clock() -> u64 {
+impl Level {
+    /// Full strength: no depth limit, no noise.
+    pub fn is_full_strength(&self) -> bool {
+        self.depth.is_none() && self.noise == 0
+    }
+
+    /// Picks among analysed root moves (see [`Engine::analyze`]): each score gets a uniform noise in
+    /// `-noise..=noise`, the highest wins; a move that loses by force is never picked while another
+    /// does not.
+    pub fn pick(&self, scores: &[MoveScore], random: &mut u64) -> Option<Move> {
+        let best = scores.iter().map(|m| m.score).max()?;
+        let safe = |s: i32| s > -WIN_THRESHOLD || best <= -WIN_THRESHOLD;
+        let noise = self.noise.max(0);
+        scores
+            .iter()
+            .filter(|m| safe(m.score))
+            .map(|m| {
+                let n = (next_random(random) % (2 * noise as u64 + 1)) as i32 - noise;
+                (m.score + n, m.mv)
+            })
+            .max_by_key(|&(s, _)| s)
+            .map(|(_, mv)| mv)
+    }
+}
+
+/// A random seed from the clock, for the levels' noise.
+pub fn seed_from_clock() -> u64 {
     let t = Instant::now();
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     nanos ^ (t.elapsed().as_nanos() as u64).rotate_left(32) ^ 0x5851_f42d_4c95_7f2d
 }
-
 /// SplitMix64 step.
 fn next_random(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);

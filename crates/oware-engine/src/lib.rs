@@ -25,7 +25,7 @@ mod tt;
 pub use bench::bench_games;
 pub use eval::{evaluate, features, Weights};
 pub use hash::key as position_key;
-pub use level::{choose_move, choose_move_with, Level, LEVELS};
+pub use level::{choose_move, choose_move_with, seed_from_clock, Level, LEVELS};
 pub use search::{
     plies_to_end, Clock, Engine, EngineOptions, Limits, MoveScore, Probe, SearchControl,
     SearchResult, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD,

@@ -305,6 +305,11 @@ impl Engine {
         self.run(game, limits, true, &mut |_| {}).1
     }
 
+    /// Like [`Engine::analyze`], without resetting the control (see [`Engine::search_controlled`]).
+    pub fn analyze_controlled(&mut self, game: &Game, limits: &Limits) -> Vec<MoveScore> {
+        self.run(game, limits, true, &mut |_| {}).1
+    }
+
     fn run(
         &mut self,
         game: &Game,
@@ -547,6 +552,10 @@ impl<'a> Worker<'a> {
             result.seldepth = self.seldepth as u32;
             result.pv = best.done_pv.clone();
             if self.id == 0 {
+                self.shared
+                    .nodes
+                    .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+                self.flushed = self.nodes;
                 progress(&result);
             }
             if self.shared.control.is_pondering() || !stop_early || self.id != 0 {

@@ -1,8 +1,443 @@
-//! `oware engine` (not built yet).
+//! `oware engine`: the UCI-style engine protocol on standard input and output.
+//!
+//! Commands: `uci`, `isready`, `setoption name X value Y` (`Hash`, `Threads`, `Level`, `Rules`),
+//! `ucinewgame`, `position startpos | fen <position-string> [moves <letters>]`,
+//! `go [depth N] [movetime MS] [wtime MS btime MS winc MS binc MS] [movestogo N] [nodes N] [infinite]
+//! [ponder]`, `stop`, `ponderhit`, `quit`. The search runs on a worker thread so that `isready`,
+//! `stop` and `ponderhit` are answered while it thinks. Anything malformed or illegal is answered with
+//! `info string error: …` and changes nothing.
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use oware_engine::{
+    seed_from_clock, Clock, Engine, EngineOptions, Level, Limits, SearchControl, SearchResult,
+};
+use oware_rules::{Game, Position, RuleSet};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {}
 
+const MAX_HASH_MB: usize = 65536;
+const MAX_THREADS: usize = 256;
+/// Longer input lines are refused (a protocol line is short; this bounds what a hostile peer costs).
+const MAX_LINE: usize = 1 << 16;
+
 pub fn run(_args: Args) -> anyhow::Result<()> {
-    super::not_yet("engine")
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut session = Session::new();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = input.read_until(b'\n', &mut buf)?;
+        if n == 0 {
+            break; // end of input: like quit
+        }
+        if buf.len() > MAX_LINE {
+            error("line too long");
+            continue;
+        }
+        let line = String::from_utf8_lossy(&buf);
+        if !session.handle(line.trim()) {
+            break;
+        }
+    }
+    session.finish_search();
+    Ok(())
+}
+
+/// Writes one protocol line and flushes it at once (the other side waits for it).
+fn send(line: &str) {
+    let mut out = std::io::stdout().lock();
+    // A closed output means the GUI is gone; nothing useful is left to do with the error.
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn error(message: &str) {
+    send(&format!("info string error: {message}"));
+}
+
+/// What `go` asked for, validated.
+#[derive(Debug, Default, PartialEq)]
+struct Go {
+    limits: Limits,
+    ponder: bool,
+}
+
+/// Parses the words after `go`.
+fn parse_go(words: &[&str]) -> Result<Go, String> {
+    let mut go = Go::default();
+    let mut clocks = [Clock::default(); 2];
+    let mut has_clock = false;
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        let mut number = |what: &str| -> Result<u64, String> {
+            i += 1;
+            let text = words
+                .get(i)
+                .ok_or_else(|| format!("go {what}: a number is missing"))?;
+            text.parse::<u64>()
+                .map_err(|_| format!("go {what}: {text:?} is not a whole number"))
+        };
+        match word {
+            "depth" => {
+                let d = number("depth")?;
+                if d == 0 || d > oware_engine::MAX_PLY as u64 - 10 {
+                    return Err(format!(
+                        "go depth: {d} is out of range 1..={}",
+                        oware_engine::MAX_PLY - 10
+                    ));
+                }
+                go.limits.depth = Some(d as u32);
+            }
+            "movetime" => go.limits.movetime = Some(Duration::from_millis(number("movetime")?)),
+            "nodes" => go.limits.nodes = Some(number("nodes")?),
+            "wtime" => {
+                clocks[0].time = Duration::from_millis(number("wtime")?);
+                has_clock = true;
+            }
+            "btime" => {
+                clocks[1].time = Duration::from_millis(number("btime")?);
+                has_clock = true;
+            }
+            "winc" => clocks[0].increment = Duration::from_millis(number("winc")?),
+            "binc" => clocks[1].increment = Duration::from_millis(number("binc")?),
+            "movestogo" => {
+                number("movestogo")?; // accepted; the time plan does not need it
+            }
+            "infinite" => go.limits.infinite = true,
+            "ponder" => go.ponder = true,
+            other => return Err(format!("go: unknown word {other:?}")),
+        }
+        i += 1;
+    }
+    if has_clock {
+        go.limits.clocks = Some(clocks);
+    }
+    Ok(go)
+}
+
+/// Parses the words after `position`: the game they describe.
+fn parse_position(words: &[&str], rules: RuleSet) -> Result<Game, String> {
+    let (start, rest) = match words {
+        ["startpos", rest @ ..] => (Position::start(), rest),
+        ["fen", text, rest @ ..] => (
+            text.parse::<Position>()
+                .map_err(|e| format!("position fen {text}: {e}"))?,
+            rest,
+        ),
+        ["fen"] => return Err("position fen: the position string is missing".into()),
+        _ => return Err("position: expected `startpos` or `fen <position-string>`".into()),
+    };
+    let moves = match rest {
+        [] => Vec::new(),
+        ["moves", letters @ ..] => oware_rules::parse_move_letters(&letters.concat())
+            .map_err(|e| format!("position moves: {e}"))?,
+        [other, ..] => return Err(format!("position: expected `moves`, found {other:?}")),
+    };
+    Game::replay(start, rules, &moves).map_err(|(ply, e)| {
+        format!(
+            "position moves: {}: {e}",
+            oware_rules::describe_ply(start.side_to_move(), ply, moves[ply])
+        )
+    })
+}
+
+/// The protocol state: options, the current game, and the engine (held by the worker while it
+/// searches).
+struct Session {
+    engine: Option<Engine>,
+    control: Arc<SearchControl>,
+    worker: Option<JoinHandle<Engine>>,
+    rules: RuleSet,
+    level: u8,
+    game: Game,
+    random: u64,
+    /// The running search is `go infinite`: it only ends on `stop`.
+    infinite: bool,
+}
+
+impl Session {
+    fn new() -> Session {
+        let engine = Engine::new(EngineOptions::default());
+        Session {
+            control: engine.control(),
+            engine: Some(engine),
+            worker: None,
+            rules: RuleSet::Abapa,
+            level: 10,
+            game: Game::new(RuleSet::Abapa),
+            random: seed_from_clock(),
+            infinite: false,
+        }
+    }
+
+    fn searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
+
+    /// Waits for the worker (after it was told to stop, or when it is done) and takes the engine back.
+    fn finish_search(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            self.control.stop();
+            match worker.join() {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => {
+                    // The search panicked (a bug): start over with a fresh engine rather than die.
+                    error("the search failed; the engine was reset");
+                    self.engine = Some(Engine::new(EngineOptions::default()));
+                }
+            }
+            if let Some(engine) = &self.engine {
+                self.control = engine.control();
+            }
+        }
+    }
+
+    /// The engine, once no search is running. A search with a limit (depth, time, nodes) is waited
+    /// for (it answers `bestmove` first); during an `infinite` or `ponder` search, which only ends on
+    /// `stop`, this is an error and `None`.
+    fn idle_engine(&mut self, command: &str) -> Option<&mut Engine> {
+        if self.searching() && (self.infinite || self.control.is_pondering()) {
+            error(&format!(
+                "{command}: not allowed during an infinite or ponder search (send stop first)"
+            ));
+            return None;
+        }
+        if let Some(worker) = self.worker.take() {
+            // Let the limited search end by itself, then take the engine back.
+            match worker.join() {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => {
+                    error("the search failed; the engine was reset");
+                    self.engine = Some(Engine::new(EngineOptions::default()));
+                }
+            }
+            if let Some(engine) = &self.engine {
+                self.control = engine.control();
+            }
+        }
+        self.engine.as_mut()
+    }
+
+    /// Handles one line; `false` to quit.
+    fn handle(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, rest)) = words.split_first() else {
+            return true;
+        };
+        match command {
+            "uci" => {
+                send(&format!("id name oware {}", env!("CARGO_PKG_VERSION")));
+                send("id author the oware developers");
+                send("option name Hash type spin default 64 min 1 max 65536");
+                send("option name Threads type spin default 1 min 1 max 256");
+                send("option name Level type spin default 10 min 1 max 10");
+                send("option name Rules type combo default abapa var abapa var awari");
+                send("option name Ponder type check default false");
+                send("uciok");
+            }
+            "isready" => send("readyok"),
+            "setoption" => self.set_option(rest),
+            "ucinewgame" => {
+                if let Some(engine) = self.idle_engine("ucinewgame") {
+                    engine.new_game();
+                    self.game = Game::new(self.rules);
+                }
+            }
+            "position" => {
+                if self.idle_engine("position").is_some() {
+                    match parse_position(rest, self.rules) {
+                        Ok(game) => self.game = game,
+                        Err(e) => error(&e),
+                    }
+                }
+            }
+            "go" => self.go(rest),
+            "stop" => self.finish_search(),
+            "ponderhit" => {
+                if self.searching() && self.control.is_pondering() {
+                    self.control.ponderhit();
+                } else {
+                    error("ponderhit: not pondering");
+                }
+            }
+            "quit" => {
+                self.finish_search();
+                return false;
+            }
+            other => error(&format!("unknown command {other:?}")),
+        }
+        true
+    }
+
+    fn set_option(&mut self, words: &[&str]) {
+        // setoption name <name words> [value <value words>]
+        let Some(("name", after)) = words.split_first().map(|(a, b)| (*a, b)) else {
+            error("setoption: expected `setoption name <name> value <value>`");
+            return;
+        };
+        let split = after.iter().position(|w| *w == "value");
+        let name = after[..split.unwrap_or(after.len())].join(" ");
+        let value = split.map(|i| after[i + 1..].join(" ")).unwrap_or_default();
+        let number = |max: usize| -> Result<usize, String> {
+            value
+                .parse::<usize>()
+                .ok()
+                .filter(|v| (1..=max).contains(v))
+                .ok_or_else(|| format!("setoption {name}: {value:?} is not a number in 1..={max}"))
+        };
+        if self.idle_engine("setoption").is_none() {
+            return;
+        }
+        let Some(engine) = self.engine.as_mut() else {
+            return;
+        };
+        let result = match name.to_ascii_lowercase().as_str() {
+            "hash" => number(MAX_HASH_MB).map(|mb| engine.set_hash(mb)),
+            "threads" => number(MAX_THREADS).map(|t| engine.set_threads(t)),
+            "level" => number(10).map(|l| self.level = l as u8),
+            "rules" => match value.parse::<RuleSet>() {
+                Ok(rules) => {
+                    // The current game is replayed under the new rules, or reset if it cannot be.
+                    self.rules = rules;
+                    self.game = Game::replay(*self.game.start(), rules, self.game.moves())
+                        .unwrap_or_else(|_| Game::new(rules));
+                    engine.new_game();
+                    Ok(())
+                }
+                Err(e) => Err(format!("setoption Rules: {e}")),
+            },
+            "ponder" => match value.as_str() {
+                "true" | "false" => Ok(()),
+                _ => Err(format!("setoption Ponder: {value:?} is not true or false")),
+            },
+            _ => Err(format!("setoption: unknown option {name:?}")),
+        };
+        if let Err(e) = result {
+            error(&e);
+        }
+    }
+
+    fn go(&mut self, words: &[&str]) {
+        let go = match parse_go(words) {
+            Ok(go) => go,
+            Err(e) => return error(&e),
+        };
+        if self.idle_engine("go").is_none() {
+            return;
+        }
+        let Some(mut engine) = self.engine.take() else {
+            return;
+        };
+        let control = engine.control();
+        control.reset(go.ponder);
+        let game = self.game.clone();
+        let level = Level::new(self.level);
+        let mut random = self.random;
+        self.random = self.random.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let Go { mut limits, ponder } = go;
+        let wait_for_stop = limits.infinite || ponder;
+        self.infinite = limits.infinite;
+        self.worker = Some(std::thread::spawn(move || {
+            let result = if game.is_over() {
+                None
+            } else if level.is_full_strength() {
+                Some(engine.search_controlled(&game, &limits, &mut print_info))
+            } else {
+                limits.depth = limits.depth.min(level.depth).or(level.depth);
+                let scores = engine.analyze_controlled(&game, &limits);
+                level.pick(&scores, &mut random).map(|mv| {
+                    let chosen = scores
+                        .iter()
+                        .find(|s| s.mv == mv)
+                        .expect("picked from scores");
+                    SearchResult {
+                        best: Some(mv),
+                        ponder: chosen.pv.get(1).copied(),
+                        score: chosen.score,
+                        depth: limits.depth.unwrap_or(0),
+                        seldepth: 0,
+                        nodes: 0,
+                        time: Duration::ZERO,
+                        pv: chosen.pv.clone(),
+                        hashfull: 0,
+                    }
+                })
+            };
+            // With `infinite` or `ponder` the answer waits for `stop` (or `ponderhit`).
+            while wait_for_stop
+                && !control.is_stopped()
+                && (control.is_pondering() || limits.infinite)
+            {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            match result.and_then(|r| r.best.map(|b| (b, r.ponder))) {
+                Some((best, Some(ponder))) => send(&format!("bestmove {best} ponder {ponder}")),
+                Some((best, None)) => send(&format!("bestmove {best}")),
+                None => send("bestmove 0000"),
+            }
+            engine
+        }));
+    }
+}
+
+fn print_info(r: &SearchResult) {
+    // The pv is written one letter per word, as UCI tools expect.
+    let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+    send(&format!(
+        "info depth {} seldepth {} score cp {} nodes {} nps {} time {} hashfull {} pv {}",
+        r.depth,
+        r.seldepth,
+        r.score,
+        r.nodes,
+        r.nps(),
+        r.time.as_millis(),
+        r.hashfull,
+        pv.join(" ")
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_words_are_validated() {
+        let go = parse_go(&["wtime", "1000", "btime", "2000", "winc", "10"]).unwrap();
+        let clocks = go.limits.clocks.unwrap();
+        assert_eq!(clocks[0].time, Duration::from_millis(1000));
+        assert_eq!(clocks[1].time, Duration::from_millis(2000));
+        assert_eq!(clocks[0].increment, Duration::from_millis(10));
+        assert!(parse_go(&["depth"]).is_err());
+        assert!(parse_go(&["depth", "-3"]).is_err());
+        assert!(parse_go(&["depth", "0"]).is_err());
+        assert!(parse_go(&["sideways"]).is_err());
+        assert!(parse_go(&["infinite", "ponder"]).unwrap().ponder);
+    }
+
+    #[test]
+    fn positions_are_validated() {
+        let g = parse_position(&["startpos", "moves", "FfEa"], RuleSet::Abapa).unwrap();
+        assert_eq!(g.ply_count(), 4);
+        let g = parse_position(&["startpos", "moves", "F", "f"], RuleSet::Abapa).unwrap();
+        assert_eq!(g.ply_count(), 2);
+        assert!(parse_position(&["startpos", "moves", "FF"], RuleSet::Abapa).is_err());
+        assert!(parse_position(&["startpos", "moves", "Fz"], RuleSet::Abapa).is_err());
+        assert!(parse_position(&["fen", "4-4-4"], RuleSet::Abapa).is_err());
+        assert!(parse_position(&["fen"], RuleSet::Abapa).is_err());
+        assert!(parse_position(&["sideways"], RuleSet::Abapa).is_err());
+        assert!(parse_position(&["startpos", "FfEa"], RuleSet::Abapa).is_err());
+        let g = parse_position(
+            &["fen", "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N", "moves", "a"],
+            RuleSet::Abapa,
+        )
+        .unwrap();
+        assert_eq!(g.ply_count(), 1);
+    }
 }

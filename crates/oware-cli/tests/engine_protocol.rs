@@ -1,0 +1,207 @@
+//! Drives the built `oware engine` binary through the UCI-style protocol.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+use oware_rules::{Game, Move, Position, RuleSet};
+
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start oware engine");
+        let input = child.stdin.take().unwrap();
+        let output = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            input,
+            lines,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        self.input.write_all(text.as_bytes()).unwrap();
+        self.input.write_all(b"\n").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("no {prefix:?} line; got {seen:?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn bestmove(&mut self) -> String {
+        let lines = self.until("bestmove");
+        lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string()
+    }
+}
+
+fn legal_in(moves: &str, best: &str) -> bool {
+    let game = Game::replay(
+        Position::start(),
+        RuleSet::Abapa,
+        &oware_rules::parse_move_letters(moves).unwrap(),
+    )
+    .unwrap();
+    best.parse::<Move>()
+        .is_ok_and(|m| game.legal_moves().contains(m))
+}
+
+#[test]
+fn handshake_search_and_errors() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(lines.iter().any(|l| l.starts_with("id name ")));
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for name in ["Hash", "Threads", "Level", "Rules"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} type "))),
+            "{name} in {lines:?}"
+        );
+    }
+    e.send("isready");
+    e.until("readyok");
+
+    e.send("ucinewgame");
+    e.send("position startpos moves FfEa");
+    e.send("go depth 6");
+    let lines = e.until("bestmove");
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 6 "))
+        .expect("an info line for depth 6");
+    for word in [" score cp ", " nodes ", " nps ", " time ", " pv "] {
+        assert!(info.contains(word), "{info}");
+    }
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert!(legal_in("FfEa", best), "{best}");
+
+    // Bad input is answered with an error and changes nothing.
+    for bad in [
+        "position startpos moves FF",
+        "position startpos moves Fz",
+        "position fen 4-4-4-4",
+        "position fen 4-4-4-4-4-4-4-4-4-4-4-4-0-1-S",
+        "go depth x",
+        "go sideways",
+        "setoption name Hash value 0",
+        "setoption name Rules value kalah",
+        "setoption name Colour value red",
+        "frobnicate",
+    ] {
+        e.send(bad);
+        let line = e.until("info string error: ");
+        assert_eq!(line.len(), 1, "{bad}: {line:?}");
+    }
+    e.input.write_all(b"\xff\xfe garbage \x00\n").unwrap();
+    e.until("info string error: ");
+    e.send("go depth 3");
+    assert!(
+        legal_in("FfEa", &e.bestmove()),
+        "the position is still FfEa"
+    );
+
+    // A finished game: bestmove 0000.
+    e.send("position fen 4-4-4-4-4-3-0-0-0-0-0-0-25-0-N");
+    e.send("go depth 3");
+    assert_eq!(e.bestmove(), "0000");
+
+    // Other rules and a lower level still give legal moves.
+    e.send("setoption name Rules value awari");
+    e.send("setoption name Level value 2");
+    e.send("position startpos moves Ff");
+    e.send("go movetime 50");
+    assert!(legal_in("Ff", &e.bestmove()));
+
+    e.send("quit");
+    let status = e.child.wait().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn isready_and_stop_during_an_infinite_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // While it searches, the position cannot change.
+    e.send("position startpos moves F");
+    e.until("info string error: ");
+    e.send("stop");
+    assert!(legal_in("", &e.bestmove()));
+
+    // Pondering: no bestmove until ponderhit, then one within the time given.
+    e.send("position startpos moves Ff");
+    e.send("go ponder movetime 100");
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("isready");
+    let lines = e.until("readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("ponderhit");
+    assert!(legal_in("Ff", &e.bestmove()));
+    e.send("ponderhit");
+    e.until("info string error: ");
+
+    // Clocks: South (wtime) to move with little time left still answers in time.
+    e.send("position startpos");
+    e.send("go wtime 300 btime 100000 winc 0 binc 0");
+    assert!(legal_in("", &e.bestmove()));
+    drop(e.input);
+    let status = e.child.wait().unwrap();
+    assert!(status.success(), "end of input ends the engine");
+}
