@@ -15,22 +15,30 @@ PYTHON="${PYTHON:-python3}"
 VENV=target/openspiel-venv
 TRACES=target/openspiel-traces.jsonl
 
-# A bare Debian machine may lack Python or its venv module.
-if ! command -v "$PYTHON" >/dev/null || ! "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null; then
+install_python_with_apt() {
   echo "openspiel.sh: installing python3 and python3-venv with apt-get"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv >/dev/null
   PYTHON=python3
-fi
+}
+
+# A bare Debian machine may lack Python, or have it without the venv module (python3-venv).
+command -v "$PYTHON" >/dev/null || install_python_with_apt
 if ! "$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then
-  echo "openspiel.sh: $("$PYTHON" --version) is too old: OpenSpiel $OPENSPIEL_VERSION has wheels for 3.11+" >&2
+  echo "openspiel.sh: $("$PYTHON" --version 2>&1) is too old: OpenSpiel $OPENSPIEL_VERSION has" \
+    "wheels for CPython 3.11 to 3.14 only" >&2
   exit 1
 fi
 
-if ! "$VENV/bin/python" -c "import pyspiel; assert pyspiel.__version__ == '$OPENSPIEL_VERSION'" 2>/dev/null; then
+if ! "$VENV/bin/python" -c "import pyspiel; assert pyspiel.__version__ == '$OPENSPIEL_VERSION'" \
+  2>/dev/null; then
   echo "openspiel.sh: installing open_spiel==$OPENSPIEL_VERSION into $VENV"
   rm -rf "$VENV"
-  "$PYTHON" -m venv "$VENV"
+  if ! "$PYTHON" -m venv "$VENV"; then
+    rm -rf "$VENV"
+    install_python_with_apt
+    "$PYTHON" -m venv "$VENV"
+  fi
   # --only-binary: never fall back to building OpenSpiel from source (cmake, clang, half an hour).
   # --no-deps: pyspiel itself is one compiled module that imports nothing; the declared dependencies
   # (numpy, scipy, absl, ml-collections: ~300 MB) serve OpenSpiel's Python algorithms, not the games.
