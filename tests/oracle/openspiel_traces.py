@@ -55,7 +55,7 @@ import sys
 import pyspiel
 
 FORMAT = "oware-openspiel-traces/1"
-TERMINAL = pyspiel.PlayerId.TERMINAL  # -4
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)  # -4, as the checker expects
 
 
 def snapshot(state):
@@ -69,8 +69,11 @@ def snapshot(state):
     tensor = state.observation_tensor(0)
     if [round(v * 48) for v in tensor] != board + stores:
         raise ValueError(f"observation string and tensor disagree: {state.observation_string(0)!r}")
+    to_move = int(state.current_player())
+    if to_move not in (0, 1, TERMINAL):
+        raise ValueError(f"unexpected player to move {to_move}")
     legal_mask = sum(1 << action for action in state.legal_actions())
-    return board + stores + [int(state.current_player()), legal_mask]
+    return board + stores + [to_move, legal_mask]
 
 
 def play_game(game, rng):
