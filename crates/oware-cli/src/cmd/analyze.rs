@@ -1,8 +1,196 @@
-//! `oware analyze` (not built yet).
+//! `oware analyze`: every legal move of a position with its score and line, or, for a game record,
+//! each move's loss against the best move, with mistakes marked.
+
+use std::path::Path;
+use std::time::Duration;
+
+use oware_engine::{describe_score, Engine, EngineOptions, Limits, MoveScore, WIN_THRESHOLD};
+use oware_rules::ogn::Record;
+use oware_rules::{describe_ply, Game, Position, RuleSet};
+
+use super::Exit;
 
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// A position string (`h0-…-h11-south-north-S|N`), or a file: an OGN record or a plain move list
+    /// (`FfEa…`) played from the start
+    pub target: String,
+    /// Thinking time per position in milliseconds (default: 1000 for a position, 300 per move of a
+    /// game)
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// Search depth limit in plies (with the time limit, whichever comes first)
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Rule set, for a position string or a plain move list (an OGN record names its own)
+    #[arg(long, short = 'r', default_value = "abapa", value_name = "abapa|awari")]
+    pub rules: RuleSet,
+    /// Transposition table size in MiB
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    super::not_yet("analyze")
+/// Losses (in centiseeds) from which a move is marked: inaccuracy `?!`, mistake `?`, blunder `??`.
+const MARKS: [(i32, &str); 3] = [(300, "??"), (100, "?"), (50, "?!")];
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(d) = args.depth {
+        if d == 0 || d > oware_engine::MAX_PLY as u32 - 10 {
+            return Err(Exit::bad_input("--depth must be 1..=110"));
+        }
+    }
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: args.hash.clamp(1, 65536),
+        ..EngineOptions::default()
+    });
+    let limits = |default_ms: u64| Limits {
+        depth: args.depth,
+        movetime: Some(Duration::from_millis(args.movetime.unwrap_or(default_ms))),
+        ..Limits::default()
+    };
+    if let Ok(pos) = args.target.trim().parse::<Position>() {
+        let game = Game::from_position(pos, args.rules);
+        return analyze_position(&mut engine, &game, &limits(1000));
+    }
+    let path = Path::new(&args.target);
+    if !path.exists() {
+        // Neither a position nor a file: say what the position string lacks, if it looks like one.
+        let why = match args.target.trim().parse::<Position>() {
+            Err(e) if args.target.contains('-') => format!("bad position: {e}"),
+            _ => "no such file".to_string(),
+        };
+        return Err(Exit::bad_input(format!("{}: {why}", args.target)));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
+    let game = read_game(&text, args.rules).map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
+    analyze_game(&mut engine, &game, &limits(300))
+}
+
+/// A game from an OGN record, or from a plain move list played from the start.
+fn read_game(text: &str, rules: RuleSet) -> Result<Game, String> {
+    let plain = text.trim();
+    if !plain.is_empty() && plain.chars().all(|c| c.is_ascii_alphabetic() || c.is_whitespace()) {
+        let moves = oware_rules::parse_move_letters(plain).map_err(|e| e.to_string())?;
+        return Game::replay(Position::start(), rules, &moves).map_err(|(ply, e)| {
+            format!(
+                "{} is illegal: {e}",
+                describe_ply(Position::start().side_to_move(), ply, moves[ply])
+            )
+        });
+    }
+    let record: Record = text.parse().map_err(|e: oware_rules::ogn::OgnError| e.to_string())?;
+    record
+        .game()
+        .map_err(|(ply, e)| format!("ply {}: {e}", ply + 1))
+}
+
+fn line(pv: &[oware_rules::Move]) -> String {
+    pv.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+fn analyze_position(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow::Result<()> {
+    let pos = game.position();
+    println!("position {pos} ({})", game.rules());
+    if let Some(end) = game.end() {
+        println!("the game is over: {} {}", end.score, end.reason);
+        return Ok(());
+    }
+    println!("{} to move", pos.side_to_move());
+    let scores = engine.analyze(game, limits);
+    println!("move  score      line");
+    for s in &scores {
+        println!("{:<5} {:<10} {}", s.mv.to_string(), describe_score(s.score), line(&s.pv));
+    }
+    Ok(())
+}
+
+/// A score on a bounded scale, so that losses between decided and undecided scores stay readable:
+/// a decided game counts as 48 seeds.
+fn bounded(score: i32) -> i32 {
+    if score > WIN_THRESHOLD {
+        4800
+    } else if score < -WIN_THRESHOLD {
+        -4800
+    } else {
+        score.clamp(-4800, 4800)
+    }
+}
+
+fn analyze_game(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow::Result<()> {
+    println!(
+        "game of {} plies from {} ({})",
+        game.ply_count(),
+        game.start(),
+        game.rules()
+    );
+    println!("ply  side   move  score      best  best score  loss  line");
+    let mut replay = Game::from_position(*game.start(), game.rules());
+    let mut total_loss = [0i64; 2];
+    let mut mistakes = [0usize; 2];
+    for (ply, &mv) in game.moves().iter().enumerate() {
+        let side = replay.position().side_to_move();
+        let scores: Vec<MoveScore> = engine.analyze(&replay, limits);
+        let best = &scores[0];
+        let played = scores
+            .iter()
+            .find(|s| s.mv == mv)
+            .expect("the record's moves are legal");
+        let loss = (bounded(best.score) - bounded(played.score)).max(0);
+        let mark = MARKS
+            .iter()
+            .find(|(limit, _)| loss >= *limit)
+            .map_or("", |(_, m)| m);
+        if loss >= 100 {
+            mistakes[side.index()] += 1;
+        }
+        total_loss[side.index()] += i64::from(loss);
+        println!(
+            "{:<4} {:<6} {:<5} {:<10} {:<5} {:<11} {:<5} {}",
+            ply + 1,
+            side.to_string(),
+            format!("{mv}{mark}"),
+            describe_score(played.score),
+            best.mv.to_string(),
+            describe_score(best.score),
+            loss,
+            line(&best.pv)
+        );
+        replay.play(mv).map_err(|e| anyhow::anyhow!("ply {}: {e}", ply + 1))?;
+    }
+    match game.end() {
+        Some(end) => println!("result {} {}", end.score, end.reason),
+        None => println!("result unfinished"),
+    }
+    for side in oware_rules::Side::BOTH {
+        let moves = (game.ply_count() + usize::from(side != game.start().side_to_move())) / 2;
+        println!(
+            "{side}: {} mistakes (loss >= 1 seed), average loss {:.2} seeds per move",
+            mistakes[side.index()],
+            total_loss[side.index()] as f64 / 100.0 / moves.max(1) as f64
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_read_from_records_and_move_lists() {
+        let g = read_game("FfEa\n", RuleSet::Abapa).unwrap();
+        assert_eq!(g.ply_count(), 4);
+        let g = read_game("[Variant \"awari\"]\n\n1. F f 2. E a *\n", RuleSet::Abapa).unwrap();
+        assert_eq!((g.ply_count(), g.rules()), (4, RuleSet::Awari));
+        assert!(read_game("FF", RuleSet::Abapa).unwrap_err().contains("ply 2"));
+        assert!(read_game("1. F f 2. Q *", RuleSet::Abapa).is_err());
+    }
+
+    #[test]
+    fn bounded_scores_make_losses_readable() {
+        assert_eq!(bounded(oware_engine::WIN - 3), 4800);
+        assert_eq!(bounded(-oware_engine::WIN + 3), -4800);
+        assert_eq!(bounded(120), 120);
+    }
 }
