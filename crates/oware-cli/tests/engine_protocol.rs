@@ -205,3 +205,54 @@ fn isready_and_stop_during_an_infinite_search() {
     let status = e.child.wait().unwrap();
     assert!(status.success(), "end of input ends the engine");
 }
+
+#[test]
+fn a_short_match_between_two_engines() {
+    let dir = std::env::temp_dir().join(format!("oware-match-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "# two openings\nFf\nCa\n").unwrap();
+    let out = dir.join("games.ogn");
+    let engine = format!("{} engine", env!("CARGO_BIN_EXE_oware"));
+    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["match", "--engine", &engine, "--engine", &engine])
+        .args(["--games", "2", "--movetime", "5", "--option", "Hash=4"])
+        .arg("--openings")
+        .arg(&openings)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert!(result.status.success(), "{stdout}");
+    assert!(stdout.contains("games 2 "), "{stdout}");
+    assert!(stdout.contains("elo difference"), "{stdout}");
+    let progress = String::from_utf8_lossy(&result.stderr);
+    assert!(progress.contains("game   2/2"), "{progress}");
+    // Every game is a valid OGN record that replays to a finished game from the opening.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let records: Vec<&str> = text.split("\n\n[").collect();
+    assert_eq!(records.len(), 2, "{text}");
+    for (i, chunk) in records.iter().enumerate() {
+        let chunk = if i == 0 {
+            chunk.to_string()
+        } else {
+            format!("[{chunk}")
+        };
+        let record: oware_rules::ogn::Record = chunk.parse().unwrap();
+        let game = record.game().unwrap();
+        assert!(game.is_over());
+        assert_eq!(format!("{}", game.moves()[0]), "F");
+    }
+    // A bad engine command is an error, not a hang.
+    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args([
+            "match", "--engine", "exit 3", "--engine", &engine, "--games", "1",
+        ])
+        .arg("--out")
+        .arg(dir.join("none.ogn"))
+        .output()
+        .unwrap();
+    assert!(!result.status.success());
+    std::fs::remove_dir_all(&dir).ok();
+}

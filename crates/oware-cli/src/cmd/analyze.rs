@@ -63,14 +63,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let text = std::fs::read_to_string(path)
         .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
-    let game = read_game(&text, args.rules).map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
+    let game = read_game(&text, args.rules)
+        .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
     analyze_game(&mut engine, &game, &limits(300))
 }
 
 /// A game from an OGN record, or from a plain move list played from the start.
 fn read_game(text: &str, rules: RuleSet) -> Result<Game, String> {
     let plain = text.trim();
-    if !plain.is_empty() && plain.chars().all(|c| c.is_ascii_alphabetic() || c.is_whitespace()) {
+    if !plain.is_empty()
+        && plain
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || c.is_whitespace())
+    {
         let moves = oware_rules::parse_move_letters(plain).map_err(|e| e.to_string())?;
         return Game::replay(Position::start(), rules, &moves).map_err(|(ply, e)| {
             format!(
@@ -79,14 +84,19 @@ fn read_game(text: &str, rules: RuleSet) -> Result<Game, String> {
             )
         });
     }
-    let record: Record = text.parse().map_err(|e: oware_rules::ogn::OgnError| e.to_string())?;
+    let record: Record = text
+        .parse()
+        .map_err(|e: oware_rules::ogn::OgnError| e.to_string())?;
     record
         .game()
         .map_err(|(ply, e)| format!("ply {}: {e}", ply + 1))
 }
 
 fn line(pv: &[oware_rules::Move]) -> String {
-    pv.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+    pv.iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn analyze_position(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow::Result<()> {
@@ -100,7 +110,12 @@ fn analyze_position(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow
     let scores = engine.analyze(game, limits);
     println!("move  score      line");
     for s in &scores {
-        println!("{:<5} {:<10} {}", s.mv.to_string(), describe_score(s.score), line(&s.pv));
+        println!(
+            "{:<5} {:<10} {}",
+            s.mv.to_string(),
+            describe_score(s.score),
+            line(&s.pv)
+        );
     }
     Ok(())
 }
@@ -156,7 +171,9 @@ fn analyze_game(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow::Re
             loss,
             line(&best.pv)
         );
-        replay.play(mv).map_err(|e| anyhow::anyhow!("ply {}: {e}", ply + 1))?;
+        replay
+            .play(mv)
+            .map_err(|e| anyhow::anyhow!("ply {}: {e}", ply + 1))?;
     }
     match game.end() {
         Some(end) => println!("result {} {}", end.score, end.reason),
@@ -183,7 +200,9 @@ mod tests {
         assert_eq!(g.ply_count(), 4);
         let g = read_game("[Variant \"awari\"]\n\n1. F f 2. E a *\n", RuleSet::Abapa).unwrap();
         assert_eq!((g.ply_count(), g.rules()), (4, RuleSet::Awari));
-        assert!(read_game("FF", RuleSet::Abapa).unwrap_err().contains("ply 2"));
+        assert!(read_game("FF", RuleSet::Abapa)
+            .unwrap_err()
+            .contains("ply 2"));
         assert!(read_game("1. F f 2. Q *", RuleSet::Abapa).is_err());
     }
 

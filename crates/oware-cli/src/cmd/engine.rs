@@ -148,6 +148,35 @@ fn parse_position(words: &[&str], rules: RuleSet) -> Result<Game, String> {
     })
 }
 
+/// Evaluation weights changed by `name=value,name=value` (e.g. `threat=20,kroo=0`), starting from
+/// `base`; `<empty>` or nothing leaves them as they are.
+fn parse_weights(text: &str, base: oware_engine::Weights) -> Result<oware_engine::Weights, String> {
+    let mut weights = base;
+    for item in text.split(',').map(str::trim) {
+        if item.is_empty() || item == "<empty>" {
+            continue;
+        }
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("setoption Weights: {item:?} is not name=value"))?;
+        let value: i32 = value
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v: &i32| v.abs() <= 10_000)
+            .ok_or_else(|| {
+                format!("setoption Weights: {value:?} is not a number in -10000..=10000")
+            })?;
+        if !weights.set(name.trim(), value) {
+            return Err(format!(
+                "setoption Weights: unknown term {name:?} (terms: {})",
+                oware_engine::Weights::NAMES.join(", ")
+            ));
+        }
+    }
+    Ok(weights)
+}
+
 /// The protocol state: options, the current game, and the engine (held by the worker while it
 /// searches).
 struct Session {
@@ -240,6 +269,8 @@ impl Session {
                 send("option name Level type spin default 10 min 1 max 10");
                 send("option name Rules type combo default abapa var abapa var awari");
                 send("option name Ponder type check default false");
+                send("option name Eval type combo default default var default var material");
+                send("option name Weights type string default <empty>");
                 send("uciok");
             }
             "isready" => send("readyok"),
@@ -313,6 +344,16 @@ impl Session {
                 }
                 Err(e) => Err(format!("setoption Rules: {e}")),
             },
+            "eval" => match value.as_str() {
+                "default" => Ok(engine.set_weights(oware_engine::Weights::DEFAULT)),
+                "material" => Ok(engine.set_weights(oware_engine::Weights::MATERIAL)),
+                _ => Err(format!(
+                    "setoption Eval: {value:?} is not default or material"
+                )),
+            },
+            "weights" => {
+                parse_weights(&value, engine.options().weights).map(|w| engine.set_weights(w))
+            }
             "ponder" => match value.as_str() {
                 "true" | "false" => Ok(()),
                 _ => Err(format!("setoption Ponder: {value:?} is not true or false")),
@@ -419,6 +460,18 @@ mod tests {
         assert!(parse_go(&["depth", "0"]).is_err());
         assert!(parse_go(&["sideways"]).is_err());
         assert!(parse_go(&["infinite", "ponder"]).unwrap().ponder);
+    }
+
+    #[test]
+    fn weights_are_validated() {
+        let base = oware_engine::Weights::DEFAULT;
+        let w = parse_weights("threat=20, kroo=0", base).unwrap();
+        assert_eq!((w.threat, w.kroo, w.store), (20, 0, base.store));
+        assert_eq!(parse_weights("<empty>", base).unwrap(), base);
+        assert!(parse_weights("threat", base).is_err());
+        assert!(parse_weights("threat=x", base).is_err());
+        assert!(parse_weights("colour=3", base).is_err());
+        assert!(parse_weights("threat=99999", base).is_err());
     }
 
     #[test]

@@ -1,8 +1,503 @@
-//! `oware match` (not built yet).
+//! `oware match`: a referee between two engines that speak the protocol of `oware engine`.
+//!
+//! Each opening is played twice, the engines swapping sides. Every move is checked with the rules
+//! crate: an illegal move, a malformed answer, a crash or a long silence loses the game. The games are
+//! written as OGN; the score is reported as wins/draws/losses of the first engine with the Elo
+//! difference and its 95% interval.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use oware_rules::ogn::{Outcome, Record};
+use oware_rules::{Game, Move, Position, RuleSet, Side};
+
+use super::Exit;
 
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// An engine command line, run with `sh -c` (give it twice: the first engine, then the second)
+    #[arg(long = "engine", value_name = "COMMAND", required = true)]
+    pub engines: Vec<String>,
+    /// Number of games (each opening is played twice, sides swapped)
+    #[arg(long, default_value_t = 20)]
+    pub games: usize,
+    /// Thinking time per move in milliseconds
+    #[arg(long, default_value_t = 100)]
+    pub movetime: u64,
+    /// Openings, one per line: a move list (`FfEa`) or a position string; `#` starts a comment
+    /// (default: every pair of first moves, 36 openings)
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Rule set
+    #[arg(long, short = 'r', default_value = "abapa", value_name = "abapa|awari")]
+    pub rules: RuleSet,
+    /// Where to write the games (OGN, one record after another)
+    #[arg(long, default_value = "match.ogn", value_name = "FILE")]
+    pub out: PathBuf,
+    /// Extra `setoption` lines for both engines, as `Name=Value` (e.g. `Hash=16`)
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    super::not_yet("match")
+/// A game longer than this is stopped and scored as a repetition would be (it cannot happen between
+/// sensible engines; it bounds a misbehaving one).
+const MAX_PLIES: usize = 1000;
+
+/// An opening: a start position and moves from it.
+#[derive(Debug, Clone, PartialEq)]
+struct Opening {
+    start: Position,
+    moves: Vec<Move>,
+}
+
+fn default_openings() -> Vec<Opening> {
+    let mut list = Vec::new();
+    for a in "ABCDEF".chars() {
+        for b in "abcdef".chars() {
+            list.push(Opening {
+                start: Position::start(),
+                moves: vec![Move::from_letter(a).unwrap(), Move::from_letter(b).unwrap()],
+            });
+        }
+    }
+    list
+}
+
+/// Reads openings, checking that each is legal and leaves a game to play.
+fn parse_openings(text: &str, rules: RuleSet) -> Result<Vec<Opening>, String> {
+    let mut list = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (start, moves_text) = match line.split_once(char::is_whitespace) {
+            Some((first, rest)) if first.contains('-') => (first, rest),
+            _ if line.contains('-') => (line, ""),
+            _ => ("", line),
+        };
+        let start = if start.is_empty() {
+            Position::start()
+        } else {
+            start
+                .parse()
+                .map_err(|e| format!("line {}: bad position: {e}", i + 1))?
+        };
+        let moves = oware_rules::parse_move_letters(moves_text)
+            .map_err(|e| format!("line {}: {e}", i + 1))?;
+        let game = Game::replay(start, rules, &moves)
+            .map_err(|(ply, e)| format!("line {}: ply {}: {e}", i + 1, ply + 1))?;
+        if game.is_over() {
+            return Err(format!("line {}: the opening ends the game", i + 1));
+        }
+        list.push(Opening { start, moves });
+    }
+    if list.is_empty() {
+        return Err("no openings in the file".into());
+    }
+    Ok(list)
+}
+
+/// A running engine process.
+struct EngineProcess {
+    command: String,
+    name: String,
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl EngineProcess {
+    fn start(command: &str, rules: RuleSet, options: &[(String, String)]) -> anyhow::Result<Self> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot start engine {command:?}"))?;
+        let input = child.stdin.take().context("engine stdin")?;
+        let output = child.stdout.take().context("engine stdout")?;
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(output);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf).trim().to_string();
+                        if tx.send(line).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let mut engine = EngineProcess {
+            command: command.to_string(),
+            name: command.to_string(),
+            child,
+            input,
+            lines,
+        };
+        engine.send("uci")?;
+        let lines = engine.wait_for("uciok", Duration::from_secs(10))?;
+        if let Some(name) = lines.iter().find_map(|l| l.strip_prefix("id name ")) {
+            engine.name = name.trim().to_string();
+        }
+        engine.send(&format!("setoption name Rules value {}", rules.name()))?;
+        for (name, value) in options {
+            engine.send(&format!("setoption name {name} value {value}"))?;
+        }
+        engine.send("isready")?;
+        engine.wait_for("readyok", Duration::from_secs(30))?;
+        Ok(engine)
+    }
+
+    fn send(&mut self, line: &str) -> anyhow::Result<()> {
+        writeln!(self.input, "{line}")
+            .and_then(|_| self.input.flush())
+            .with_context(|| format!("engine {:?} stopped reading", self.command))
+    }
+
+    /// Lines up to and including the first whose first word is `word`.
+    fn wait_for(&mut self, word: &str, timeout: Duration) -> anyhow::Result<Vec<String>> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.split_whitespace().next() == Some(word);
+                    seen.push(line);
+                    if done {
+                        return Ok(seen);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    anyhow::bail!("engine {:?}: no {word} within {timeout:?}", self.command)
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    anyhow::bail!("engine {:?} exited", self.command)
+                }
+            }
+        }
+    }
+
+    /// Asks for a move in `game`; the raw word after `bestmove`.
+    fn best_move(&mut self, game: &Game, movetime: u64) -> anyhow::Result<String> {
+        let moves: String = game.moves().iter().map(|m| m.letter()).collect();
+        let start = if *game.start() == Position::start() {
+            "startpos".to_string()
+        } else {
+            format!("fen {}", game.start())
+        };
+        if moves.is_empty() {
+            self.send(&format!("position {start}"))?;
+        } else {
+            self.send(&format!("position {start} moves {moves}"))?;
+        }
+        self.send(&format!("go movetime {movetime}"))?;
+        // Generous: the engine is judged on legality here, not on its clock.
+        let lines = self.wait_for("bestmove", Duration::from_millis(movetime * 3 + 5000))?;
+        let last = lines.last().map(String::as_str).unwrap_or("");
+        Ok(last.split_whitespace().nth(1).unwrap_or("").to_string())
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// How one game ended for the engine playing South.
+struct Played {
+    game: Game,
+    outcome: Outcome,
+    /// Why, in words (the rules' end reason, or a forfeit).
+    reason: String,
+}
+
+fn play_game(
+    engines: [&mut EngineProcess; 2], // [South, North]
+    opening: &Opening,
+    rules: RuleSet,
+    movetime: u64,
+) -> anyhow::Result<Played> {
+    let [south, north] = engines;
+    south.send("ucinewgame")?;
+    north.send("ucinewgame")?;
+    let mut game = Game::replay(opening.start, rules, &opening.moves)
+        .map_err(|(ply, e)| anyhow::anyhow!("opening ply {}: {e}", ply + 1))?;
+    while !game.is_over() {
+        if game.ply_count() >= MAX_PLIES {
+            let end = oware_rules::repetition_end(game.position(), rules);
+            let outcome = match end.score.winner() {
+                Some(Side::South) => Outcome::SouthWins,
+                Some(Side::North) => Outcome::NorthWins,
+                None => Outcome::Draw,
+            };
+            return Ok(Played {
+                game,
+                outcome,
+                reason: format!("stopped after {MAX_PLIES} plies, {}", end.score),
+            });
+        }
+        let side = game.position().side_to_move();
+        let engine = if side == Side::South {
+            &mut *south
+        } else {
+            &mut *north
+        };
+        let forfeit = |why: String| {
+            let outcome = match side {
+                Side::South => Outcome::NorthWins,
+                Side::North => Outcome::SouthWins,
+            };
+            (outcome, format!("{side} forfeits: {why}"))
+        };
+        let answer = engine.best_move(&game, movetime);
+        let problem = match answer {
+            Err(e) => Some(format!("{e:#}")),
+            Ok(word) => match word.parse::<Move>() {
+                Err(_) => Some(format!("answered bestmove {word:?}")),
+                Ok(mv) => match game.play(mv) {
+                    Ok(_) => None,
+                    Err(e) => Some(format!("{mv}: {e}")),
+                },
+            },
+        };
+        if let Some(why) = problem {
+            let (outcome, reason) = forfeit(why);
+            return Ok(Played {
+                game,
+                outcome,
+                reason,
+            });
+        }
+    }
+    let end = game.end().expect("the loop ends with the game");
+    Ok(Played {
+        outcome: Outcome::of_game(&game),
+        reason: format!("{} {}", end.score, end.reason),
+        game,
+    })
+}
+
+/// Wins, draws and losses of the first engine.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+struct Tally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+}
+
+impl Tally {
+    fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Score fraction and the Elo difference with its 95% interval (normal approximation on the
+    /// per-game scores; the ends are clamped where the score is 0 or 1).
+    fn elo(&self) -> (f64, f64, f64, f64) {
+        let n = f64::from(self.games().max(1));
+        let (w, d, l) = (
+            f64::from(self.wins) / n,
+            f64::from(self.draws) / n,
+            f64::from(self.losses) / n,
+        );
+        let p = w + d / 2.0;
+        let variance = w * (1.0 - p).powi(2) + d * (0.5 - p).powi(2) + l * p.powi(2);
+        let margin = 1.96 * (variance / n).sqrt();
+        let elo = |p: f64| {
+            let p = p.clamp(0.001, 0.999);
+            // `+ 0.0` turns a negative zero into zero, so an even score prints as +0.
+            -400.0 * (1.0 / p - 1.0).log10() + 0.0
+        };
+        (p, elo(p), elo(p - margin), elo(p + margin))
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.engines.len() != 2 {
+        return Err(Exit::bad_input(format!(
+            "give exactly two --engine commands, found {}",
+            args.engines.len()
+        )));
+    }
+    if args.games == 0 {
+        return Err(Exit::bad_input("--games must be at least 1"));
+    }
+    let mut options = Vec::new();
+    for option in &args.options {
+        let Some((name, value)) = option.split_once('=') else {
+            return Err(Exit::bad_input(format!(
+                "--option {option:?}: expected NAME=VALUE"
+            )));
+        };
+        options.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    let openings = match &args.openings {
+        None => default_openings(),
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Exit::bad_input(format!("{}: {e}", path.display())))?;
+            parse_openings(&text, args.rules)
+                .map_err(|e| Exit::bad_input(format!("{}: {e}", path.display())))?
+        }
+    };
+    let mut first = EngineProcess::start(&args.engines[0], args.rules, &options)?;
+    let mut second = EngineProcess::start(&args.engines[1], args.rules, &options)?;
+    let mut out = std::fs::File::create(&args.out)
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let date = today();
+    let mut tally = Tally::default();
+    eprintln!(
+        "match: {} vs {}, {} games, {} ms per move, {} rules",
+        first.name, second.name, args.games, args.movetime, args.rules
+    );
+    for round in 0..args.games {
+        let opening = &openings[(round / 2) % openings.len()];
+        let first_is_south = round % 2 == 0;
+        let engines = if first_is_south {
+            [&mut first, &mut second]
+        } else {
+            [&mut second, &mut first]
+        };
+        let (south_name, north_name) = (engines[0].name.clone(), engines[1].name.clone());
+        let played = play_game(engines, opening, args.rules, args.movetime)?;
+        let first_won = match played.outcome {
+            Outcome::SouthWins => Some(first_is_south),
+            Outcome::NorthWins => Some(!first_is_south),
+            _ => None,
+        };
+        match first_won {
+            Some(true) => tally.wins += 1,
+            Some(false) => tally.losses += 1,
+            None => tally.draws += 1,
+        }
+        let mut record = Record::from_game(&played.game);
+        record.outcome = played.outcome;
+        record.set_tag("Event", "oware match");
+        record.set_tag("Site", "?");
+        record.set_tag("Date", date.clone());
+        record.set_tag("Round", (round + 1).to_string());
+        record.set_tag("South", south_name);
+        record.set_tag("North", north_name);
+        record.set_tag("Termination", played.reason.clone());
+        writeln!(out, "{record}").context("writing the games")?;
+        let (p, elo, _, _) = tally.elo();
+        eprintln!(
+            "game {:>3}/{}: {} {:<8} {:<40} | first engine +{} ={} -{} ({:.1}%, Elo {:+.0})",
+            round + 1,
+            args.games,
+            if first_is_south {
+                "first=South"
+            } else {
+                "first=North"
+            },
+            played.outcome.token(),
+            played.reason,
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            p * 100.0,
+            elo
+        );
+    }
+    let (p, elo, low, high) = tally.elo();
+    println!("first engine:  {}", first.name);
+    println!("second engine: {}", second.name);
+    println!(
+        "games {}  wins {}  draws {}  losses {}  score {:.1}%",
+        tally.games(),
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        p * 100.0
+    );
+    println!("elo difference {elo:+.0}  95% interval [{low:+.0}, {high:+.0}]");
+    println!("games written to {}", args.out.display());
+    Ok(())
+}
+
+/// Today's date as OGN writes it (`2026.11.22`), from the system clock (UTC).
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_are_checked() {
+        let list = parse_openings("# comment\nFf\n\nFfEa # four plies\n", RuleSet::Abapa).unwrap();
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[1].moves.len(), 4);
+        let list = parse_openings("4-4-4-4-4-0-5-5-5-5-4-4-0-0-N a\n", RuleSet::Abapa).unwrap();
+        assert_eq!(list[0].moves.len(), 1);
+        assert!(parse_openings("FF\n", RuleSet::Abapa).is_err());
+        assert!(parse_openings("4-4-4 F\n", RuleSet::Abapa).is_err());
+        assert!(parse_openings("# nothing\n", RuleSet::Abapa).is_err());
+        assert_eq!(default_openings().len(), 36);
+    }
+
+    #[test]
+    fn elo_from_the_tally() {
+        let even = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
+        let (p, elo, low, high) = even.elo();
+        assert_eq!(p, 0.5);
+        assert!(elo.abs() < 1e-9);
+        assert!(low < 0.0 && high > 0.0);
+        let strong = Tally {
+            wins: 75,
+            draws: 0,
+            losses: 25,
+        };
+        let (_, elo, low, _) = strong.elo();
+        assert!((elo - 190.8).abs() < 1.0, "{elo}");
+        assert!(low > 0.0);
+    }
+
+    #[test]
+    fn dates_are_civil() {
+        let d = today();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
+    }
 }
