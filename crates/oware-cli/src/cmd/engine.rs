@@ -345,12 +345,13 @@ impl Session {
                 Err(e) => Err(format!("setoption Rules: {e}")),
             },
             "eval" => match value.as_str() {
-                "default" => Ok(engine.set_weights(oware_engine::Weights::DEFAULT)),
-                "material" => Ok(engine.set_weights(oware_engine::Weights::MATERIAL)),
+                "default" => Ok(oware_engine::Weights::DEFAULT),
+                "material" => Ok(oware_engine::Weights::MATERIAL),
                 _ => Err(format!(
                     "setoption Eval: {value:?} is not default or material"
                 )),
-            },
+            }
+            .map(|w| engine.set_weights(w)),
             "weights" => {
                 parse_weights(&value, engine.options().weights).map(|w| engine.set_weights(w))
             }
