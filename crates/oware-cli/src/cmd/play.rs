@@ -1,14 +1,18 @@
-//! `oware play`: a game in the terminal between two people at one keyboard.
+//! `oware play`: a game in the terminal between two people at one keyboard, or against the computer
+//! (`--computer south|north`, `--level 1..10`).
 //!
 //! Reads one command per line, so it works as well from a script as from a person:
-//! a move letter, `undo`, `save FILE`, `load FILE`, `new`, `moves`, `help`, `quit`.
+//! a move letter, `undo`, `save FILE`, `load FILE`, `new`, `moves`, `hint`, `eval`, `computer SIDE`,
+//! `level N`, `go`, `help`, `quit`.
 
 use std::io::{self, BufRead, Write};
 use std::path::Path;
+use std::time::Duration;
 
 use anyhow::Context;
+use oware_engine::{describe_score, Engine, EngineOptions, Limits};
 use oware_rules::ogn::Record;
-use oware_rules::{Game, Move, PlayError};
+use oware_rules::{Game, Move, PlayError, Side};
 
 use super::PositionArgs;
 use crate::display::diagram;
@@ -20,6 +24,15 @@ pub struct Args {
     /// Continue a game saved as an OGN record
     #[arg(long, value_name = "FILE", conflicts_with = "position")]
     pub load: Option<String>,
+    /// The side the computer plays (default: nobody, two people play)
+    #[arg(long, value_name = "south|north")]
+    pub computer: Option<String>,
+    /// The computer's level, 1 (beginner) to 10 (full strength)
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub level: u8,
+    /// The computer's thinking time per move, in milliseconds
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    pub movetime: u64,
 }
 
 const HELP: &str = "\
@@ -30,6 +43,11 @@ Commands:
   load FILE     continue a game from an OGN record
   new           start again from the starting position
   moves         show the moves so far
+  hint          the computer's suggestion for the side to move
+  eval          show the evaluation after every move (again: stop)
+  computer SIDE let the computer play south, north, or off
+  level N       the computer's level, 1 (beginner) to 10 (full strength)
+  go            the computer plays the side to move now
   help          this text
   quit          leave (the game is not saved)";
 
@@ -43,6 +61,25 @@ enum Next {
 struct Session<W: Write> {
     game: Game,
     out: W,
+    /// The computer's side, if it plays.
+    computer: Option<Side>,
+    level: u8,
+    movetime: Duration,
+    /// Show the evaluation after every move.
+    live_eval: bool,
+    /// Created on first use (its table takes memory).
+    engine: Option<Engine>,
+    random: u64,
+}
+
+/// Parses `south`, `north` or `off` (and `s`, `n`, `none`).
+fn parse_computer_side(word: &str) -> Option<Option<Side>> {
+    match word.to_ascii_lowercase().as_str() {
+        "south" | "s" => Some(Some(Side::South)),
+        "north" | "n" => Some(Some(Side::North)),
+        "off" | "none" | "nobody" => Some(None),
+        _ => None,
+    }
 }
 
 impl<W: Write> Session<W> {
@@ -89,6 +126,100 @@ impl<W: Write> Session<W> {
         self.out.flush()
     }
 
+    /// Runs `work` on the engine in another thread while printing a dot every quarter second, so the
+    /// person sees that the computer is thinking.
+    fn thinking<T: Send>(
+        &mut self,
+        label: &str,
+        work: impl FnOnce(&mut Engine, &Game) -> T + Send,
+    ) -> io::Result<T> {
+        write!(self.out, "{label}")?;
+        self.out.flush()?;
+        let game = self.game.clone();
+        let mut engine = self.engine.take().unwrap_or_else(|| {
+            Engine::new(EngineOptions {
+                hash_mb: 32,
+                ..EngineOptions::default()
+            })
+        });
+        let out = &mut self.out;
+        let result = std::thread::scope(|scope| {
+            let handle = scope.spawn(|| {
+                let r = work(&mut engine, &game);
+                (r, engine)
+            });
+            while !handle.is_finished() {
+                std::thread::sleep(Duration::from_millis(250));
+                if !handle.is_finished() {
+                    let _ = write!(out, ".");
+                    let _ = out.flush();
+                }
+            }
+            handle.join()
+        });
+        writeln!(self.out)?;
+        match result {
+            Ok((r, engine)) => {
+                self.engine = Some(engine);
+                Ok(r)
+            }
+            Err(_) => Err(io::Error::other("the computer's search failed")),
+        }
+    }
+
+    /// The computer plays the side to move.
+    fn computer_move(&mut self) -> anyhow::Result<()> {
+        if self.game.is_over() {
+            return Ok(());
+        }
+        let side = self.game.position().side_to_move();
+        let (level, time, mut random) = (self.level, self.movetime, self.random);
+        let label = format!("The computer ({side}, level {level}) is thinking");
+        let mv = self.thinking(&label, move |engine, game| {
+            oware_engine::choose_move_with(engine, game, level, time, &mut random)
+        })?;
+        self.random = self.random.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        match mv {
+            Some(mv) => self.play_move(mv),
+            None => Ok(()),
+        }
+    }
+
+    /// Lets the computer reply while it is its turn.
+    fn computer_turns(&mut self) -> anyhow::Result<()> {
+        while !self.game.is_over() && self.computer == Some(self.game.position().side_to_move()) {
+            self.computer_move()?;
+        }
+        Ok(())
+    }
+
+    /// The engine's view of the position at full strength for a short time.
+    fn evaluation(&mut self, label: &str) -> anyhow::Result<Option<(Move, i32, Vec<Move>)>> {
+        if self.game.is_over() {
+            return Ok(None);
+        }
+        let time = self.movetime.min(Duration::from_millis(1000));
+        let r = self.thinking(label, move |engine, game| {
+            engine.search(game, &Limits::movetime(time), &mut |_| {})
+        })?;
+        Ok(r.best.map(|b| (b, r.score, r.pv)))
+    }
+
+    fn show_evaluation(&mut self) -> anyhow::Result<()> {
+        let side = self.game.position().side_to_move();
+        if let Some((_, score, pv)) = self.evaluation("Evaluating")? {
+            let south = if side == Side::South { score } else { -score };
+            let line: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+            writeln!(
+                self.out,
+                "Evaluation: {} for South (line: {})",
+                describe_score(south),
+                line.join(" ")
+            )?;
+        }
+        Ok(())
+    }
+
     fn handle(&mut self, line: &str) -> anyhow::Result<Next> {
         let mut words = line.split_whitespace();
         let Some(command) = words.next() else {
@@ -106,13 +237,64 @@ impl<W: Write> Session<W> {
             ("undo", _) => match self.game.undo() {
                 Some(mv) => {
                     writeln!(self.out, "Took back {mv}.")?;
+                    // Against the computer, take back its reply too: it is the person's turn again.
+                    if self.computer == Some(self.game.position().side_to_move()) {
+                        if let Some(mv) = self.game.undo() {
+                            writeln!(self.out, "Took back {mv}.")?;
+                        }
+                    }
                     self.show()?;
+                    self.computer_turns()?;
                 }
                 None => writeln!(self.out, "Nothing to take back.")?,
             },
             ("new", _) => {
                 self.game = Game::new(self.game.rules());
                 self.show()?;
+                self.computer_turns()?;
+            }
+            ("hint", _) => match self.evaluation("Looking for a hint")? {
+                Some((mv, score, _)) => {
+                    writeln!(self.out, "Hint: {mv} ({})", describe_score(score))?
+                }
+                None => writeln!(self.out, "The game is over.")?,
+            },
+            ("eval", _) => {
+                self.live_eval = !self.live_eval;
+                if self.live_eval {
+                    self.show_evaluation()?;
+                } else {
+                    writeln!(self.out, "Evaluation off.")?;
+                }
+            }
+            ("computer", Some(word)) => match parse_computer_side(word) {
+                Some(side) => {
+                    self.computer = side;
+                    match side {
+                        Some(side) => writeln!(
+                            self.out,
+                            "The computer plays {side} at level {}.",
+                            self.level
+                        )?,
+                        None => writeln!(self.out, "Two people play.")?,
+                    }
+                    self.computer_turns()?;
+                }
+                None => writeln!(self.out, "computer takes south, north or off.")?,
+            },
+            ("level", Some(word)) => match word.parse::<u8>() {
+                Ok(level) if oware_engine::LEVELS.contains(&level) => {
+                    self.level = level;
+                    writeln!(self.out, "Level {level}.")?;
+                }
+                _ => writeln!(self.out, "level takes a number from 1 to 10.")?,
+            },
+            ("computer" | "level", None) => {
+                writeln!(self.out, "{command} needs a value (see help).")?
+            }
+            ("go", _) => {
+                self.computer_move()?;
+                self.computer_turns()?;
             }
             ("save", Some(file)) => {
                 std::fs::write(file, Record::from_game(&self.game).to_string())
@@ -123,9 +305,13 @@ impl<W: Write> Session<W> {
                 self.game = load_record(Path::new(file))?;
                 writeln!(self.out, "Loaded {file}.")?;
                 self.show()?;
+                self.computer_turns()?;
             }
             ("save" | "load", None) => writeln!(self.out, "{command} needs a file name.")?,
-            (word, None) if word.chars().count() == 1 => self.play_letter(word)?,
+            (word, None) if word.chars().count() == 1 => {
+                self.play_letter(word)?;
+                self.computer_turns()?;
+            }
             _ => writeln!(
                 self.out,
                 "Unknown command {line:?}. Type help for the commands."
@@ -142,6 +328,18 @@ impl<W: Write> Session<W> {
             )?;
             return Ok(());
         };
+        if self.computer == Some(self.game.position().side_to_move()) && !self.game.is_over() {
+            writeln!(
+                self.out,
+                "It is the computer's turn (type go, or computer off)."
+            )?;
+            return Ok(());
+        }
+        self.play_move(mv)
+    }
+
+    /// Plays a move for whoever is to move, and shows the result.
+    fn play_move(&mut self, mv: Move) -> anyhow::Result<()> {
         let mover = self.game.position().side_to_move();
         match self.game.play(mv) {
             Ok(outcome) => {
@@ -155,6 +353,9 @@ impl<W: Write> Session<W> {
                     writeln!(self.out, "{mover} plays {mv}.")?;
                 }
                 self.show()?;
+                if self.live_eval && !self.game.is_over() {
+                    self.show_evaluation()?;
+                }
             }
             Err(PlayError::GameOver(_)) => {
                 writeln!(self.out, "The game is over: type undo, new or quit.")?;
@@ -195,17 +396,41 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         None => Game::from_position(args.pos.start()?, args.pos.rules),
     };
+    let computer = match &args.computer {
+        None => None,
+        Some(word) => parse_computer_side(word).ok_or_else(|| {
+            super::Exit::bad_input(format!("--computer {word:?}: expected south, north or off"))
+        })?,
+    };
     let stdout = io::stdout();
     let mut session = Session {
         game,
         out: stdout.lock(),
+        computer,
+        level: args.level,
+        movetime: Duration::from_millis(args.movetime.max(1)),
+        live_eval: false,
+        engine: None,
+        random: oware_engine::seed_from_clock(),
     };
-    writeln!(
-        session.out,
-        "Oware ({}): two players at one keyboard. Type help for the commands.",
-        session.game.rules()
-    )?;
+    match computer {
+        None => writeln!(
+            session.out,
+            "Oware ({}): two players at one keyboard. Type help for the commands.",
+            session.game.rules()
+        )?,
+        Some(side) => writeln!(
+            session.out,
+            "Oware ({}): you play {} against the computer (level {}). Type help for the commands.",
+            session.game.rules(),
+            side.opponent(),
+            session.level
+        )?,
+    }
     session.show()?;
+    if let Err(e) = session.computer_turns() {
+        writeln!(session.out, "Error: {e:#}")?;
+    }
     let stdin = io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
