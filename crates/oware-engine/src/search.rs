@@ -585,16 +585,18 @@ impl<'a> Worker<'a> {
         for i in 0..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             let played = self.root.play_unchecked(mv, rules);
+            let key = hash::key(&played.position);
             let (score, _) = if !all_moves && i > 0 {
-                let (s, r) = self.child(&played, depth, -alpha - 1, -alpha, 0, false);
+                let (s, r) = self.child(&played, key, depth, -alpha - 1, -alpha, 0, false);
                 if s > alpha && !self.aborted {
-                    self.child(&played, depth, -INFINITY, -alpha, 0, true)
+                    self.child(&played, key, depth, -INFINITY, -alpha, 0, true)
                 } else {
                     (s, r)
                 }
             } else {
                 self.child(
                     &played,
+                    key,
                     depth,
                     -INFINITY,
                     if all_moves { INFINITY } else { -alpha },
@@ -628,6 +630,7 @@ impl<'a> Worker<'a> {
     fn child(
         &mut self,
         played: &oware_rules::Played,
+        key: u64,
         depth: i32,
         alpha: i32,
         beta: i32,
@@ -635,7 +638,6 @@ impl<'a> Worker<'a> {
         pv_node: bool,
     ) -> (i32, usize) {
         let pos = played.position;
-        let key = hash::key(&pos);
         if played.captured == 0 {
             if let Some(index) = self.repetition(key, &pos) {
                 self.pv_len[ply + 1] = ply + 1;
@@ -721,6 +723,11 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY {
             return (self.evaluate(pos), NO_REPETITION);
         }
+        // Leaves are evaluated without a table probe: a probe is a cache miss that costs more than
+        // the evaluation, and most nodes are leaves.
+        if depth <= 0 {
+            return (self.evaluate(pos), NO_REPETITION);
+        }
         let key = self.keys[index];
         let mut tt_move = None;
         if let Some(entry) = self.shared.table.probe(key) {
@@ -737,18 +744,16 @@ impl<'a> Worker<'a> {
                 }
             }
         }
-        if depth <= 0 {
-            return (self.evaluate(pos), NO_REPETITION);
-        }
 
         // Copy-make: play every move once, order by table move, captures, killers, history.
-        let mut children: [(i32, Move, oware_rules::Played); 6] = [(
+        let mut children: [(i32, Move, oware_rules::Played, u64); 6] = [(
             0,
             Move::new(0).expect("house 0"),
             oware_rules::Played {
                 position: *pos,
                 captured: 0,
             },
+            0,
         ); 6];
         let mut n = 0;
         let killers = self.killers[ply];
@@ -765,7 +770,12 @@ impl<'a> Worker<'a> {
             } else {
                 self.history[mv.house()]
             };
-            children[n] = (order, mv, played);
+            let child_key = hash::key(&played.position);
+            if depth > 1 {
+                // The child will probe the table: start loading its bucket now.
+                self.shared.table.prefetch(child_key);
+            }
+            children[n] = (order, mv, played, child_key);
             n += 1;
         }
 
@@ -782,13 +792,13 @@ impl<'a> Worker<'a> {
                 }
             }
             children.swap(i, pick);
-            let (_, mv, played) = children[i];
+            let (_, mv, played, child_key) = children[i];
             let (score, rep) = if i == 0 {
-                self.child(&played, depth, -beta, -alpha, ply, pv_node)
+                self.child(&played, child_key, depth, -beta, -alpha, ply, pv_node)
             } else {
-                let (s, r) = self.child(&played, depth, -alpha - 1, -alpha, ply, false);
+                let (s, r) = self.child(&played, child_key, depth, -alpha - 1, -alpha, ply, false);
                 if s > alpha && s < beta && pv_node && !self.aborted {
-                    self.child(&played, depth, -beta, -alpha, ply, true)
+                    self.child(&played, child_key, depth, -beta, -alpha, ply, true)
                 } else {
                     (s, r)
                 }
