@@ -627,6 +627,7 @@ impl<'a> Worker<'a> {
     /// Plays into `played` from the current node at `ply` and returns its value for the side that
     /// moved, with the lowest path index a repetition below went back to.
     #[inline]
+    #[allow(clippy::too_many_arguments)] // the hot path: plain arguments, no packing and unpacking
     fn child(
         &mut self,
         played: &oware_rules::Played,
