@@ -797,7 +797,30 @@ impl<'a> Worker<'a> {
             let (score, rep) = if i == 0 {
                 self.child(&played, child_key, depth, -beta, -alpha, ply, pv_node)
             } else {
-                let (s, r) = self.child(&played, child_key, depth, -alpha - 1, -alpha, ply, false);
+                // Late move reductions: quiet moves that ordering put late are searched shallower
+                // first, and again at full depth only if they beat alpha.
+                let quiet = played.captured == 0 && !killers.contains(&Some(mv));
+                let reduction = if quiet && i >= 2 && depth >= 3 {
+                    if i >= 4 && depth >= 6 && !pv_node {
+                        2
+                    } else {
+                        1
+                    }
+                } else {
+                    0
+                };
+                let (mut s, mut r) = self.child(
+                    &played,
+                    child_key,
+                    depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply,
+                    false,
+                );
+                if reduction > 0 && s > alpha && !self.aborted {
+                    (s, r) = self.child(&played, child_key, depth, -alpha - 1, -alpha, ply, false);
+                }
                 if s > alpha && s < beta && pv_node && !self.aborted {
                     self.child(&played, child_key, depth, -beta, -alpha, ply, true)
                 } else {
