@@ -113,8 +113,12 @@ impl Table {
     /// A table of at most `megabytes` MiB (rounded down to a power of two buckets; at least 1 bucket).
     pub fn new(megabytes: usize) -> Table {
         let bytes = megabytes.saturating_mul(1 << 20).max(BUCKET_BYTES);
-        let count = 1usize << (usize::BITS - 1 - (bytes / BUCKET_BYTES).leading_zeros());
-        let mut buckets: Vec<[Slot; 2]> = Vec::with_capacity(count);
+        let mut count = 1usize << (usize::BITS - 1 - (bytes / BUCKET_BYTES).leading_zeros());
+        let mut buckets: Vec<[Slot; 2]> = Vec::new();
+        // Memory that cannot be had gives a smaller table, never an abort.
+        while buckets.try_reserve_exact(count).is_err() && count > 1 {
+            count /= 2;
+        }
         buckets.resize_with(count, Default::default);
         // Zeroed memory may be mapped lazily; touch every page now so that the first search does not
         // pay the page faults (and timings measure the search).

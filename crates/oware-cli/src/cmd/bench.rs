@@ -23,6 +23,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.hash == 0 || args.hash > 4096 {
+        return Err(super::Exit::bad_input("--hash must be 1..=4096 (MiB)"));
+    }
     if args.threads == 0 || args.threads > 256 {
         return Err(super::Exit::bad_input("--threads must be 1..=256"));
     }

@@ -20,7 +20,8 @@ use oware_rules::{Game, Position, RuleSet};
 #[derive(clap::Args, Debug)]
 pub struct Args {}
 
-const MAX_HASH_MB: usize = 65536;
+/// Larger tables than this are refused: the table is touched page by page when made.
+const MAX_HASH_MB: usize = 4096;
 const MAX_THREADS: usize = 256;
 /// Longer input lines are refused (a protocol line is short; this bounds what a hostile peer costs).
 const MAX_LINE: usize = 1 << 16;
@@ -264,7 +265,7 @@ impl Session {
             "uci" => {
                 send(&format!("id name oware {}", env!("CARGO_PKG_VERSION")));
                 send("id author the oware developers");
-                send("option name Hash type spin default 64 min 1 max 65536");
+                send("option name Hash type spin default 64 min 1 max 4096");
                 send("option name Threads type spin default 1 min 1 max 256");
                 send("option name Level type spin default 10 min 1 max 10");
                 send("option name Rules type combo default abapa var abapa var awari");
