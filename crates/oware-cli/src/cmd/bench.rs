@@ -8,7 +8,7 @@ use oware_engine::{bench_games, Engine, EngineOptions, Limits};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Search depth in plies for every position
-    #[arg(long, short = 'd', default_value_t = 16)]
+    #[arg(long, short = 'd', default_value_t = 20)]
     pub depth: u32,
     /// Search each position for this many milliseconds instead of to a fixed depth (the node total is
     /// then no signature; the average depth reached is reported)
