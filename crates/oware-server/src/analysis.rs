@@ -139,7 +139,12 @@ mod tests {
 
     #[test]
     fn start_position_has_six_values() {
-        let eval = evaluate(&Position::start(), RuleSet::Abapa, Duration::from_millis(200), 4);
+        let eval = evaluate(
+            &Position::start(),
+            RuleSet::Abapa,
+            Duration::from_millis(200),
+            4,
+        );
         assert_eq!(eval.moves.len(), 6);
         assert!(eval.moves.iter().all(|m| m.line.len() >= 1));
     }

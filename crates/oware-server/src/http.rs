@@ -254,7 +254,10 @@ async fn game_record(
     let text = record::write_record(&game, &name(Side::South), &name(Side::North));
     Ok((
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
             (
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"oware-{}.ogn\"", &id[..8]),
@@ -290,7 +293,10 @@ async fn analyse(body: Bytes) -> Result<Json<serde_json::Value>, ApiError> {
     let mut error = None;
     for (ply, &mv) in rec.moves.iter().enumerate() {
         if let Err(e) = game.play(mv) {
-            error = Some(format!("{}: {e}", oware_rules::describe_ply(rec.start.side_to_move(), ply, mv)));
+            error = Some(format!(
+                "{}: {e}",
+                oware_rules::describe_ply(rec.start.side_to_move(), ply, mv)
+            ));
             break;
         }
     }
@@ -330,11 +336,10 @@ async fn evaluate(
         .parse()
         .map_err(|e| ApiError::bad_request("bad-position", format!("bad position: {e}")))?;
     let budget = state.config.computer_time.min(Duration::from_millis(800));
-    let eval = tokio::task::spawn_blocking(move || {
-        crate::analysis::evaluate(&pos, rules, budget, 16)
-    })
-    .await
-    .map_err(|e| ApiError::bad_request("internal", e.to_string()))?;
+    let eval =
+        tokio::task::spawn_blocking(move || crate::analysis::evaluate(&pos, rules, budget, 16))
+            .await
+            .map_err(|e| ApiError::bad_request("internal", e.to_string()))?;
     Ok(Json(eval))
 }
 
@@ -383,7 +388,12 @@ async fn websocket(
         }))
 }
 
-async fn play_over_socket(socket: WebSocket, state: Shared, room: Arc<Room>, token: Option<String>) {
+async fn play_over_socket(
+    socket: WebSocket,
+    state: Shared,
+    room: Arc<Room>,
+    token: Option<String>,
+) {
     let (mut sink, mut stream) = socket.split();
     let mut updates = room.subscribe();
     let you = match room.seat(token.as_deref()) {

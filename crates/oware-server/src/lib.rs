@@ -120,14 +120,16 @@ impl AppState {
                 level,
                 version,
             } = turn;
-            let mv = tokio::task::spawn_blocking(move || {
-                oware_engine::choose_move(&game, level, time)
-            })
-            .await
-            .ok()
-            .flatten();
+            let mv =
+                tokio::task::spawn_blocking(move || oware_engine::choose_move(&game, level, time))
+                    .await
+                    .ok()
+                    .flatten();
             if let Err(e) = room.play_computer(&state.store, version, mv) {
-                eprintln!("oware serve: game {}: computer move not stored: {e}", room.id);
+                eprintln!(
+                    "oware serve: game {}: computer move not stored: {e}",
+                    room.id
+                );
             }
         });
     }

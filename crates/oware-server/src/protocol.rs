@@ -64,7 +64,9 @@ pub fn parse_client_message(text: &str) -> Result<ClientMessage, ServerMessage> 
     serde_json::from_str(text).map_err(|e| {
         ServerMessage::error(
             "bad-message",
-            format!("not a valid message ({e}); expected e.g. {{\"type\":\"move\",\"move\":\"F\"}}"),
+            format!(
+                "not a valid message ({e}); expected e.g. {{\"type\":\"move\",\"move\":\"F\"}}"
+            ),
         )
     })
 }
@@ -86,7 +88,14 @@ mod tests {
             parse_client_message(r#"{"type":"undo"}"#).unwrap(),
             ClientMessage::Undo
         );
-        for junk in ["", "{", "[]", r#"{"type":"fly"}"#, r#"{"type":"move"}"#, "null"] {
+        for junk in [
+            "",
+            "{",
+            "[]",
+            r#"{"type":"fly"}"#,
+            r#"{"type":"move"}"#,
+            "null",
+        ] {
             assert!(parse_client_message(junk).is_err(), "{junk:?}");
         }
         let big = format!(r#"{{"type":"move","move":"{}"}}"#, "F".repeat(2000));

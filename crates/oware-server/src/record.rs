@@ -177,8 +177,8 @@ mod tests {
 
     #[test]
     fn written_records_read_back() {
-        let moves = parse_move_letters("FfBeBcDaAbCcDbAcCaDcBeAbBcCdDfAeAfDbCdBcAaBbEeAaDfCaDd")
-            .unwrap();
+        let moves =
+            parse_move_letters("FfBeBcDaAbCcDbAcCaDcBeAbBcCdDfAeAfDbCdBcAaBbEeAaDfCaDd").unwrap();
         let game = Game::replay(Position::start(), RuleSet::Abapa, &moves).unwrap();
         let text = write_record(&game, "Ama", "Kofi \"K\"");
         assert!(text.contains("[Rules \"abapa\"]"));
@@ -204,7 +204,12 @@ mod tests {
 
     #[test]
     fn rejects_junk_with_a_reason() {
-        for bad in ["1. G", "4-4-4-S", "F 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "[Rules \"kalah\"]"] {
+        for bad in [
+            "1. G",
+            "4-4-4-S",
+            "F 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+            "[Rules \"kalah\"]",
+        ] {
             let err = read_record(bad, RuleSet::Abapa).unwrap_err();
             assert!(!err.0.is_empty());
         }

@@ -263,7 +263,9 @@ mod tests {
         store
             .create_game("g1", &setup, Some(("tok", Side::South)))
             .unwrap();
-        store.append_move("g1", 0, Move::from_letter('F').unwrap()).unwrap();
+        store
+            .append_move("g1", 0, Move::from_letter('F').unwrap())
+            .unwrap();
         store
             .replace_moves_from("g1", 1, &oware_rules::parse_move_letters("fE").unwrap())
             .unwrap();
