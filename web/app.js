@@ -304,8 +304,8 @@ function analysisPage() {
     h('h1', {}, t('analysis.title')),
     text, h('div', { class: 'row' }, rules, h('button', { id: 'analysis-load', onclick: () => load(text.value) }, t('analysis.load'))), error,
     boardWrap, info,
-    h('div', { class: 'row' }, btn('⏮ ' + t('analysis.start'), () => go(0)), btn('◀ ' + t('analysis.prev'), () => go(index - 1)),
-      btn(t('analysis.next') + ' ▶', () => go(index + 1)), btn(t('analysis.end') + ' ⏭', () => go(data ? data.moves.length : 0)),
+    h('div', { class: 'row' }, btn('|◀ ' + t('analysis.start'), () => go(0)), btn('◀ ' + t('analysis.prev'), () => go(index - 1)),
+      btn(t('analysis.next') + ' ▶', () => go(index + 1)), btn(t('analysis.end') + ' ▶|', () => go(data ? data.moves.length : 0)),
       btn(t('copyPos'), () => data && copy(data.positions[index]))),
     moves, h('p', {}, t('analysis.clickHint')), evalBox);
 
@@ -357,6 +357,7 @@ function analysisPage() {
     evalBox.replaceChildren(h('table', { class: 'eval' },
       h('tr', {}, h('th', {}, t('analysis.move')), h('th', {}, t('analysis.score')), h('th', {}, t('analysis.line'))), ...rows),
       h('p', {}, t('analysis.depth', { d: r.depth })));
+    evalBox.dataset.for = position;
   }
 
   document.addEventListener('keydown', (e) => {

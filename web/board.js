@@ -134,8 +134,10 @@ class Board {
   }
 }
 
+// Tests (and impatient players) can speed the animations up: localStorage oware.animation=fast.
 function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  const fast = localStorage.getItem('oware.animation') === 'fast';
+  return new Promise((resolve) => setTimeout(resolve, fast ? ms / 20 : ms));
 }
 
 window.Board = Board;
