@@ -146,6 +146,6 @@ mod tests {
             4,
         );
         assert_eq!(eval.moves.len(), 6);
-        assert!(eval.moves.iter().all(|m| m.line.len() >= 1));
+        assert!(eval.moves.iter().all(|m| !m.line.is_empty()));
     }
 }

@@ -216,7 +216,7 @@ impl Room {
     /// go out in the order the changes were made.
     fn announce(&self, state: &RoomState) {
         let message = crate::protocol::ServerMessage::State {
-            game: self.view_of(state),
+            game: Box::new(self.view_of(state)),
         };
         // No receivers is fine: nobody is watching right now.
         let _ = self.updates.send(message.to_json().into());

@@ -402,7 +402,10 @@ async fn play_over_socket(
     };
     let hello = [
         ServerMessage::Welcome { you }.to_json(),
-        ServerMessage::State { game: room.view() }.to_json(),
+        ServerMessage::State {
+            game: Box::new(room.view()),
+        }
+        .to_json(),
     ];
     for text in hello {
         if sink.send(Message::Text(text.into())).await.is_err() {
@@ -431,7 +434,7 @@ async fn play_over_socket(
                     Ok(text) => text.to_string(),
                     // Too slow to keep up: send the whole current state instead of the backlog.
                     Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) =>
-                        ServerMessage::State { game: room.view() }.to_json(),
+                        ServerMessage::State { game: Box::new(room.view()) }.to_json(),
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
                 };
                 if sink.send(Message::Text(text.into())).await.is_err() { return; }

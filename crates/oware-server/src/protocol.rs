@@ -32,7 +32,7 @@ pub enum ClientMessage {
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ServerMessage {
     Welcome { you: Option<char> },
-    State { game: GameView },
+    State { game: Box<GameView> },
     Error { code: String, message: String },
     Pong,
 }
