@@ -41,7 +41,7 @@ const STRINGS = {
     'reason.capture': 'plus de 24 graines prises', 'reason.draw': '24 graines chacun', 'reason.no-moves': 'plus aucun coup : chacun prend les graines de son côté', 'reason.repetition': 'une position s’est répétée',
     'undo': 'Annuler', 'download': 'Télécharger (OGN)', 'copyPos': 'Copier la position', 'copied': 'Copié', 'analyseThis': 'Analyser',
     'share': 'Envoyez ce lien à votre ami :', 'copyLink': 'Copier le lien', 'connecting': 'Connexion…', 'moves': 'Coups', 'keysHint': 'Les touches {keys} jouent vos cases.',
-    'analysis.title': 'Échiquier d’analyse', 'analysis.load': 'Charger', 'analysis.start': 'Début', 'analysis.prev': 'Reculer', 'analysis.next': 'Avancer', 'analysis.end': 'Fin',
+    'analysis.title': 'Plateau d’analyse', 'analysis.load': 'Charger', 'analysis.start': 'Début', 'analysis.prev': 'Reculer', 'analysis.next': 'Avancer', 'analysis.end': 'Fin',
     'analysis.move': 'Coup', 'analysis.score': 'Valeur', 'analysis.line': 'Meilleure suite', 'analysis.depth': 'Profondeur {d} demi-coups ; valeurs en graines pour le camp au trait ; répétitions non comptées.',
     'analysis.clickHint': 'Cliquez une case pour essayer un coup ; le moteur évalue chaque coup légal.', 'analysis.over': 'Partie finie : {score} ({reason})', 'position': 'Position',
     'err.not-your-turn': 'Ce n’est pas votre tour.', 'err.stale': 'La partie a avancé ; réessayez.', 'err.game-over': 'La partie est finie.',
