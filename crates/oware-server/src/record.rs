@@ -2,8 +2,8 @@
 //! moves (`1. F f 2. E a`), and a reader that also accepts a bare position string, a bare move
 //! list (`FfEa`) or both.
 //!
-//! This is the server's own small reader and writer; the project's full OGN module
-//! (`oware_rules::ogn`) is being written separately and can replace it.
+//! Records are written with the project's OGN module (`oware_rules::ogn`); reading tries OGN
+//! first and falls back to a lenient reader for pasted positions and move lists.
 
 use oware_rules::{Game, Move, Position, RuleSet};
 
@@ -23,67 +23,23 @@ pub struct Record {
 /// The largest record accepted, in bytes.
 pub const MAX_RECORD: usize = 64 * 1024;
 
-/// Writes a game as a record with tags.
+/// Writes a game as an OGN record (`oware_rules::ogn`), with the players' names and, for a
+/// finished game, the reason it ended and the score in seeds.
 pub fn write_record(game: &Game, south: &str, north: &str) -> String {
-    let mut out = String::new();
-    let tag = |out: &mut String, name: &str, value: &str| {
-        let value = value.replace(['"', '\\', '\n', '\r'], " ");
-        out.push_str(&format!("[{name} \"{value}\"]\n"));
-    };
-    tag(&mut out, "Game", "Oware");
-    tag(&mut out, "Rules", game.rules().name());
-    tag(&mut out, "South", south);
-    tag(&mut out, "North", north);
-    if *game.start() != Position::start() {
-        tag(&mut out, "Position", &game.start().to_string());
-    }
-    let result = game.end().map_or("*".to_string(), |e| e.score.to_string());
-    tag(&mut out, "Result", &result);
+    let clean = |name: &str| name.replace(['"', '\\', '\n', '\r'], " ");
+    let mut record = oware_rules::ogn::Record::from_game(game);
+    record.set_tag("South", clean(south));
+    record.set_tag("North", clean(north));
     if let Some(end) = game.end() {
-        tag(&mut out, "Termination", end.reason.word());
+        record.set_tag("Termination", end.reason.word());
+        record.set_tag("Score", end.score.to_string());
     }
-    out.push('\n');
-    let first = game.start().side_to_move();
-    let mut line = String::new();
-    for (ply, (mv, cap)) in game.moves().iter().zip(game.captures()).enumerate() {
-        // Number the moves by pairs, South's first; a game that starts with North gets `1...`.
-        let south_moves = mv.side() == oware_rules::Side::South;
-        let index = ply + usize::from(first == oware_rules::Side::North);
-        if south_moves {
-            line.push_str(&format!("{}. ", index / 2 + 1));
-        } else if ply == 0 {
-            line.push_str(&format!("{}... ", index / 2 + 1));
-        }
-        line.push(mv.letter());
-        if *cap > 0 {
-            line.push_str(&format!("+{cap}"));
-        }
-        line.push(' ');
-    }
-    line.push_str(&result);
-    out.push_str(&wrap(&line, 80));
-    out.push('\n');
-    out
+    record.to_string()
 }
 
-fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut len = 0;
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        if len > 0 && len + 1 + word.len() > width {
-            out.push('\n');
-            len = 0;
-        } else if len > 0 {
-            out.push(' ');
-            len += 1;
-        }
-        out.push_str(word);
-        len += word.len();
-    }
-    out
-}
-
-/// Reads a record, a position string, a move list, or a position followed by moves.
+/// Reads an OGN record, or (more leniently) a position string, a move list, or a position
+/// followed by moves. A record whose moves do not all replay goes to the lenient reader, so the
+/// analysis board can show the game up to the bad move and say what is wrong with it.
 pub fn read_record(text: &str, default_rules: RuleSet) -> Result<Record, RecordError> {
     if text.len() > MAX_RECORD {
         return Err(RecordError(format!(
@@ -91,6 +47,19 @@ pub fn read_record(text: &str, default_rules: RuleSet) -> Result<Record, RecordE
             text.len()
         )));
     }
+    if text.trim_start().starts_with('[') {
+        if let Ok(ogn) = text.parse::<oware_rules::ogn::Record>() {
+            return Ok(Record {
+                start: ogn.start,
+                rules: ogn.rules,
+                moves: ogn.moves,
+            });
+        }
+    }
+    lenient_read(text, default_rules)
+}
+
+fn lenient_read(text: &str, default_rules: RuleSet) -> Result<Record, RecordError> {
     let mut rules = default_rules;
     let mut start = Position::start();
     let mut body = String::new();
@@ -181,9 +150,9 @@ mod tests {
             parse_move_letters("FfBeBcDaAbCcDbAcCaDcBeAbBcCdDfAeAfDbCdBcAaBbEeAaDfCaDd").unwrap();
         let game = Game::replay(Position::start(), RuleSet::Abapa, &moves).unwrap();
         let text = write_record(&game, "Ama", "Kofi \"K\"");
-        assert!(text.contains("[Rules \"abapa\"]"));
-        assert!(text.starts_with("[Game"));
-        assert!(text.contains("1. F f 2. B e"));
+        assert!(text.contains("[Variant \"abapa\"]"), "{text}");
+        assert!(text.contains("[South \"Ama\"]"), "{text}");
+        assert!(text.contains("1. F f 2. B e"), "{text}");
         let back = read_record(&text, RuleSet::Awari).unwrap();
         assert_eq!(back.moves, moves);
         assert_eq!(back.rules, RuleSet::Abapa);
@@ -208,7 +177,7 @@ mod tests {
             "1. G",
             "4-4-4-S",
             "F 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
-            "[Rules \"kalah\"]",
+            "[Variant \"kalah\"]",
         ] {
             let err = read_record(bad, RuleSet::Abapa).unwrap_err();
             assert!(!err.0.is_empty());

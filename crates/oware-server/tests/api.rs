@@ -50,8 +50,12 @@ async fn full_game_against_the_computer_with_undo() {
     let (status, record) =
         common::http(server.addr, "GET", &format!("/api/games/{id}/record"), None).await;
     assert_eq!(status, 200);
-    assert!(record.contains("[Rules \"abapa\"]"), "{record}");
-    assert!(record.contains(&format!("[Result \"{}\"]", end["score"].as_str().unwrap())));
+    assert!(record.contains("[Variant \"abapa\"]"), "{record}");
+    let score = format!("[Score \"{}\"]", end["score"].as_str().unwrap());
+    assert!(record.contains(&score), "{record}");
+    // The record reads back as the same game.
+    let parsed: oware_rules::ogn::Record = record.parse().expect("a valid OGN record");
+    assert_eq!(oware_rules::format_move_letters(&parsed.moves), me.moves());
     // A finished game refuses moves.
     let reply = me.play("A").await;
     assert_eq!(reply["code"], "game-over", "{reply}");
