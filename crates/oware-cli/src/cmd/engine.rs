@@ -5,7 +5,17 @@
 //! `go [depth N] [movetime MS] [wtime MS btime MS winc MS binc MS] [movestogo N] [nodes N] [infinite]
 //! [ponder]`, `stop`, `ponderhit`, `quit`. The search runs on a worker thread so that `isready`,
 //! `stop` and `ponderhit` are answered while it thinks. Anything malformed or illegal is answered with
-//! `info string error: …` and changes nothing.
+//! `info string error: …` and changes nothing. `position`, `go`, `setoption` and `ucinewgame` sent
+//! during a limited search wait for its `bestmove`; during `go infinite` or `go ponder` they are
+//! refused until `stop`.
+//!
+//! Replies: `info depth D seldepth S score cp X nodes N nps N time MS hashfull H pv M M …` after each
+//! completed iteration (the pv one letter per word) and `bestmove M [ponder P]`, or `bestmove 0000`
+//! when the game is over. Scores are centiseeds (100 = one seed) for the side to move; a won game is
+//! reported as 30000 minus the plies to its end (a lost one as the negative).
+//!
+//! Extra options: `Eval` (`default` or `material`, to measure the evaluation terms) and `Weights`
+//! (`name=value,…`, to try tuned evaluation weights in matches).
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
