@@ -45,7 +45,12 @@ pub fn run(_args: Args) -> anyhow::Result<()> {
         buf.clear();
         let n = input.read_until(b'\n', &mut buf)?;
         if n == 0 {
-            break; // end of input: like quit
+            // End of input: a limited search still answers (a script may pipe `go depth N` and
+            // close); an infinite or ponder search stops now.
+            if !(session.infinite || session.control.is_pondering()) {
+                session.idle_engine("end of input");
+            }
+            break;
         }
         if buf.len() > MAX_LINE {
             error("line too long");
