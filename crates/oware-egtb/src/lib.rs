@@ -1,1 +1,2 @@
-//! Endgame databases for oware by retrograde analysis (being built: see issue 4).
+//! Endgame databases for oware by retrograde analysis.
+pub mod index;
