@@ -1,0 +1,408 @@
+//! Retrograde analysis of one level, by thresholds.
+//!
+//! For a threshold `t`, `A_t` is the set of boards where the mover can force the game to leave the
+//! level (by a capture, or into a board where the game is over) with a value of at least `t`, and
+//! `B_t` the set where the opponent can force the mover's value down to `neg(t)` or below (`-t` in
+//! awari's seed difference, `k - t` in abapa's seeds). Both are reachability games, so cycles never
+//! count for either side:
+//!
+//! - P is in `A_t` if a move leaves the level with at least `t`, or leads to a board in `B_t`;
+//! - P is in `B_t` if every move leaving the level gives at most `neg(t)` and every move staying in
+//!   it leads to a board in `A_t`.
+//!
+//! Thresholds go from `k` down to 1, so each set only grows, and the classic counting method applies:
+//! each board keeps the count of its moves within the level whose board is not yet in `A`. When a board
+//! joins `A`, its predecessors' counts drop; when a board joins `B`, its predecessors join `A`.
+//! Boards that join at a sweep are flagged and handled at the next sweep over the (dirty parts of the)
+//! level, so no queue is needed: the working memory is the value byte and one byte of count and flags
+//! (awari), plus one byte for abapa's second bound.
+//!
+//! awari: the value is `t` for a board that joins `A` at `t`, `-t` for one that joins `B`, and 0 (a
+//! cycle) for the rest. abapa: `lo` is the threshold at which the board joined `A` (0 if never) and
+//! `hi` is `k - t` for `B` (`k` if never); a board's value with no earlier history lies between them,
+//! since following the attractor strategy never repeats a position.
+
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+
+use oware_rules::RuleSet;
+use rayon::prelude::*;
+
+use crate::index::{Board, LevelIndex};
+use crate::values::{encode, predecessors, successors, terminal_value, through_move, Bounds};
+
+/// Boards per unit of parallel work and of dirty tracking.
+const CHUNK: u64 = 1 << 12;
+
+const COUNT_MASK: u8 = 0b111;
+const NEW_A: [u8; 2] = [1 << 3, 1 << 4];
+const NEW_B: [u8; 2] = [1 << 5, 1 << 6];
+
+/// The finished lower levels a level's captures lead to.
+pub trait LowerLevels: Sync {
+    /// The bounds of `board` (mover in houses 0..6) on the level of `seeds` seeds, below the level
+    /// being built.
+    fn bounds(&self, seeds: usize, board: &Board) -> Bounds;
+}
+
+/// Told how much work is done, for progress bars.
+pub trait Progress: Sync {
+    fn advance(&self, boards: u64);
+}
+
+impl Progress for () {
+    fn advance(&self, _: u64) {}
+}
+
+impl Progress for indicatif::ProgressBar {
+    fn advance(&self, boards: u64) {
+        self.inc(boards);
+    }
+}
+
+/// Work units a level reports to [`Progress`]: one pass to set up and one per threshold.
+pub fn work_units(index: &LevelIndex) -> u64 {
+    index.count() * (1 + index.seeds() as u64)
+}
+
+/// Where the per-board state lives; the two rule sets pack it differently.
+trait Scheme: Sync {
+    fn set_terminal(&self, i: usize, v: i8);
+    fn set_open(&self, i: usize, exit: Option<Bounds>);
+    fn a_open(&self, i: usize) -> bool;
+    fn b_open(&self, i: usize) -> bool;
+    fn exit_lo(&self, i: usize) -> Option<i8>;
+    fn exit_hi(&self, i: usize) -> Option<i8>;
+    fn join_a(&self, i: usize, t: i8) -> bool;
+    fn join_b(&self, i: usize, t: i8) -> bool;
+    /// The value a board gets below `t` on the other side of `B_t`.
+    fn neg(&self, t: i8) -> i8;
+    fn finish(self) -> Vec<u8>;
+}
+
+const JOINED: u8 = 0x80;
+
+/// awari: one byte, `JOINED | (v + 64)` once solved, else the best exit `+ 64` (0: none).
+struct AwariScheme {
+    state: Vec<AtomicU8>,
+}
+
+impl AwariScheme {
+    fn join(&self, i: usize, v: i8) -> bool {
+        let code = JOINED | (v + 64) as u8;
+        self.state[i]
+            .fetch_update(Relaxed, Relaxed, |s| (s & JOINED == 0).then_some(code))
+            .is_ok()
+    }
+}
+
+impl Scheme for AwariScheme {
+    fn set_terminal(&self, i: usize, v: i8) {
+        self.state[i].store(JOINED | (v + 64) as u8, Relaxed);
+    }
+    fn set_open(&self, i: usize, exit: Option<Bounds>) {
+        self.state[i].store(exit.map_or(0, |e| (e.lo + 64) as u8), Relaxed);
+    }
+    fn a_open(&self, i: usize) -> bool {
+        self.state[i].load(Relaxed) & JOINED == 0
+    }
+    fn b_open(&self, i: usize) -> bool {
+        self.state[i].load(Relaxed) & JOINED == 0
+    }
+    fn exit_lo(&self, i: usize) -> Option<i8> {
+        let s = self.state[i].load(Relaxed);
+        (s != 0).then(|| (s & !JOINED) as i8 - 64)
+    }
+    fn exit_hi(&self, i: usize) -> Option<i8> {
+        self.exit_lo(i)
+    }
+    fn join_a(&self, i: usize, t: i8) -> bool {
+        self.join(i, t)
+    }
+    fn join_b(&self, i: usize, t: i8) -> bool {
+        self.join(i, -t)
+    }
+    fn neg(&self, t: i8) -> i8 {
+        -t
+    }
+    fn finish(self) -> Vec<u8> {
+        self.state
+            .into_iter()
+            .map(|s| {
+                let s = s.into_inner();
+                let v = if s & JOINED != 0 {
+                    (s & !JOINED) as i8 - 64
+                } else {
+                    0
+                };
+                encode(RuleSet::Awari, Bounds::exact(v))
+            })
+            .collect()
+    }
+}
+
+/// abapa: a byte per bound, `JOINED | t` once joined, else the best exit bound `+ 1` (0: none).
+struct AbapaScheme {
+    seeds: i8,
+    lo: Vec<AtomicU8>,
+    hi: Vec<AtomicU8>,
+}
+
+fn join_byte(byte: &AtomicU8, t: i8) -> bool {
+    byte.fetch_update(Relaxed, Relaxed, |s| {
+        (s & JOINED == 0).then_some(JOINED | t as u8)
+    })
+    .is_ok()
+}
+
+fn exit_of(byte: &AtomicU8) -> Option<i8> {
+    let s = byte.load(Relaxed);
+    (s & JOINED == 0 && s != 0).then(|| s as i8 - 1)
+}
+
+impl Scheme for AbapaScheme {
+    fn set_terminal(&self, i: usize, v: i8) {
+        self.lo[i].store(JOINED | v as u8, Relaxed);
+        self.hi[i].store(JOINED | (self.seeds - v) as u8, Relaxed);
+    }
+    fn set_open(&self, i: usize, exit: Option<Bounds>) {
+        self.lo[i].store(exit.map_or(0, |e| (e.lo + 1) as u8), Relaxed);
+        self.hi[i].store(exit.map_or(0, |e| (e.hi + 1) as u8), Relaxed);
+    }
+    fn a_open(&self, i: usize) -> bool {
+        self.lo[i].load(Relaxed) & JOINED == 0
+    }
+    fn b_open(&self, i: usize) -> bool {
+        self.hi[i].load(Relaxed) & JOINED == 0
+    }
+    fn exit_lo(&self, i: usize) -> Option<i8> {
+        exit_of(&self.lo[i])
+    }
+    fn exit_hi(&self, i: usize) -> Option<i8> {
+        exit_of(&self.hi[i])
+    }
+    fn join_a(&self, i: usize, t: i8) -> bool {
+        join_byte(&self.lo[i], t)
+    }
+    fn join_b(&self, i: usize, t: i8) -> bool {
+        join_byte(&self.hi[i], t)
+    }
+    fn neg(&self, t: i8) -> i8 {
+        self.seeds - t
+    }
+    fn finish(self) -> Vec<u8> {
+        let k = self.seeds;
+        self.lo
+            .into_iter()
+            .zip(self.hi)
+            .map(|(lo, hi)| {
+                let (lo, hi) = (lo.into_inner(), hi.into_inner());
+                let lo = if lo & JOINED != 0 {
+                    (lo & !JOINED) as i8
+                } else {
+                    0
+                };
+                let hi = if hi & JOINED != 0 {
+                    k - (hi & !JOINED) as i8
+                } else {
+                    k
+                };
+                encode(RuleSet::Abapa, Bounds { lo, hi })
+            })
+            .collect()
+    }
+}
+
+struct Solver<'a, S: Scheme> {
+    rules: RuleSet,
+    index: &'a LevelIndex,
+    scheme: S,
+    /// Per board: the count of moves within the level to boards not yet in `A`, and the flags of
+    /// boards that joined a set at the current sweep.
+    work: Vec<AtomicU8>,
+    /// Per chunk and sweep parity: whether any board in it carries a flag.
+    dirty: [Vec<AtomicBool>; 2],
+    progress: &'a dyn Progress,
+}
+
+/// Solves the level described by `index` under `rules`, given its lower levels; returns one byte per
+/// board in index order (see [`crate::values::encode`]). Runs on the current rayon pool.
+pub fn solve_level(
+    rules: RuleSet,
+    index: &LevelIndex,
+    lower: &dyn LowerLevels,
+    progress: &dyn Progress,
+) -> Vec<u8> {
+    let n = index.count() as usize;
+    let atomics = |n: usize| (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
+    match rules {
+        RuleSet::Awari => {
+            let scheme = AwariScheme { state: atomics(n) };
+            Solver::new(rules, index, scheme, progress).run(lower)
+        }
+        RuleSet::Abapa => {
+            let scheme = AbapaScheme {
+                seeds: index.seeds() as i8,
+                lo: atomics(n),
+                hi: atomics(n),
+            };
+            Solver::new(rules, index, scheme, progress).run(lower)
+        }
+    }
+}
+
+impl<'a, S: Scheme> Solver<'a, S> {
+    fn new(rules: RuleSet, index: &'a LevelIndex, scheme: S, progress: &'a dyn Progress) -> Self {
+        let n = index.count() as usize;
+        let chunks = n.div_ceil(CHUNK as usize);
+        let flags = |c: usize| (0..c).map(|_| AtomicBool::new(false)).collect::<Vec<_>>();
+        Solver {
+            rules,
+            index,
+            scheme,
+            work: (0..n).map(|_| AtomicU8::new(0)).collect(),
+            dirty: [flags(chunks), flags(chunks)],
+            progress,
+        }
+    }
+
+    fn chunks(&self) -> usize {
+        self.dirty[0].len()
+    }
+
+    /// The boards of chunk `c` with their indices.
+    fn chunk_boards(&self, c: usize) -> impl Iterator<Item = (usize, Board)> + '_ {
+        let start = c as u64 * CHUNK;
+        let end = (start + CHUNK).min(self.index.count());
+        (start as usize..end as usize).zip(self.index.iter_from(start))
+    }
+
+    fn flag(&self, i: usize, bit: u8, parity: usize) {
+        self.work[i].fetch_or(bit, Relaxed);
+        self.dirty[parity][i / CHUNK as usize].store(true, Relaxed);
+    }
+
+    fn run(self, lower: &dyn LowerLevels) -> Vec<u8> {
+        let k = self.index.seeds();
+        (0..self.chunks()).into_par_iter().for_each(|c| {
+            let mut done = 0;
+            for (i, board) in self.chunk_boards(c) {
+                self.set_up(i, &board, lower);
+                done += 1;
+            }
+            self.progress.advance(done);
+        });
+        for t in (1..=k as i8).rev() {
+            self.threshold(t);
+        }
+        self.scheme.finish()
+    }
+
+    /// Terminal value, or the best exits and the count of moves staying in the level.
+    fn set_up(&self, i: usize, board: &Board, lower: &dyn LowerLevels) {
+        if let Some(v) = terminal_value(board, self.rules) {
+            self.scheme.set_terminal(i, v);
+            return;
+        }
+        let k = self.index.seeds();
+        let mut best: Option<Bounds> = None;
+        let mut inside = 0u8;
+        for s in successors(board, self.rules) {
+            let after_seeds = k - s.captured as usize;
+            let after = if s.captured > 0 {
+                lower.bounds(after_seeds, &s.board)
+            } else if let Some(v) = terminal_value(&s.board, self.rules) {
+                Bounds::exact(v)
+            } else {
+                inside += 1;
+                continue;
+            };
+            let exit = through_move(self.rules, k, after_seeds, after);
+            best = Some(match best {
+                None => exit,
+                Some(b) => Bounds {
+                    lo: b.lo.max(exit.lo),
+                    hi: b.hi.max(exit.hi),
+                },
+            });
+        }
+        self.scheme.set_open(i, best);
+        self.work[i].store(inside, Relaxed);
+    }
+
+    fn b_ready(&self, i: usize, t: i8) -> bool {
+        self.scheme
+            .exit_hi(i)
+            .is_none_or(|e| e <= self.scheme.neg(t))
+    }
+
+    fn threshold(&self, t: i8) {
+        // Boards that join by their exits alone, or whose moves in the level all lead into A already.
+        (0..self.chunks()).into_par_iter().for_each(|c| {
+            let mut done = 0;
+            for (i, _) in self.chunk_boards(c) {
+                done += 1;
+                if self.scheme.a_open(i)
+                    && self.scheme.exit_lo(i).is_some_and(|e| e >= t)
+                    && self.scheme.join_a(i, t)
+                {
+                    self.flag(i, NEW_A[0], 0);
+                }
+                if self.scheme.b_open(i)
+                    && self.work[i].load(Relaxed) & COUNT_MASK == 0
+                    && self.b_ready(i, t)
+                    && self.scheme.join_b(i, t)
+                {
+                    self.flag(i, NEW_B[0], 0);
+                }
+            }
+            self.progress.advance(done);
+        });
+        // Spread the news backwards, one sweep per move of depth.
+        let mut parity = 0;
+        loop {
+            let dirty: Vec<usize> = (0..self.chunks())
+                .filter(|&c| self.dirty[parity][c].swap(false, Relaxed))
+                .collect();
+            if dirty.is_empty() {
+                break;
+            }
+            let next = parity ^ 1;
+            dirty.into_par_iter().for_each(|c| {
+                for (i, board) in self.chunk_boards(c) {
+                    let mask = NEW_A[parity] | NEW_B[parity];
+                    if self.work[i].load(Relaxed) & mask == 0 {
+                        continue;
+                    }
+                    let w = self.work[i].fetch_and(!mask, Relaxed);
+                    if w & NEW_A[parity] != 0 {
+                        predecessors(&board, self.rules, |p| {
+                            let Some(j) = self.index.rank(&p) else { return };
+                            let j = j as usize;
+                            if !self.scheme.b_open(j) {
+                                return;
+                            }
+                            let before = self.work[j].fetch_sub(1, Relaxed);
+                            debug_assert!(before & COUNT_MASK > 0, "move count underflow");
+                            if before & COUNT_MASK == 1
+                                && self.b_ready(j, t)
+                                && self.scheme.join_b(j, t)
+                            {
+                                self.flag(j, NEW_B[next], next);
+                            }
+                        });
+                    }
+                    if w & NEW_B[parity] != 0 {
+                        predecessors(&board, self.rules, |p| {
+                            let Some(j) = self.index.rank(&p) else { return };
+                            let j = j as usize;
+                            if self.scheme.a_open(j) && self.scheme.join_a(j, t) {
+                                self.flag(j, NEW_A[next], next);
+                            }
+                        });
+                    }
+                }
+            });
+            parity = next;
+        }
+    }
+}
