@@ -82,3 +82,18 @@ pub fn build(
     }
     Ok(levels)
 }
+
+/// A progress bar for `total` work units with rate and time left, drawn on standard error, and
+/// silent when standard error is not a terminal.
+pub fn progress_bar(total: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(total),
+        indicatif::ProgressDrawTarget::stderr_with_hz(4),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:40}] {percent}% {per_sec} left {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
