@@ -105,7 +105,11 @@ impl LevelFile {
 
 /// Opens the file of level `seeds` in `dir`, or `Ok(None)` when there is none. Refuses a file whose
 /// header or checksum is wrong.
-pub fn open_level(dir: &Path, rules: RuleSet, seeds: usize) -> Result<Option<LevelFile>, EgtbError> {
+pub fn open_level(
+    dir: &Path,
+    rules: RuleSet,
+    seeds: usize,
+) -> Result<Option<LevelFile>, EgtbError> {
     let path = dir.join(file_name(rules, seeds));
     let file = match File::open(&path) {
         Ok(f) => f,

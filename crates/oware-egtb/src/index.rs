@@ -255,11 +255,7 @@ impl LevelIndex {
         let within = index - self.offsets[a];
         let others = Self::other_rows(self.kind, b);
         let mover = row_unrank(within / others, a, false);
-        let other = row_unrank(
-            within % others,
-            b,
-            self.kind == IndexKind::Compact,
-        );
+        let other = row_unrank(within % others, b, self.kind == IndexKind::Compact);
         let mut board = [0u8; 12];
         board[..6].copy_from_slice(&mover);
         board[6..].copy_from_slice(&other);

@@ -36,8 +36,12 @@ pub trait LevelStore {
     /// The level if it has been built, `Ok(None)` if not, an error if what is there is unusable.
     fn load(&self, rules: RuleSet, seeds: usize) -> Result<Option<LevelData>, EgtbError>;
     /// Keeps a finished level and hands it back in the form later levels will read.
-    fn save(&mut self, rules: RuleSet, seeds: usize, entries: Vec<u8>)
-        -> Result<LevelData, EgtbError>;
+    fn save(
+        &mut self,
+        rules: RuleSet,
+        seeds: usize,
+        entries: Vec<u8>,
+    ) -> Result<LevelData, EgtbError>;
 }
 
 /// Levels as files in a directory, one per rule set and level.

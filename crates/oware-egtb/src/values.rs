@@ -194,10 +194,9 @@ pub fn predecessors(board: &Board, rules: RuleSet, mut found: impl FnMut(Board))
             sown += 1;
             let mut before = taken;
             before[house] = sown;
-            let position = Position::from_board(before, Side::North)
-                .expect("a level holds at most 48 seeds");
-            let played =
-                position.play_unchecked(Move::new(house).expect("house below 12"), rules);
+            let position =
+                Position::from_board(before, Side::North).expect("a level holds at most 48 seeds");
+            let played = position.play_unchecked(Move::new(house).expect("house below 12"), rules);
             if played.captured == 0 && played.position.houses() == board {
                 found(rotate(&before));
             }
@@ -216,17 +215,26 @@ mod tests {
             for hi in 0..=k as i8 {
                 for lo in 0..=hi {
                     let b = Bounds { lo, hi };
-                    assert_eq!(decode(RuleSet::Abapa, k, encode(RuleSet::Abapa, b)), Some(b));
+                    assert_eq!(
+                        decode(RuleSet::Abapa, k, encode(RuleSet::Abapa, b)),
+                        Some(b)
+                    );
                 }
             }
         }
         for k in 0..=AWARI_MAX_SEEDS {
             for v in -(k as i8)..=k as i8 {
                 let b = Bounds::exact(v);
-                assert_eq!(decode(RuleSet::Awari, k, encode(RuleSet::Awari, b)), Some(b));
+                assert_eq!(
+                    decode(RuleSet::Awari, k, encode(RuleSet::Awari, b)),
+                    Some(b)
+                );
             }
         }
-        assert_eq!(decode(RuleSet::Awari, 3, encode(RuleSet::Awari, Bounds::exact(4))), None);
+        assert_eq!(
+            decode(RuleSet::Awari, 3, encode(RuleSet::Awari, Bounds::exact(4))),
+            None
+        );
         assert_eq!(decode(RuleSet::Abapa, 3, 255), None);
     }
 

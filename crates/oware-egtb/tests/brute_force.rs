@@ -97,7 +97,11 @@ fn awari_matches_brute_force_on_every_board() {
         for board in LevelIndex::new(k, IndexKind::Full).iter_from(0) {
             let expected = brute_force(&board, RuleSet::Awari);
             for side in [Side::South, Side::North] {
-                let houses = if side == Side::South { board } else { oware_egtb::index::rotate(&board) };
+                let houses = if side == Side::South {
+                    board
+                } else {
+                    oware_egtb::index::rotate(&board)
+                };
                 let pos = Position::from_board(houses, side).unwrap();
                 let probe = tb.probe(&pos).unwrap();
                 assert!(probe.exact);

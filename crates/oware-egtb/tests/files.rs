@@ -12,7 +12,10 @@ use oware_rules::{Position, RuleSet};
 fn build_dir(rules: RuleSet, max: usize) -> (tempfile::TempDir, Vec<bool>) {
     let dir = tempfile::tempdir().unwrap();
     let mut reused = Vec::new();
-    build(&mut DirStore::new(dir.path()), rules, max, &(), |l| reused.push(l.reused)).unwrap();
+    build(&mut DirStore::new(dir.path()), rules, max, &(), |l| {
+        reused.push(l.reused)
+    })
+    .unwrap();
     (dir, reused)
 }
 
@@ -21,12 +24,21 @@ fn a_stopped_build_resumes_from_the_last_finished_level() {
     let (dir, reused) = build_dir(RuleSet::Awari, 3);
     assert_eq!(reused, vec![false; 4]);
     let mut again = Vec::new();
-    build(&mut DirStore::new(dir.path()), RuleSet::Awari, 6, &(), |l| {
-        again.push(l.reused)
-    })
+    build(
+        &mut DirStore::new(dir.path()),
+        RuleSet::Awari,
+        6,
+        &(),
+        |l| again.push(l.reused),
+    )
     .unwrap();
     assert_eq!(again, vec![true, true, true, true, false, false, false]);
-    assert_eq!(Tablebase::open(dir.path(), RuleSet::Awari).unwrap().max_seeds(), 6);
+    assert_eq!(
+        Tablebase::open(dir.path(), RuleSet::Awari)
+            .unwrap()
+            .max_seeds(),
+        6
+    );
     // No temporary files are left behind.
     for entry in fs::read_dir(dir.path()).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
@@ -56,9 +68,15 @@ fn damaged_and_foreign_files_are_refused() {
 
     // Not a database at all.
     fs::write(&path, b"hello, world, this is not a database file").unwrap();
-    assert!(matches!(open().unwrap_err(), EgtbError::NotADatabase { .. }));
+    assert!(matches!(
+        open().unwrap_err(),
+        EgtbError::NotADatabase { .. }
+    ));
     fs::write(&path, b"").unwrap();
-    assert!(matches!(open().unwrap_err(), EgtbError::NotADatabase { .. }));
+    assert!(matches!(
+        open().unwrap_err(),
+        EgtbError::NotADatabase { .. }
+    ));
 
     // Another level's file under this level's name.
     fs::copy(dir.path().join(file_name(RuleSet::Awari, 4)), &path).unwrap();
@@ -69,13 +87,22 @@ fn damaged_and_foreign_files_are_refused() {
     let mut newer = good.clone();
     newer[8] = 99;
     fs::write(&path, &newer).unwrap();
-    assert!(matches!(open().unwrap_err(), EgtbError::UnsupportedVersion { .. }));
+    assert!(matches!(
+        open().unwrap_err(),
+        EgtbError::UnsupportedVersion { .. }
+    ));
 
     // A build refuses to reuse a damaged level instead of silently building on it.
     fs::write(&path, &bad).unwrap();
-    let err = build(&mut DirStore::new(dir.path()), RuleSet::Awari, 6, &(), |_| {})
-        .map(|_| ())
-        .unwrap_err();
+    let err = build(
+        &mut DirStore::new(dir.path()),
+        RuleSet::Awari,
+        6,
+        &(),
+        |_| {},
+    )
+    .map(|_| ())
+    .unwrap_err();
     assert!(matches!(err, EgtbError::Damaged { .. }));
 
     // Restored, all is well again.
@@ -84,7 +111,9 @@ fn damaged_and_foreign_files_are_refused() {
     // An empty directory has no database.
     let empty = tempfile::tempdir().unwrap();
     assert!(matches!(
-        Tablebase::open(empty.path(), RuleSet::Awari).map(|_| ()).unwrap_err(),
+        Tablebase::open(empty.path(), RuleSet::Awari)
+            .map(|_| ())
+            .unwrap_err(),
         EgtbError::NoDatabase { .. }
     ));
 }
