@@ -8,6 +8,7 @@ use oware_rules::RuleSet;
 
 use crate::index::LevelIndex;
 use crate::solve::{solve_level, work_units, Progress};
+
 use crate::store::LevelStore;
 use crate::tablebase::Levels;
 use crate::values::{decode, index_kind, max_level};
@@ -47,6 +48,19 @@ pub fn build(
     rules: RuleSet,
     max_seeds: usize,
     progress: &dyn Progress,
+    on_level: impl FnMut(&LevelReport),
+) -> Result<Levels, EgtbError> {
+    build_with(store, rules, max_seeds, 0, progress, on_level)
+}
+
+/// [`build`], with abapa's path-tracking search given `search_nodes` nodes per board and pass (0:
+/// no search). Levels found in the store are reused as they are.
+pub fn build_with(
+    store: &mut dyn LevelStore,
+    rules: RuleSet,
+    max_seeds: usize,
+    search_nodes: u64,
+    progress: &dyn Progress,
     mut on_level: impl FnMut(&LevelReport),
 ) -> Result<Levels, EgtbError> {
     if max_seeds > max_level(rules) {
@@ -63,7 +77,7 @@ pub fn build(
         let (data, reused) = match store.load(rules, seeds)? {
             Some(data) => (data, true),
             None => {
-                let entries = solve_level(rules, &index, &levels, progress);
+                let entries = solve_level(rules, &index, &levels, progress, search_nodes);
                 (store.save(rules, seeds, entries)?, false)
             }
         };

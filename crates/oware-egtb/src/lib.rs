@@ -28,6 +28,7 @@ pub mod build;
 pub mod check;
 pub mod file;
 pub mod index;
+pub mod path_search;
 pub mod solve;
 pub mod store;
 pub mod tablebase;

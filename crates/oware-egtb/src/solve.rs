@@ -81,6 +81,12 @@ trait Scheme: Sync {
 
 const JOINED: u8 = 0x80;
 
+/// abapa's safe regions: the row condition still holds (A / B side), a good exit exists; the count of
+/// moves into B's region sits in bits 3..6.
+const SAFE_A: u8 = 1;
+const SAFE_B: u8 = 2;
+const GOOD_EXIT: u8 = 4;
+
 /// awari: one byte, `JOINED | (v + 64)` once solved, else the best exit `+ 64` (0: none).
 struct AwariScheme {
     state: Vec<AtomicU8>,
@@ -226,11 +232,15 @@ struct Solver<'a, S: Scheme> {
 
 /// Solves the level described by `index` under `rules`, given its lower levels; returns one byte per
 /// board in index order (see [`crate::values::encode`]). Runs on the current rayon pool.
+///
+/// abapa: with `search_nodes > 0`, boards left with bounds are then searched with path tracking
+/// ([`crate::path_search`]), up to that many nodes per board and pass; ignored for awari.
 pub fn solve_level(
     rules: RuleSet,
     index: &LevelIndex,
     lower: &dyn LowerLevels,
     progress: &dyn Progress,
+    search_nodes: u64,
 ) -> Vec<u8> {
     let n = index.count() as usize;
     let atomics = |n: usize| (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
@@ -245,7 +255,11 @@ pub fn solve_level(
                 lo: atomics(n),
                 hi: atomics(n),
             };
-            Solver::new(rules, index, scheme, progress).run(lower)
+            let mut entries = Solver::new(rules, index, scheme, progress).run(lower);
+            if search_nodes > 0 {
+                crate::path_search::refine_level(index, lower, &mut entries, search_nodes);
+            }
+            entries
         }
     }
 }
@@ -292,6 +306,9 @@ impl<'a, S: Scheme> Solver<'a, S> {
             self.progress.advance(done);
         });
         for t in (1..=k as i8).rev() {
+            if self.rules == RuleSet::Abapa {
+                self.seed_safe_region(t, lower);
+            }
             self.threshold(t);
         }
         self.scheme.finish()
@@ -327,6 +344,92 @@ impl<'a, S: Scheme> Solver<'a, S> {
         }
         self.scheme.set_open(i, best);
         self.work[i].store(inside, Relaxed);
+    }
+
+    /// abapa: seeds `A_t` and `B_t` with the boards where one side can keep the play, until it leaves
+    /// the level well, on boards where a repetition would give it at least `t` (see the module notes).
+    fn seed_safe_region(&self, t: i8, lower: &dyn LowerLevels) {
+        let k = self.index.seeds() as i8;
+        let n = self.index.count() as usize;
+        let safe: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
+        // Row conditions, good exits, and the count of moves into boards meeting B's row condition.
+        let mut removals: Vec<(usize, u8)> = (0..self.chunks())
+            .into_par_iter()
+            .flat_map_iter(|c| {
+                let mut out = Vec::new();
+                for (i, board) in self.chunk_boards(c) {
+                    let row: i8 = board[..6].iter().map(|&v| v as i8).sum();
+                    let (row_a, row_b) = (row >= t, row <= k - t);
+                    if !(row_a || row_b) || terminal_value(&board, self.rules).is_some() {
+                        continue;
+                    }
+                    let (mut good_a, mut bad_b, mut into_b) = (false, false, 0u8);
+                    for s in successors(&board, self.rules) {
+                        let after_seeds = k as usize - s.captured as usize;
+                        let after = if s.captured > 0 {
+                            lower.bounds(after_seeds, &s.board)
+                        } else if let Some(v) = terminal_value(&s.board, self.rules) {
+                            Bounds::exact(v)
+                        } else {
+                            let q_row: i8 = s.board[..6].iter().map(|&v| v as i8).sum();
+                            into_b += (q_row <= k - t) as u8;
+                            bad_b |= q_row < t;
+                            continue;
+                        };
+                        let e = through_move(self.rules, k as usize, after_seeds, after);
+                        good_a |= e.lo >= t;
+                        bad_b |= e.hi > k - t;
+                    }
+                    let bits = row_a as u8 * SAFE_A
+                        | row_b as u8 * SAFE_B
+                        | good_a as u8 * GOOD_EXIT
+                        | into_b << 3;
+                    safe[i].store(bits, Relaxed);
+                    if row_a && into_b == 0 && !good_a {
+                        out.push((i, SAFE_A));
+                    }
+                    if row_b && bad_b {
+                        out.push((i, SAFE_B));
+                    }
+                }
+                out
+            })
+            .collect();
+        // Take out boards that cannot stay, and with them what depended on them.
+        while let Some((i, which)) = removals.pop() {
+            let before = safe[i].fetch_and(!which, Relaxed);
+            if before & which == 0 {
+                continue;
+            }
+            let board = self.index.unrank(i as u64).expect("index in range");
+            predecessors(&board, self.rules, |p| {
+                let Some(j) = self.index.rank(&p) else { return };
+                let j = j as usize;
+                let w = safe[j].load(Relaxed);
+                if which == SAFE_B && w & SAFE_A != 0 {
+                    // One fewer move into B's region.
+                    let w = safe[j].fetch_sub(1 << 3, Relaxed) - (1 << 3);
+                    if w >> 3 == 0 && w & GOOD_EXIT == 0 {
+                        removals.push((j, SAFE_A));
+                    }
+                } else if which == SAFE_A && w & SAFE_B != 0 {
+                    removals.push((j, SAFE_B));
+                }
+            });
+        }
+        (0..self.chunks()).into_par_iter().for_each(|c| {
+            let start = c * CHUNK as usize;
+            let end = (start + CHUNK as usize).min(n);
+            for i in start..end {
+                let w = safe[i].load(Relaxed);
+                if w & SAFE_A != 0 && self.scheme.a_open(i) && self.scheme.join_a(i, t) {
+                    self.flag(i, NEW_A[0], 0);
+                }
+                if w & SAFE_B != 0 && self.scheme.b_open(i) && self.scheme.join_b(i, t) {
+                    self.flag(i, NEW_B[0], 0);
+                }
+            }
+        });
     }
 
     fn b_ready(&self, i: usize, t: i8) -> bool {

@@ -2,7 +2,7 @@
 //! tree from each board with the history since the last capture, a repetition ending the game the first
 //! time a position recurs (scored by `oware_rules::repetition_end`), and no transposition shortcuts.
 
-use oware_egtb::build::build;
+use oware_egtb::build::{build, build_with};
 use oware_egtb::index::{Board, IndexKind, LevelIndex};
 use oware_egtb::store::MemoryStore;
 use oware_egtb::Tablebase;
@@ -114,7 +114,16 @@ fn awari_matches_brute_force_on_every_board() {
 #[test]
 fn abapa_bounds_hold_the_brute_force_value() {
     let max = 3;
-    let tb = tablebase(RuleSet::Abapa, max);
+    // With and without the path-tracking search: every bound must hold, every exact value be right.
+    for search_nodes in [0, 1_000_000] {
+        let mut store = MemoryStore::default();
+        let levels =
+            build_with(&mut store, RuleSet::Abapa, max, search_nodes, &(), |_| {}).unwrap();
+        check_abapa(&Tablebase::from_levels(levels), max);
+    }
+}
+
+fn check_abapa(tb: &Tablebase, max: usize) {
     for k in 0..=max {
         let (mut exact, mut total) = (0, 0);
         for board in LevelIndex::new(k, IndexKind::Full).iter_from(0) {

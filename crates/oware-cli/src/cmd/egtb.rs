@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Subcommand;
-use oware_egtb::build::{build, pending_work, progress_bar};
+use oware_egtb::build::{build_with, pending_work, progress_bar};
 use oware_egtb::check::{level_stats, verify_level};
 use oware_egtb::store::DirStore;
 use oware_egtb::values::max_level;
@@ -35,6 +35,9 @@ pub enum EgtbCommand {
         /// Worker threads (default: one per core)
         #[arg(long, value_name = "T")]
         threads: Option<usize>,
+        /// abapa: search boards left with bounds by path tracking, up to N nodes each (0: off)
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        search_nodes: u64,
     },
     /// The value of a position and of each of its moves
     Probe {
@@ -72,7 +75,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             max_seeds,
             dir,
             threads,
-        } => run_build(rules, max_seeds, dir, threads),
+            search_nodes,
+        } => run_build(rules, max_seeds, dir, threads, search_nodes),
         EgtbCommand::Probe {
             rules,
             dir,
@@ -100,6 +104,7 @@ fn run_build(
     max_seeds: usize,
     dir: PathBuf,
     threads: Option<usize>,
+    search_nodes: u64,
 ) -> anyhow::Result<()> {
     if max_seeds > max_level(rules) {
         return Err(Exit::bad_input(format!(
@@ -114,7 +119,7 @@ fn run_build(
     let started = Instant::now();
     let mut built = 0u64;
     pool.install(|| {
-        build(&mut store, rules, max_seeds, &bar, |level| {
+        build_with(&mut store, rules, max_seeds, search_nodes, &bar, |level| {
             let line = if level.reused {
                 format!(
                     "level {:2}: {:>12} positions, already built",
