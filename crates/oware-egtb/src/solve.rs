@@ -380,10 +380,10 @@ impl<'a, S: Scheme> Solver<'a, S> {
                         good_a |= e.lo >= t;
                         bad_b |= e.hi > k - t;
                     }
-                    let bits = row_a as u8 * SAFE_A
-                        | row_b as u8 * SAFE_B
-                        | good_a as u8 * GOOD_EXIT
-                        | into_b << 3;
+                    let bits = (row_a as u8 * SAFE_A)
+                        | (row_b as u8 * SAFE_B)
+                        | (good_a as u8 * GOOD_EXIT)
+                        | (into_b << 3);
                     safe[i].store(bits, Relaxed);
                     if row_a && into_b == 0 && !good_a {
                         out.push((i, SAFE_A));
@@ -420,8 +420,8 @@ impl<'a, S: Scheme> Solver<'a, S> {
         (0..self.chunks()).into_par_iter().for_each(|c| {
             let start = c * CHUNK as usize;
             let end = (start + CHUNK as usize).min(n);
-            for i in start..end {
-                let w = safe[i].load(Relaxed);
+            for (i, w) in safe.iter().enumerate().take(end).skip(start) {
+                let w = w.load(Relaxed);
                 if w & SAFE_A != 0 && self.scheme.a_open(i) && self.scheme.join_a(i, t) {
                     self.flag(i, NEW_A[0], 0);
                 }
@@ -435,7 +435,7 @@ impl<'a, S: Scheme> Solver<'a, S> {
     fn b_ready(&self, i: usize, t: i8) -> bool {
         self.scheme
             .exit_hi(i)
-            .is_none_or(|e| e <= self.scheme.neg(t))
+            .map_or(true, |e| e <= self.scheme.neg(t))
     }
 
     fn threshold(&self, t: i8) {
