@@ -3,6 +3,7 @@
 //! - [`index`]: every board of `k` seeds, mover to move in houses 0..6, ranked combinatorially (and
 //!   the compact index that leaves out boards that cannot follow a move).
 //! - [`solve`]: retrograde analysis of one level by thresholds, in parallel (rayon).
+//! - [`path_search`]: abapa only, exact values for boards a cycle touches, by path-tracking search.
 //! - [`build`]: the level loop, over a [`store::LevelStore`] (files in a directory, or memory).
 //! - [`file`]: the file format: header with magic, version, rule set, level, count and CRC-32.
 //! - [`Tablebase`]: opening a directory and probing positions and moves.
@@ -14,10 +15,12 @@
 //! let mut store = MemoryStore::default();
 //! let levels = build(&mut store, RuleSet::Awari, 4, &(), |_| {}).unwrap();
 //! let tb = Tablebase::from_levels(levels);
-//! // South's F captures the two seeds in a (two after sowing), then North has nothing: +4 in all? Ask.
-//! let p: Position = "0-0-0-0-0-1-1-0-0-0-0-1-23-22-S".parse().unwrap();
+//! // South's only move F makes a and b hold 2 each and captures them: North is left with nothing,
+//! // and South, having no choice, gets all 4 seeds.
+//! let p: Position = "0-0-0-0-0-2-1-1-0-0-0-0-22-22-S".parse().unwrap();
 //! let probe = tb.probe(&p).unwrap();
-//! assert!(probe.exact);
+//! assert_eq!((probe.value, probe.exact), (4, true));
+//! assert_eq!(tb.best_moves(&p).unwrap()[0].to_string(), "F");
 //! ```
 
 use std::path::PathBuf;
