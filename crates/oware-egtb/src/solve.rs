@@ -441,9 +441,10 @@ impl<'a, S: Scheme> Solver<'a, S> {
     fn threshold(&self, t: i8) {
         // Boards that join by their exits alone, or whose moves in the level all lead into A already.
         (0..self.chunks()).into_par_iter().for_each(|c| {
-            let mut done = 0;
-            for (i, _) in self.chunk_boards(c) {
-                done += 1;
+            let start = c * CHUNK as usize;
+            let end = (start + CHUNK as usize).min(self.work.len());
+            let done = (end - start) as u64;
+            for i in start..end {
                 if self.scheme.a_open(i)
                     && self.scheme.exit_lo(i).is_some_and(|e| e >= t)
                     && self.scheme.join_a(i, t)
@@ -470,12 +471,25 @@ impl<'a, S: Scheme> Solver<'a, S> {
                 break;
             }
             let next = parity ^ 1;
+            let mask = NEW_A[parity] | NEW_B[parity];
             dirty.into_par_iter().for_each(|c| {
-                for (i, board) in self.chunk_boards(c) {
-                    let mask = NEW_A[parity] | NEW_B[parity];
-                    if self.work[i].load(Relaxed) & mask == 0 {
-                        continue;
-                    }
+                let start = c * CHUNK as usize;
+                let end = (start + CHUNK as usize).min(self.work.len());
+                let flagged: Vec<usize> = (start..end)
+                    .filter(|&i| self.work[i].load(Relaxed) & mask != 0)
+                    .collect();
+                // Few flags: unrank each; many: walk the chunk in order, which is cheaper per board.
+                let boards: Vec<(usize, Board)> = if flagged.len() < CHUNK as usize / 16 {
+                    flagged
+                        .iter()
+                        .map(|&i| (i, self.index.unrank(i as u64).expect("index in range")))
+                        .collect()
+                } else {
+                    self.chunk_boards(c)
+                        .filter(|(i, _)| self.work[*i].load(Relaxed) & mask != 0)
+                        .collect()
+                };
+                for (i, board) in boards {
                     let w = self.work[i].fetch_and(!mask, Relaxed);
                     if w & NEW_A[parity] != 0 {
                         predecessors(&board, self.rules, |p| {
