@@ -87,6 +87,10 @@ const SAFE_A: u8 = 1;
 const SAFE_B: u8 = 2;
 const GOOD_EXIT: u8 = 4;
 
+/// abapa: at most this many alternations of safe region and attractor per threshold (each costs a
+/// pass over the level's moves).
+const SAFE_REGION_ROUNDS: usize = 4;
+
 /// awari: one byte, `JOINED | (v + 64)` once solved, else the best exit `+ 64` (0: none).
 struct AwariScheme {
     state: Vec<AtomicU8>,
@@ -306,10 +310,16 @@ impl<'a, S: Scheme> Solver<'a, S> {
             self.progress.advance(done);
         });
         for t in (1..=k as i8).rev() {
-            if self.rules == RuleSet::Abapa {
-                self.seed_safe_region(t, lower);
-            }
             self.threshold(t);
+            if self.rules == RuleSet::Abapa {
+                // Safe regions and attractors feed each other: alternate while they grow.
+                for _ in 0..SAFE_REGION_ROUNDS {
+                    if self.seed_safe_region(t, lower) == 0 {
+                        break;
+                    }
+                    self.propagate(t);
+                }
+            }
         }
         self.scheme.finish()
     }
@@ -348,7 +358,11 @@ impl<'a, S: Scheme> Solver<'a, S> {
 
     /// abapa: seeds `A_t` and `B_t` with the boards where one side can keep the play, until it leaves
     /// the level well, on boards where a repetition would give it at least `t` (see the module notes).
-    fn seed_safe_region(&self, t: i8, lower: &dyn LowerLevels) {
+    ///
+    /// Boards already in `A_t` or `B_t` count as good exits: play that enters them never comes back
+    /// to the boards joining now, so a repetition can only happen inside one region, where every
+    /// board meets the row condition. Returns how many boards joined.
+    fn seed_safe_region(&self, t: i8, lower: &dyn LowerLevels) -> u64 {
         let k = self.index.seeds() as i8;
         let n = self.index.count() as usize;
         let safe: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
@@ -359,7 +373,8 @@ impl<'a, S: Scheme> Solver<'a, S> {
                 let mut out = Vec::new();
                 for (i, board) in self.chunk_boards(c) {
                     let row: i8 = board[..6].iter().map(|&v| v as i8).sum();
-                    let (row_a, row_b) = (row >= t, row <= k - t);
+                    let row_a = row >= t && self.scheme.a_open(i);
+                    let row_b = row <= k - t && self.scheme.b_open(i);
                     if !(row_a || row_b) || terminal_value(&board, self.rules).is_some() {
                         continue;
                     }
@@ -371,9 +386,20 @@ impl<'a, S: Scheme> Solver<'a, S> {
                         } else if let Some(v) = terminal_value(&s.board, self.rules) {
                             Bounds::exact(v)
                         } else {
+                            // Boards already won for one side count as good exits; the others must
+                            // meet the row condition to be in the other side's region.
+                            let j = self
+                                .index
+                                .rank(&s.board)
+                                .expect("a move's board is indexed");
+                            let j = j as usize;
                             let q_row: i8 = s.board[..6].iter().map(|&v| v as i8).sum();
-                            into_b += (q_row <= k - t) as u8;
-                            bad_b |= q_row < t;
+                            if !self.scheme.b_open(j) {
+                                good_a = true;
+                            } else if q_row <= k - t {
+                                into_b += 1;
+                            }
+                            bad_b |= self.scheme.a_open(j) && q_row < t;
                             continue;
                         };
                         let e = through_move(self.rules, k as usize, after_seeds, after);
@@ -417,19 +443,26 @@ impl<'a, S: Scheme> Solver<'a, S> {
                 }
             });
         }
-        (0..self.chunks()).into_par_iter().for_each(|c| {
-            let start = c * CHUNK as usize;
-            let end = (start + CHUNK as usize).min(n);
-            for (i, w) in safe.iter().enumerate().take(end).skip(start) {
-                let w = w.load(Relaxed);
-                if w & SAFE_A != 0 && self.scheme.a_open(i) && self.scheme.join_a(i, t) {
-                    self.flag(i, NEW_A[0], 0);
+        (0..self.chunks())
+            .into_par_iter()
+            .map(|c| {
+                let start = c * CHUNK as usize;
+                let end = (start + CHUNK as usize).min(n);
+                let mut joined = 0;
+                for (i, w) in safe.iter().enumerate().take(end).skip(start) {
+                    let w = w.load(Relaxed);
+                    if w & SAFE_A != 0 && self.scheme.a_open(i) && self.scheme.join_a(i, t) {
+                        self.flag(i, NEW_A[0], 0);
+                        joined += 1;
+                    }
+                    if w & SAFE_B != 0 && self.scheme.b_open(i) && self.scheme.join_b(i, t) {
+                        self.flag(i, NEW_B[0], 0);
+                        joined += 1;
+                    }
                 }
-                if w & SAFE_B != 0 && self.scheme.b_open(i) && self.scheme.join_b(i, t) {
-                    self.flag(i, NEW_B[0], 0);
-                }
-            }
-        });
+                joined
+            })
+            .sum()
     }
 
     fn b_ready(&self, i: usize, t: i8) -> bool {
@@ -461,7 +494,11 @@ impl<'a, S: Scheme> Solver<'a, S> {
             }
             self.progress.advance(done);
         });
-        // Spread the news backwards, one sweep per move of depth.
+        self.propagate(t);
+    }
+
+    /// Spreads the news of flagged boards backwards, one sweep per move of depth.
+    fn propagate(&self, t: i8) {
         let mut parity = 0;
         loop {
             let dirty: Vec<usize> = (0..self.chunks())

@@ -143,3 +143,43 @@ fn check_abapa(tb: &Tablebase, max: usize) {
         eprintln!("abapa level {k}: {exact}/{total} exact");
     }
 }
+
+/// On levels too big for the brute force, the bounds must contain every value that a full-window
+/// path-tracking search (itself checked against the brute force above) manages to settle.
+#[test]
+fn abapa_bounds_hold_the_path_search_value_on_larger_levels() {
+    use oware_egtb::path_search::search_bounds;
+    use oware_egtb::Bounds;
+    let max = 5;
+    let levels = build(
+        &mut MemoryStore::default(),
+        RuleSet::Abapa,
+        max,
+        &(),
+        |_| {},
+    )
+    .unwrap();
+    let mut settled = 0;
+    for k in 4..=max {
+        for (i, board) in LevelIndex::new(k, IndexKind::Full).iter_from(0).enumerate() {
+            if i % 5 != 0 {
+                continue;
+            }
+            let stored = levels.stored(&board).unwrap();
+            let widest = Bounds { lo: 0, hi: k as i8 };
+            let Some(found) = search_bounds(k, &board, &levels, widest, 5_000) else {
+                continue;
+            };
+            assert!(
+                found.lo <= stored.hi && stored.lo <= found.hi,
+                "level {k} {board:?}: stored {stored:?}, search {found:?}"
+            );
+            if found.is_exact() {
+                assert!(stored.lo <= found.lo && found.lo <= stored.hi);
+                settled += 1;
+            }
+        }
+    }
+    eprintln!("{settled} boards settled by the search");
+    assert!(settled > 100, "only {settled} boards settled by the search");
+}
