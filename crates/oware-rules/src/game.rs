@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::position::{IllegalMove, IllegalMoveReason, Position};
+use crate::position::{IllegalMove, Position};
 use crate::types::{Move, MoveSet, RuleSet, Side, HALF_SEEDS};
 
 /// Why a game ended.
@@ -374,19 +374,6 @@ pub fn describe_ply(start_side: Side, ply: usize, mv: Move) -> String {
         start_side.opponent()
     };
     format!("ply {} ({}'s move {})", ply + 1, side, mv)
-}
-
-impl IllegalMoveReason {
-    /// A short machine word for the reason, for protocols and JSON.
-    pub const fn code(self) -> &'static str {
-        match self {
-            IllegalMoveReason::NotYourHouse => "not-your-house",
-            IllegalMoveReason::EmptyHouse => "empty-house",
-            IllegalMoveReason::MustFeed => "must-feed",
-            IllegalMoveReason::StarvesOpponent => "starves-opponent",
-            IllegalMoveReason::GameOver => "game-over",
-        }
-    }
 }
 
 #[cfg(test)]

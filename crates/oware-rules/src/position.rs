@@ -94,6 +94,19 @@ impl fmt::Display for IllegalMoveReason {
     }
 }
 
+impl IllegalMoveReason {
+    /// A short machine word for the reason, for protocols and JSON.
+    pub const fn code(self) -> &'static str {
+        match self {
+            IllegalMoveReason::NotYourHouse => "not-your-house",
+            IllegalMoveReason::EmptyHouse => "empty-house",
+            IllegalMoveReason::MustFeed => "must-feed",
+            IllegalMoveReason::StarvesOpponent => "starves-opponent",
+            IllegalMoveReason::GameOver => "game-over",
+        }
+    }
+}
+
 /// A move that cannot be played, and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IllegalMove {
