@@ -1,4 +1,7 @@
 //! `oware egtb`: build, probe, verify and count endgame databases.
+//!
+//! Values are from the mover's side: awari, the seed difference over the seeds on the board; abapa,
+//! the seeds the mover ends with when play starts with no earlier history, exact or as bounds.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -48,7 +51,8 @@ pub enum EgtbCommand {
         /// Position as `h0-…-h11-southStore-northStore-S|N`
         #[arg(value_name = "POS")]
         position: String,
-        /// One JSON object: {"seeds": k, "value": v, "exact": b, "moves": {"A": v, …}}
+        /// One JSON object: {"seeds": k, "value": v, "exact": b, "moves": {"A": v, …}}; when not
+        /// exact (abapa bounds), values are lower bounds
         #[arg(long)]
         json: bool,
     },
