@@ -1,8 +1,257 @@
-//! `oware egtb` (not built yet).
+//! `oware egtb`: build, probe, verify and count endgame databases.
+//!
+//! Values are from the mover's side: awari, the seed difference over the seeds on the board; abapa,
+//! the seeds the mover ends with when play starts with no earlier history, exact or as bounds.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::Subcommand;
+use oware_egtb::build::{build_with, pending_work, progress_bar};
+use oware_egtb::check::{level_stats, verify_level};
+use oware_egtb::store::DirStore;
+use oware_egtb::values::max_level;
+use oware_egtb::Tablebase;
+use oware_rules::RuleSet;
+
+use super::{parse_position, Exit};
 
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    #[command(subcommand)]
+    pub command: EgtbCommand,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    super::not_yet("egtb")
+#[derive(Subcommand, Debug)]
+pub enum EgtbCommand {
+    /// Build the levels 0..=N (levels already in DIR are checked and reused)
+    Build {
+        #[arg(long, short = 'r', value_name = "abapa|awari")]
+        rules: RuleSet,
+        /// Highest level: seeds on the board
+        #[arg(long, value_name = "N")]
+        max_seeds: usize,
+        /// Directory of the database files
+        #[arg(long, value_name = "DIR")]
+        dir: PathBuf,
+        /// Worker threads (default: one per core)
+        #[arg(long, value_name = "T")]
+        threads: Option<usize>,
+        /// abapa: search boards left with bounds by path tracking, up to N nodes each (0: off)
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        search_nodes: u64,
+    },
+    /// The value of a position and of each of its moves
+    Probe {
+        #[arg(long, short = 'r', value_name = "abapa|awari")]
+        rules: RuleSet,
+        #[arg(long, value_name = "DIR")]
+        dir: PathBuf,
+        /// Position as `h0-…-h11-southStore-northStore-S|N`
+        #[arg(value_name = "POS")]
+        position: String,
+        /// One JSON object: {"seeds": k, "value": v, "exact": b, "moves": {"A": v, …}}; when not
+        /// exact (abapa bounds), values are lower bounds
+        #[arg(long)]
+        json: bool,
+    },
+    /// Re-derive every entry from its successors and report entries that break the rules
+    Verify {
+        #[arg(long, short = 'r', value_name = "abapa|awari")]
+        rules: RuleSet,
+        #[arg(long, value_name = "DIR")]
+        dir: PathBuf,
+    },
+    /// Per level: positions, wins/draws/losses for the mover, exact entries
+    Stats {
+        #[arg(long, short = 'r', value_name = "abapa|awari")]
+        rules: RuleSet,
+        #[arg(long, value_name = "DIR")]
+        dir: PathBuf,
+    },
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.command {
+        EgtbCommand::Build {
+            rules,
+            max_seeds,
+            dir,
+            threads,
+            search_nodes,
+        } => run_build(rules, max_seeds, dir, threads, search_nodes),
+        EgtbCommand::Probe {
+            rules,
+            dir,
+            position,
+            json,
+        } => run_probe(rules, dir, &position, json),
+        EgtbCommand::Verify { rules, dir } => run_verify(rules, dir),
+        EgtbCommand::Stats { rules, dir } => run_stats(rules, dir),
+    }
+}
+
+fn pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        if t == 0 {
+            return Err(Exit::bad_input("--threads must be at least 1"));
+        }
+        builder = builder.num_threads(t);
+    }
+    builder.build().context("starting worker threads")
+}
+
+fn run_build(
+    rules: RuleSet,
+    max_seeds: usize,
+    dir: PathBuf,
+    threads: Option<usize>,
+    search_nodes: u64,
+) -> anyhow::Result<()> {
+    if max_seeds > max_level(rules) {
+        return Err(Exit::bad_input(format!(
+            "{rules} databases go up to {} seeds, not {max_seeds}",
+            max_level(rules)
+        )));
+    }
+    let pool = pool(threads)?;
+    let cores = pool.current_num_threads();
+    let mut store = DirStore::new(&dir);
+    let bar = progress_bar(pending_work(&store, rules, max_seeds)?);
+    let started = Instant::now();
+    let mut built = 0u64;
+    pool.install(|| {
+        build_with(&mut store, rules, max_seeds, search_nodes, &bar, |level| {
+            let line = if level.reused {
+                format!(
+                    "level {:2}: {:>12} positions, already built",
+                    level.seeds, level.boards
+                )
+            } else {
+                built += level.boards;
+                let rate = level.boards as f64 / level.seconds.max(1e-9);
+                format!(
+                    "level {:2}: {:>12} positions, {:8.2} s, {:>12.0} positions/s/core, {} exact",
+                    level.seeds,
+                    level.boards,
+                    level.seconds,
+                    rate / cores as f64,
+                    level.exact
+                )
+            };
+            // A hidden bar (not a terminal) drops its printed lines: print those directly.
+            if bar.is_hidden() {
+                println!("{line}");
+            } else {
+                bar.println(line);
+            }
+        })
+    })?;
+    bar.finish_and_clear();
+    println!(
+        "built {built} positions of {rules} in {:.2} s on {cores} threads, files in {}",
+        started.elapsed().as_secs_f64(),
+        dir.display()
+    );
+    Ok(())
+}
+
+fn run_probe(rules: RuleSet, dir: PathBuf, text: &str, json: bool) -> anyhow::Result<()> {
+    let position = parse_position(text)?;
+    let tb = Tablebase::open(&dir, rules)?;
+    let seeds = position.board_seeds() as usize;
+    let not_covered = || {
+        anyhow::anyhow!(
+            "the board holds {seeds} seeds; the {rules} database in {} covers up to {}",
+            dir.display(),
+            tb.max_seeds()
+        )
+    };
+    let probe = tb.probe(&position).ok_or_else(not_covered)?;
+    let moves = tb.move_values(&position).ok_or_else(not_covered)?;
+    if json {
+        let moves: Vec<String> = moves
+            .iter()
+            .map(|(m, p)| format!("\"{m}\": {}", p.value))
+            .collect();
+        println!(
+            "{{\"seeds\": {seeds}, \"value\": {}, \"exact\": {}, \"moves\": {{{}}}}}",
+            probe.value,
+            probe.exact,
+            moves.join(", ")
+        );
+        return Ok(());
+    }
+    let units = match rules {
+        RuleSet::Awari => "seed difference for the mover",
+        RuleSet::Abapa => "seeds the mover ends with, no earlier history",
+    };
+    let describe = |p: &oware_egtb::Probe| {
+        if p.exact {
+            format!("{}", p.value)
+        } else {
+            format!("{}..{} (bounds)", p.lower, p.upper)
+        }
+    };
+    println!("seeds {seeds}, {units}: {}", describe(&probe));
+    for (m, p) in &moves {
+        println!("  {m} {}", describe(p));
+    }
+    if moves.is_empty() {
+        println!("  (no moves: the game is over)");
+    }
+    Ok(())
+}
+
+fn run_verify(rules: RuleSet, dir: PathBuf) -> anyhow::Result<()> {
+    let tb = Tablebase::open(&dir, rules)?;
+    let mut bad = 0;
+    for seeds in 0..=tb.max_seeds() {
+        let check = verify_level(tb.levels(), seeds);
+        if check.bad == 0 {
+            println!("level {seeds:2}: {:>12} positions, ok", check.boards);
+        } else {
+            println!(
+                "level {seeds:2}: {:>12} positions, {} entries break the rules",
+                check.boards, check.bad
+            );
+            for e in &check.examples {
+                println!(
+                    "  entry {} board {:?}: stored {:?}, successors say {:?}",
+                    e.index, e.board, e.stored, e.derived
+                );
+            }
+        }
+        bad += check.bad;
+    }
+    if bad > 0 {
+        anyhow::bail!("{bad} entries break the rules");
+    }
+    println!("all {} levels verified", tb.max_seeds() + 1);
+    Ok(())
+}
+
+fn run_stats(rules: RuleSet, dir: PathBuf) -> anyhow::Result<()> {
+    let tb = Tablebase::open(&dir, rules)?;
+    println!(
+        "{:>5} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>7}",
+        "level", "positions", "wins", "draws", "losses", "unknown", "exact", "exact%"
+    );
+    for seeds in 0..=tb.max_seeds() {
+        let s = level_stats(tb.levels(), seeds);
+        println!(
+            "{:>5} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>6.1}%",
+            seeds,
+            s.boards,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.unknown,
+            s.exact,
+            100.0 * s.exact as f64 / s.boards as f64
+        );
+    }
+    Ok(())
 }

@@ -1,0 +1,107 @@
+//! `oware egtb` end to end: build, probe (text and JSON), verify, stats, and a damaged file.
+
+use std::process::{Command, Output};
+
+fn oware(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(args)
+        .output()
+        .expect("run oware")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn build_probe_verify_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    for rules in ["awari", "abapa"] {
+        let out = oware(&[
+            "egtb",
+            "build",
+            "--rules",
+            rules,
+            "--max-seeds",
+            "6",
+            "--dir",
+            d,
+            "--threads",
+            "2",
+        ]);
+        assert!(out.status.success(), "{}", text(&out));
+        assert!(text(&out).contains("level  6"), "{}", text(&out));
+        let out = oware(&["egtb", "verify", "--rules", rules, "--dir", d]);
+        assert!(out.status.success(), "{}", text(&out));
+        assert!(text(&out).contains("all 7 levels verified"));
+        let out = oware(&["egtb", "stats", "--rules", rules, "--dir", d]);
+        assert!(out.status.success(), "{}", text(&out));
+        assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 8);
+    }
+    // South's only move F captures a and b and starves North: all 4 seeds (awari +4, abapa: F is a
+    // grand slam, so nothing is captured, and the position goes on).
+    let out = oware(&[
+        "egtb",
+        "probe",
+        "--rules",
+        "awari",
+        "--dir",
+        d,
+        "--json",
+        "0-0-0-0-0-2-1-1-0-0-0-0-22-22-S",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        r#"{"seeds": 4, "value": 4, "exact": true, "moves": {"F": 4}}"#
+    );
+    let out = oware(&[
+        "egtb",
+        "probe",
+        "--rules",
+        "abapa",
+        "--dir",
+        d,
+        "--json",
+        "0-0-0-0-0-1-0-0-0-0-0-0-23-24-N",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    // North cannot move: each side gathers its own row, so North (the mover) gets 0.
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        r#"{"seeds": 1, "value": 0, "exact": true, "moves": {}}"#
+    );
+    // Beyond the levels built.
+    let out = oware(&[
+        "egtb",
+        "probe",
+        "--rules",
+        "awari",
+        "--dir",
+        d,
+        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+    ]);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("covers up to 6"), "{}", text(&out));
+    // A malformed position is an input error.
+    let out = oware(&["egtb", "probe", "--rules", "awari", "--dir", d, "1-2-3"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // A damaged file is refused with a clear message.
+    let path = dir.path().join("awari-03.oegtb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x40;
+    std::fs::write(&path, bytes).unwrap();
+    let out = oware(&["egtb", "verify", "--rules", "awari", "--dir", d]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("awari-03.oegtb: damaged file"),
+        "{}",
+        text(&out)
+    );
+}

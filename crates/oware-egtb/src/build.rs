@@ -1,0 +1,113 @@
+//! The level loop: levels are built from 0 seeds up, each from itself and the levels below, and kept
+//! by a [`LevelStore`]. Levels the store already has are reused, so a stopped build resumes from the
+//! last finished level.
+
+use std::time::Instant;
+
+use oware_rules::RuleSet;
+
+use crate::index::LevelIndex;
+use crate::solve::{solve_level, work_units, Progress};
+
+use crate::store::LevelStore;
+use crate::tablebase::Levels;
+use crate::values::{decode, index_kind, max_level};
+use crate::EgtbError;
+
+/// What building (or finding) one level gave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LevelReport {
+    pub seeds: usize,
+    pub boards: u64,
+    /// Found already built (resumed), not built now.
+    pub reused: bool,
+    pub seconds: f64,
+    /// Entries whose value is exact (all of them for awari).
+    pub exact: u64,
+}
+
+/// Work units (for a progress bar) of the levels `0..=max_seeds` the store does not have yet.
+pub fn pending_work(
+    store: &dyn LevelStore,
+    rules: RuleSet,
+    max_seeds: usize,
+) -> Result<u64, EgtbError> {
+    let mut total = 0;
+    for seeds in 0..=max_seeds.min(max_level(rules)) {
+        if store.load(rules, seeds)?.is_none() {
+            total += work_units(&LevelIndex::new(seeds, index_kind(rules)));
+        }
+    }
+    Ok(total)
+}
+
+/// Builds levels `0..=max_seeds` of `rules` into `store`, on the current rayon pool, calling
+/// `on_level` after each level. Returns the levels, ready for probing.
+pub fn build(
+    store: &mut dyn LevelStore,
+    rules: RuleSet,
+    max_seeds: usize,
+    progress: &dyn Progress,
+    on_level: impl FnMut(&LevelReport),
+) -> Result<Levels, EgtbError> {
+    build_with(store, rules, max_seeds, 0, progress, on_level)
+}
+
+/// [`build`], with abapa's path-tracking search given `search_nodes` nodes per board and pass (0:
+/// no search). Levels found in the store are reused as they are.
+pub fn build_with(
+    store: &mut dyn LevelStore,
+    rules: RuleSet,
+    max_seeds: usize,
+    search_nodes: u64,
+    progress: &dyn Progress,
+    mut on_level: impl FnMut(&LevelReport),
+) -> Result<Levels, EgtbError> {
+    if max_seeds > max_level(rules) {
+        return Err(EgtbError::LevelTooHigh {
+            rules,
+            seeds: max_seeds,
+            max: max_level(rules),
+        });
+    }
+    let mut levels = Levels::new(rules);
+    for seeds in 0..=max_seeds {
+        let started = Instant::now();
+        let index = LevelIndex::new(seeds, index_kind(rules));
+        let (data, reused) = match store.load(rules, seeds)? {
+            Some(data) => (data, true),
+            None => {
+                let entries = solve_level(rules, &index, &levels, progress, search_nodes);
+                (store.save(rules, seeds, entries)?, false)
+            }
+        };
+        let exact = data
+            .iter()
+            .filter(|&&c| decode(rules, seeds, c).is_some_and(|b| b.is_exact()))
+            .count() as u64;
+        levels.push(data);
+        on_level(&LevelReport {
+            seeds,
+            boards: index.count(),
+            reused,
+            seconds: started.elapsed().as_secs_f64(),
+            exact,
+        });
+    }
+    Ok(levels)
+}
+
+/// A progress bar for `total` work units with rate and time left, drawn on standard error, and
+/// silent when standard error is not a terminal.
+pub fn progress_bar(total: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(total),
+        indicatif::ProgressDrawTarget::stderr_with_hz(4),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:40}] {percent}% {per_sec} left {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}

@@ -1,0 +1,114 @@
+//! Where a level's entries live. The level loop ([`crate::build`]) only talks to a [`LevelStore`], so
+//! the same loop can write files in a directory (the normal case), keep levels in memory (tests), or,
+//! later, spread a level over the machines of a cluster.
+
+use std::collections::HashMap;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use oware_rules::RuleSet;
+
+use crate::file::{open_level, write_level, LevelFile};
+use crate::EgtbError;
+
+/// A finished level's entries, one byte per board in index order.
+pub enum LevelData {
+    /// A checked, memory-mapped file.
+    File(LevelFile),
+    /// Entries held in memory.
+    Memory(Arc<[u8]>),
+}
+
+impl Deref for LevelData {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            LevelData::File(f) => f.entries(),
+            LevelData::Memory(m) => m,
+        }
+    }
+}
+
+/// Keeps finished levels.
+pub trait LevelStore {
+    /// The level if it has been built, `Ok(None)` if not, an error if what is there is unusable.
+    fn load(&self, rules: RuleSet, seeds: usize) -> Result<Option<LevelData>, EgtbError>;
+    /// Keeps a finished level and hands it back in the form later levels will read.
+    fn save(
+        &mut self,
+        rules: RuleSet,
+        seeds: usize,
+        entries: Vec<u8>,
+    ) -> Result<LevelData, EgtbError>;
+}
+
+/// Levels as files in a directory, one per rule set and level.
+pub struct DirStore {
+    dir: PathBuf,
+}
+
+impl DirStore {
+    pub fn new(dir: impl AsRef<Path>) -> DirStore {
+        DirStore {
+            dir: dir.as_ref().to_path_buf(),
+        }
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl LevelStore for DirStore {
+    fn load(&self, rules: RuleSet, seeds: usize) -> Result<Option<LevelData>, EgtbError> {
+        Ok(open_level(&self.dir, rules, seeds)?.map(LevelData::File))
+    }
+
+    fn save(
+        &mut self,
+        rules: RuleSet,
+        seeds: usize,
+        entries: Vec<u8>,
+    ) -> Result<LevelData, EgtbError> {
+        write_level(&self.dir, rules, seeds, &entries)?;
+        drop(entries);
+        self.load(rules, seeds)?
+            .ok_or_else(|| EgtbError::MissingLevel {
+                dir: self.dir.clone(),
+                rules,
+                seeds,
+            })
+    }
+}
+
+/// Levels in memory (tests, small experiments).
+#[derive(Default)]
+pub struct MemoryStore {
+    levels: HashMap<(u8, usize), Arc<[u8]>>,
+}
+
+fn key(rules: RuleSet, seeds: usize) -> (u8, usize) {
+    (rules as u8, seeds)
+}
+
+impl LevelStore for MemoryStore {
+    fn load(&self, rules: RuleSet, seeds: usize) -> Result<Option<LevelData>, EgtbError> {
+        Ok(self
+            .levels
+            .get(&key(rules, seeds))
+            .map(|m| LevelData::Memory(m.clone())))
+    }
+
+    fn save(
+        &mut self,
+        rules: RuleSet,
+        seeds: usize,
+        entries: Vec<u8>,
+    ) -> Result<LevelData, EgtbError> {
+        let shared: Arc<[u8]> = entries.into();
+        self.levels.insert(key(rules, seeds), shared.clone());
+        Ok(LevelData::Memory(shared))
+    }
+}

@@ -1,0 +1,222 @@
+//! Probing: the value of any position whose board holds no more seeds than the database covers, the
+//! value of each of its moves, and the best moves.
+
+use std::path::Path;
+
+use oware_rules::{Move, Position, RuleSet, Side};
+
+use crate::index::{rotate, Board, LevelIndex};
+use crate::solve::LowerLevels;
+use crate::store::{DirStore, LevelData, LevelStore};
+use crate::values::{decode, index_kind, successors, terminal_value, through_move, Bounds};
+use crate::EgtbError;
+
+/// Levels 0..n of one rule set, with their indices.
+pub struct Levels {
+    rules: RuleSet,
+    levels: Vec<(LevelIndex, LevelData)>,
+}
+
+impl Levels {
+    pub fn new(rules: RuleSet) -> Levels {
+        Levels {
+            rules,
+            levels: Vec::new(),
+        }
+    }
+
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// Number of levels held (levels `0..len()`).
+    pub fn len(&self) -> usize {
+        self.levels.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.levels.is_empty()
+    }
+
+    /// Adds the next level.
+    pub fn push(&mut self, data: LevelData) {
+        let seeds = self.levels.len();
+        self.levels
+            .push((LevelIndex::new(seeds, index_kind(self.rules)), data));
+    }
+
+    /// The index and entries of level `seeds`.
+    pub fn level(&self, seeds: usize) -> Option<(&LevelIndex, &[u8])> {
+        self.levels.get(seeds).map(|(i, d)| (i, &d[..]))
+    }
+
+    /// The stored bounds of a board in the index of its level, `None` when the level is not held or
+    /// the board is left out of the compact index. An entry that does not decode reads as the widest
+    /// bounds (a checked file never has one; `verify` reports them).
+    pub fn stored(&self, board: &Board) -> Option<Bounds> {
+        let seeds: usize = board.iter().map(|&v| v as usize).sum();
+        let (index, data) = self.level(seeds)?;
+        let i = index.rank(board)?;
+        let code = data[i as usize];
+        Some(decode(self.rules, seeds, code).unwrap_or_else(|| widest(self.rules, seeds)))
+    }
+
+    /// The bounds of any board of a held level: boards left out of the compact index are worked out
+    /// from their moves (their successors are all in the index, and they can never recur).
+    pub fn bounds_of(&self, board: &Board) -> Option<Bounds> {
+        if let Some(b) = self.stored(board) {
+            return Some(b);
+        }
+        let seeds: usize = board.iter().map(|&v| v as usize).sum();
+        if seeds >= self.levels.len() {
+            return None;
+        }
+        if let Some(v) = terminal_value(board, self.rules) {
+            return Some(Bounds::exact(v));
+        }
+        let mut best: Option<Bounds> = None;
+        for s in successors(board, self.rules) {
+            let after_seeds = seeds - s.captured as usize;
+            let after = self.stored(&s.board)?;
+            let b = through_move(self.rules, seeds, after_seeds, after);
+            best = Some(best.map_or(b, |x| Bounds {
+                lo: x.lo.max(b.lo),
+                hi: x.hi.max(b.hi),
+            }));
+        }
+        best
+    }
+}
+
+fn widest(rules: RuleSet, seeds: usize) -> Bounds {
+    let k = seeds as i8;
+    match rules {
+        RuleSet::Awari => Bounds { lo: -k, hi: k },
+        RuleSet::Abapa => Bounds { lo: 0, hi: k },
+    }
+}
+
+impl LowerLevels for Levels {
+    fn bounds(&self, seeds: usize, board: &Board) -> Bounds {
+        debug_assert_eq!(board.iter().map(|&v| v as usize).sum::<usize>(), seeds);
+        self.stored(board)
+            .expect("a move's board is in the index of a finished lower level")
+    }
+}
+
+/// What the database says about a position, in the rule set's units, from the mover's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Probe {
+    /// The value when exact; otherwise the lower bound (what the mover can be sure of).
+    pub value: i8,
+    /// Whether `value` is the exact value (always for awari).
+    pub exact: bool,
+    pub lower: i8,
+    pub upper: i8,
+}
+
+impl From<Bounds> for Probe {
+    fn from(b: Bounds) -> Probe {
+        Probe {
+            value: b.lo,
+            exact: b.is_exact(),
+            lower: b.lo,
+            upper: b.hi,
+        }
+    }
+}
+
+/// A database directory opened for one rule set: levels 0..=max_seeds, each file checked.
+pub struct Tablebase {
+    levels: Levels,
+}
+
+/// The board of a position seen by its mover.
+pub fn board_of(position: &Position) -> Board {
+    match position.side_to_move() {
+        Side::South => *position.houses(),
+        Side::North => rotate(position.houses()),
+    }
+}
+
+impl Tablebase {
+    /// Opens every consecutive level from 0 found in `dir`. Fails if there is no level 0, or if any
+    /// file found is damaged or foreign.
+    pub fn open(dir: impl AsRef<Path>, rules: RuleSet) -> Result<Tablebase, EgtbError> {
+        let store = DirStore::new(dir.as_ref());
+        let mut levels = Levels::new(rules);
+        while levels.len() <= crate::values::max_level(rules) {
+            match store.load(rules, levels.len())? {
+                Some(data) => levels.push(data),
+                None => break,
+            }
+        }
+        if levels.is_empty() {
+            return Err(EgtbError::NoDatabase {
+                dir: dir.as_ref().to_path_buf(),
+                rules,
+            });
+        }
+        Ok(Tablebase { levels })
+    }
+
+    /// A tablebase over levels already at hand.
+    pub fn from_levels(levels: Levels) -> Tablebase {
+        Tablebase { levels }
+    }
+
+    pub fn rules(&self) -> RuleSet {
+        self.levels.rules()
+    }
+
+    /// The most seeds on the board that the database covers.
+    pub fn max_seeds(&self) -> usize {
+        self.levels.len() - 1
+    }
+
+    pub fn levels(&self) -> &Levels {
+        &self.levels
+    }
+
+    /// The value of `position` (stores are ignored: the value counts the seeds on the board), or
+    /// `None` when the board holds more seeds than the database covers.
+    ///
+    /// abapa values assume no earlier history (exact right after a capture or at the start).
+    pub fn probe(&self, position: &Position) -> Option<Probe> {
+        self.levels.bounds_of(&board_of(position)).map(Probe::from)
+    }
+
+    /// The value of each move the rules allow (ignoring the stores), from the mover's side. For abapa
+    /// a move that captures nothing is valued as if play started after it with no history.
+    pub fn move_values(&self, position: &Position) -> Option<Vec<(Move, Probe)>> {
+        let board = board_of(position);
+        let seeds: usize = board.iter().map(|&v| v as usize).sum();
+        if seeds > self.max_seeds() {
+            return None;
+        }
+        let rules = self.rules();
+        let first = position.side_to_move().first_house();
+        successors(&board, rules)
+            .map(|s| {
+                let after_seeds = seeds - s.captured as usize;
+                let after = self.levels.bounds_of(&s.board)?;
+                let mv = Move::new(first + s.house).expect("house below 12");
+                Some((mv, through_move(rules, seeds, after_seeds, after).into()))
+            })
+            .collect()
+    }
+
+    /// The moves with the best value (by lower bound, then upper bound), or `None` when not covered;
+    /// empty when the mover cannot move.
+    pub fn best_moves(&self, position: &Position) -> Option<Vec<Move>> {
+        let values = self.move_values(position)?;
+        let best = values.iter().map(|(_, p)| (p.lower, p.upper)).max();
+        Some(
+            values
+                .into_iter()
+                .filter(|(_, p)| Some((p.lower, p.upper)) == best)
+                .map(|(m, _)| m)
+                .collect(),
+        )
+    }
+}

@@ -1,0 +1,271 @@
+//! What a database entry means, how it is stored in one byte, and the game moves seen from the
+//! database's side: boards with the mover in houses 0..6, play that ignores the stores.
+//!
+//! Units:
+//! - awari: the seed difference the mover gains over the seeds still on the board (-k..=k), a cycle
+//!   worth 0; always exact.
+//! - abapa: the seeds (0..=k) of the board that the mover ends up with when play starts here with no
+//!   earlier history; a pair of bounds `lo..=hi`, exact when they meet.
+
+use oware_rules::{Move, Position, RuleSet, Side};
+
+use crate::index::{rotate, Board, IndexKind};
+
+/// The highest level an abapa file can hold: both bounds must fit in one byte.
+pub const ABAPA_MAX_SEEDS: usize = 20;
+
+/// The highest level an awari file can hold.
+pub const AWARI_MAX_SEEDS: usize = 48;
+
+/// The value of a board, or the bounds known for it, in the rule set's units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bounds {
+    pub lo: i8,
+    pub hi: i8,
+}
+
+impl Bounds {
+    pub const fn exact(v: i8) -> Bounds {
+        Bounds { lo: v, hi: v }
+    }
+
+    pub const fn is_exact(self) -> bool {
+        self.lo == self.hi
+    }
+}
+
+/// The index each rule set's files use.
+pub const fn index_kind(rules: RuleSet) -> IndexKind {
+    match rules {
+        RuleSet::Awari => IndexKind::Compact,
+        RuleSet::Abapa => IndexKind::Full,
+    }
+}
+
+/// The highest level a database of `rules` can have.
+pub const fn max_level(rules: RuleSet) -> usize {
+    match rules {
+        RuleSet::Awari => AWARI_MAX_SEEDS,
+        RuleSet::Abapa => ABAPA_MAX_SEEDS,
+    }
+}
+
+/// The byte stored for `bounds` on a level of `seeds` seeds.
+///
+/// awari: `v + 48`. abapa: `hi * (hi + 1) / 2 + lo`, a triangular code for `0 <= lo <= hi <= 20`.
+pub fn encode(rules: RuleSet, bounds: Bounds) -> u8 {
+    match rules {
+        RuleSet::Awari => (bounds.lo as i16 + 48) as u8,
+        RuleSet::Abapa => {
+            let (lo, hi) = (bounds.lo as u16, bounds.hi as u16);
+            (hi * (hi + 1) / 2 + lo) as u8
+        }
+    }
+}
+
+/// The bounds stored as `code` on a level of `seeds` seeds, or `None` if no valid entry has that code.
+pub fn decode(rules: RuleSet, seeds: usize, code: u8) -> Option<Bounds> {
+    let k = seeds as i16;
+    match rules {
+        RuleSet::Awari => {
+            let v = code as i16 - 48;
+            (-k..=k).contains(&v).then_some(Bounds::exact(v as i8))
+        }
+        RuleSet::Abapa => {
+            let code = code as i16;
+            // hi is the largest h with h(h+1)/2 <= code.
+            let mut hi = 0i16;
+            while (hi + 1) * (hi + 2) / 2 <= code {
+                hi += 1;
+            }
+            let lo = code - hi * (hi + 1) / 2;
+            (hi <= k && lo <= hi).then_some(Bounds {
+                lo: lo as i8,
+                hi: hi as i8,
+            })
+        }
+    }
+}
+
+/// What a mover gets by a move to a board whose own mover has `after` (on a level of `after_seeds`),
+/// playing from a level of `seeds` seeds.
+#[inline]
+pub fn through_move(rules: RuleSet, seeds: usize, after_seeds: usize, after: Bounds) -> Bounds {
+    match rules {
+        RuleSet::Awari => {
+            let captured = (seeds - after_seeds) as i8;
+            Bounds {
+                lo: captured - after.hi,
+                hi: captured - after.lo,
+            }
+        }
+        // The mover's seeds: what it captured plus what the other side does not get.
+        RuleSet::Abapa => Bounds {
+            lo: seeds as i8 - after.hi,
+            hi: seeds as i8 - after.lo,
+        },
+    }
+}
+
+/// The position the rules crate plays: the board with South (the mover) to move.
+#[inline]
+pub fn position_of(board: &Board) -> Position {
+    Position::from_board(*board, Side::South).expect("a level holds at most 48 seeds")
+}
+
+/// The moves of the mover, by the rules of sowing and feeding alone (the database plays on whatever
+/// the stores hold).
+#[inline]
+pub fn moves(board: &Board, rules: RuleSet) -> oware_rules::MoveSet {
+    position_of(board).moves_ignoring_stores(rules)
+}
+
+/// The value of a board where the game is over because the mover cannot move, or `None`.
+///
+/// awari: the mover's row is empty and the other side takes the rest (`-k`). abapa: the mover has no
+/// legal move and each side gathers its own row.
+#[inline]
+pub fn terminal_value(board: &Board, rules: RuleSet) -> Option<i8> {
+    match rules {
+        RuleSet::Awari => {
+            if board[..6].iter().all(|&v| v == 0) {
+                Some(-(board[6..].iter().sum::<u8>() as i8))
+            } else {
+                None
+            }
+        }
+        RuleSet::Abapa => {
+            if moves(board, rules).is_empty() {
+                Some(board[..6].iter().sum::<u8>() as i8)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// One move from a board: the house (0..6), the board after it seen by the new mover, the seeds
+/// captured.
+#[derive(Debug, Clone, Copy)]
+pub struct Successor {
+    pub house: usize,
+    pub board: Board,
+    pub captured: u8,
+}
+
+/// Every move of the mover and where it leads.
+#[inline]
+pub fn successors(board: &Board, rules: RuleSet) -> impl Iterator<Item = Successor> {
+    let position = position_of(board);
+    position.moves_ignoring_stores(rules).map(move |mv| {
+        let played = position.play_unchecked(mv, rules);
+        Successor {
+            house: mv.house(),
+            board: rotate(played.position.houses()),
+            captured: played.captured,
+        }
+    })
+}
+
+/// Every board from which the opponent's non-capturing move leads to `board` (the mover's view, the
+/// board the mover sees), calling `found` with each predecessor seen by its own mover.
+///
+/// The opponent's move sowed from an empty house of its row (houses 6..12): take the seeds back one
+/// house at a time, and keep each candidate that really plays to `board` without a capture. Legality
+/// needs no check when the mover of `board` can move: then the move fed the mover's row.
+#[inline]
+pub fn predecessors(board: &Board, rules: RuleSet, mut found: impl FnMut(Board)) {
+    for house in 6..12 {
+        if board[house] != 0 {
+            continue;
+        }
+        let mut taken = *board;
+        let mut at = house;
+        let mut sown = 0u8;
+        loop {
+            at = if at == 11 { 0 } else { at + 1 };
+            if at == house {
+                at = if at == 11 { 0 } else { at + 1 };
+            }
+            if taken[at] == 0 {
+                break;
+            }
+            taken[at] -= 1;
+            sown += 1;
+            let mut before = taken;
+            before[house] = sown;
+            let position =
+                Position::from_board(before, Side::North).expect("a level holds at most 48 seeds");
+            let played = position.play_unchecked(Move::new(house).expect("house below 12"), rules);
+            if played.captured == 0 && played.position.houses() == board {
+                found(rotate(&before));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::LevelIndex;
+
+    #[test]
+    fn codes_round_trip() {
+        for k in 0..=ABAPA_MAX_SEEDS {
+            for hi in 0..=k as i8 {
+                for lo in 0..=hi {
+                    let b = Bounds { lo, hi };
+                    assert_eq!(
+                        decode(RuleSet::Abapa, k, encode(RuleSet::Abapa, b)),
+                        Some(b)
+                    );
+                }
+            }
+        }
+        for k in 0..=AWARI_MAX_SEEDS {
+            for v in -(k as i8)..=k as i8 {
+                let b = Bounds::exact(v);
+                assert_eq!(
+                    decode(RuleSet::Awari, k, encode(RuleSet::Awari, b)),
+                    Some(b)
+                );
+            }
+        }
+        assert_eq!(
+            decode(RuleSet::Awari, 3, encode(RuleSet::Awari, Bounds::exact(4))),
+            None
+        );
+        assert_eq!(decode(RuleSet::Abapa, 3, 255), None);
+    }
+
+    /// Every non-capturing move into a non-terminal board is found backwards, exactly once.
+    #[test]
+    fn predecessors_invert_non_capturing_moves() {
+        for rules in [RuleSet::Abapa, RuleSet::Awari] {
+            for k in 0..=6 {
+                let index = LevelIndex::new(k, IndexKind::Full);
+                let mut forward = Vec::new();
+                for p in index.iter_from(0) {
+                    if terminal_value(&p, rules).is_some() {
+                        continue;
+                    }
+                    for s in successors(&p, rules) {
+                        if s.captured == 0 && terminal_value(&s.board, rules).is_none() {
+                            forward.push((s.board, p));
+                        }
+                    }
+                }
+                let mut backward = Vec::new();
+                for q in index.iter_from(0) {
+                    if terminal_value(&q, rules).is_some() {
+                        continue;
+                    }
+                    predecessors(&q, rules, |p| backward.push((q, p)));
+                }
+                forward.sort();
+                backward.sort();
+                assert_eq!(forward, backward, "{rules} k={k}");
+            }
+        }
+    }
+}

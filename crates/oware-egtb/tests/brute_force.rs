@@ -1,0 +1,185 @@
+//! The databases against a separate brute-force search that follows the rules literally: a full game
+//! tree from each board with the history since the last capture, a repetition ending the game the first
+//! time a position recurs (scored by `oware_rules::repetition_end`), and no transposition shortcuts.
+
+use oware_egtb::build::{build, build_with};
+use oware_egtb::index::{Board, IndexKind, LevelIndex};
+use oware_egtb::store::MemoryStore;
+use oware_egtb::Tablebase;
+use oware_rules::{repetition_end, Position, RuleSet, Side};
+
+/// What the mover of `pos` gets from the seeds on the board, in the rule set's units (awari: seed
+/// difference; abapa: seeds), playing perfectly from `pos` with `history` (positions since the last
+/// capture, `pos` last).
+fn search(
+    pos: &Position,
+    rules: RuleSet,
+    history: &mut Vec<Position>,
+    mut alpha: i32,
+    beta: i32,
+) -> i32 {
+    let me = pos.side_to_move();
+    let on_board = pos.board_seeds() as i32;
+    let moves = pos.moves_ignoring_stores(rules);
+    if moves.is_empty() {
+        // The mover cannot move: under awari the opponent takes what is left (the mover's row is
+        // empty); under abapa each side gathers its own row.
+        return match rules {
+            RuleSet::Awari => -on_board,
+            RuleSet::Abapa => pos.row_seeds(me) as i32,
+        };
+    }
+    // Plain alpha-beta over the whole game tree: exact at the root. `alpha`/`beta` are in the mover's
+    // units; the child's window is mapped through the same transform as its value.
+    let flip = |v: i32| match rules {
+        RuleSet::Awari => -v,
+        RuleSet::Abapa => on_board - v,
+    };
+    let mut best = i32::MIN;
+    for mv in moves {
+        let played = pos.play_unchecked(mv, rules);
+        let next = played.position;
+        let captured = played.captured as i32;
+        let value = if captured > 0 {
+            // After a capture: the child's window, shifted by what was captured.
+            let (lo, hi) = match rules {
+                RuleSet::Awari => (captured - beta, captured - alpha),
+                RuleSet::Abapa => (on_board - beta, on_board - alpha),
+            };
+            let after = search(&next, rules, &mut vec![next], lo, hi);
+            match rules {
+                RuleSet::Awari => captured - after,
+                RuleSet::Abapa => on_board - after,
+            }
+        } else if history.contains(&next) {
+            let end = repetition_end(&next, rules).score;
+            let mine = end.halves(me) as i32 - 2 * next.store(me) as i32;
+            let theirs = end.halves(me.opponent()) as i32 - 2 * next.store(me.opponent()) as i32;
+            match rules {
+                RuleSet::Awari => (mine - theirs) / 2,
+                RuleSet::Abapa => mine / 2,
+            }
+        } else {
+            history.push(next);
+            let after = search(&next, rules, history, flip(beta), flip(alpha));
+            history.pop();
+            flip(after)
+        };
+        best = best.max(value);
+        alpha = alpha.max(best);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+fn brute_force(board: &Board, rules: RuleSet) -> i32 {
+    let pos = Position::from_board(*board, Side::South).unwrap();
+    let k = pos.board_seeds() as i32;
+    let (lo, hi) = match rules {
+        RuleSet::Awari => (-k - 1, k + 1),
+        RuleSet::Abapa => (-1, k + 1),
+    };
+    search(&pos, rules, &mut vec![pos], lo, hi)
+}
+
+fn tablebase(rules: RuleSet, max_seeds: usize) -> Tablebase {
+    let mut store = MemoryStore::default();
+    Tablebase::from_levels(build(&mut store, rules, max_seeds, &(), |_| {}).unwrap())
+}
+
+#[test]
+fn awari_matches_brute_force_on_every_board() {
+    let max = 3;
+    let tb = tablebase(RuleSet::Awari, max);
+    for k in 0..=max {
+        for board in LevelIndex::new(k, IndexKind::Full).iter_from(0) {
+            let expected = brute_force(&board, RuleSet::Awari);
+            for side in [Side::South, Side::North] {
+                let houses = if side == Side::South {
+                    board
+                } else {
+                    oware_egtb::index::rotate(&board)
+                };
+                let pos = Position::from_board(houses, side).unwrap();
+                let probe = tb.probe(&pos).unwrap();
+                assert!(probe.exact);
+                assert_eq!(probe.value as i32, expected, "{pos}");
+            }
+        }
+    }
+}
+
+#[test]
+fn abapa_bounds_hold_the_brute_force_value() {
+    let max = 3;
+    // With and without the path-tracking search: every bound must hold, every exact value be right.
+    for search_nodes in [0, 1_000_000] {
+        let mut store = MemoryStore::default();
+        let levels =
+            build_with(&mut store, RuleSet::Abapa, max, search_nodes, &(), |_| {}).unwrap();
+        check_abapa(&Tablebase::from_levels(levels), max);
+    }
+}
+
+fn check_abapa(tb: &Tablebase, max: usize) {
+    for k in 0..=max {
+        let (mut exact, mut total) = (0, 0);
+        for board in LevelIndex::new(k, IndexKind::Full).iter_from(0) {
+            let expected = brute_force(&board, RuleSet::Abapa);
+            let pos = Position::from_board(board, Side::South).unwrap();
+            let probe = tb.probe(&pos).unwrap();
+            assert!(
+                (probe.lower as i32..=probe.upper as i32).contains(&expected),
+                "{pos}: {expected} not in {probe:?}"
+            );
+            if probe.exact {
+                assert_eq!(probe.value as i32, expected, "{pos}");
+                exact += 1;
+            }
+            total += 1;
+        }
+        eprintln!("abapa level {k}: {exact}/{total} exact");
+    }
+}
+
+/// On levels too big for the brute force, the bounds must contain every value that a full-window
+/// path-tracking search (itself checked against the brute force above) manages to settle.
+#[test]
+fn abapa_bounds_hold_the_path_search_value_on_larger_levels() {
+    use oware_egtb::path_search::search_bounds;
+    use oware_egtb::Bounds;
+    let max = 5;
+    let levels = build(
+        &mut MemoryStore::default(),
+        RuleSet::Abapa,
+        max,
+        &(),
+        |_| {},
+    )
+    .unwrap();
+    let mut settled = 0;
+    for k in 4..=max {
+        for (i, board) in LevelIndex::new(k, IndexKind::Full).iter_from(0).enumerate() {
+            if i % 5 != 0 {
+                continue;
+            }
+            let stored = levels.stored(&board).unwrap();
+            let widest = Bounds { lo: 0, hi: k as i8 };
+            let Some(found) = search_bounds(k, &board, &levels, widest, 5_000) else {
+                continue;
+            };
+            assert!(
+                found.lo <= stored.hi && stored.lo <= found.hi,
+                "level {k} {board:?}: stored {stored:?}, search {found:?}"
+            );
+            if found.is_exact() {
+                assert!(stored.lo <= found.lo && found.lo <= stored.hi);
+                settled += 1;
+            }
+        }
+    }
+    eprintln!("{settled} boards settled by the search");
+    assert!(settled > 100, "only {settled} boards settled by the search");
+}

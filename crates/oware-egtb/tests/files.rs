@@ -1,0 +1,179 @@
+//! Database files: resume, refusal of damaged or foreign files, and verify on built levels.
+
+use std::fs;
+
+use oware_egtb::build::build;
+use oware_egtb::check::{level_stats, verify_level};
+use oware_egtb::file::file_name;
+use oware_egtb::store::{DirStore, MemoryStore};
+use oware_egtb::{EgtbError, Tablebase};
+use oware_rules::{Position, RuleSet};
+
+fn build_dir(rules: RuleSet, max: usize) -> (tempfile::TempDir, Vec<bool>) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut reused = Vec::new();
+    build(&mut DirStore::new(dir.path()), rules, max, &(), |l| {
+        reused.push(l.reused)
+    })
+    .unwrap();
+    (dir, reused)
+}
+
+#[test]
+fn a_stopped_build_resumes_from_the_last_finished_level() {
+    let (dir, reused) = build_dir(RuleSet::Awari, 3);
+    assert_eq!(reused, vec![false; 4]);
+    let mut again = Vec::new();
+    build(
+        &mut DirStore::new(dir.path()),
+        RuleSet::Awari,
+        6,
+        &(),
+        |l| again.push(l.reused),
+    )
+    .unwrap();
+    assert_eq!(again, vec![true, true, true, true, false, false, false]);
+    assert_eq!(
+        Tablebase::open(dir.path(), RuleSet::Awari)
+            .unwrap()
+            .max_seeds(),
+        6
+    );
+    // No temporary files are left behind.
+    for entry in fs::read_dir(dir.path()).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(name.ends_with(".oegtb"), "{name}");
+    }
+}
+
+#[test]
+fn damaged_and_foreign_files_are_refused() {
+    let (dir, _) = build_dir(RuleSet::Awari, 5);
+    let path = dir.path().join(file_name(RuleSet::Awari, 5));
+    let good = fs::read(&path).unwrap();
+    let open = || Tablebase::open(dir.path(), RuleSet::Awari).map(|_| ());
+
+    // One flipped bit in the entries.
+    let mut bad = good.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    fs::write(&path, &bad).unwrap();
+    let err = open().unwrap_err();
+    assert!(matches!(err, EgtbError::Damaged { .. }), "{err}");
+    assert!(err.to_string().contains("damaged"), "{err}");
+
+    // Truncated.
+    fs::write(&path, &good[..good.len() - 10]).unwrap();
+    assert!(matches!(open().unwrap_err(), EgtbError::WrongSize { .. }));
+
+    // Not a database at all.
+    fs::write(&path, b"hello, world, this is not a database file").unwrap();
+    assert!(matches!(
+        open().unwrap_err(),
+        EgtbError::NotADatabase { .. }
+    ));
+    fs::write(&path, b"").unwrap();
+    assert!(matches!(
+        open().unwrap_err(),
+        EgtbError::NotADatabase { .. }
+    ));
+
+    // Another level's file under this level's name.
+    fs::copy(dir.path().join(file_name(RuleSet::Awari, 4)), &path).unwrap();
+    let err = open().unwrap_err();
+    assert!(matches!(err, EgtbError::WrongContents { .. }), "{err}");
+
+    // A newer format version.
+    let mut newer = good.clone();
+    newer[8] = 99;
+    fs::write(&path, &newer).unwrap();
+    assert!(matches!(
+        open().unwrap_err(),
+        EgtbError::UnsupportedVersion { .. }
+    ));
+
+    // A build refuses to reuse a damaged level instead of silently building on it.
+    fs::write(&path, &bad).unwrap();
+    let err = build(
+        &mut DirStore::new(dir.path()),
+        RuleSet::Awari,
+        6,
+        &(),
+        |_| {},
+    )
+    .map(|_| ())
+    .unwrap_err();
+    assert!(matches!(err, EgtbError::Damaged { .. }));
+
+    // Restored, all is well again.
+    fs::write(&path, &good).unwrap();
+    open().unwrap();
+    // An empty directory has no database.
+    let empty = tempfile::tempdir().unwrap();
+    assert!(matches!(
+        Tablebase::open(empty.path(), RuleSet::Awari)
+            .map(|_| ())
+            .unwrap_err(),
+        EgtbError::NoDatabase { .. }
+    ));
+}
+
+#[test]
+fn verify_passes_on_every_built_level() {
+    for (rules, max) in [(RuleSet::Awari, 10), (RuleSet::Abapa, 9)] {
+        let levels = build(&mut MemoryStore::default(), rules, max, &(), |_| {}).unwrap();
+        for seeds in 0..=max {
+            let check = verify_level(&levels, seeds);
+            assert_eq!(check.bad, 0, "{rules} level {seeds}: {:?}", check.examples);
+            let stats = level_stats(&levels, seeds);
+            assert_eq!(
+                stats.wins + stats.draws + stats.losses + stats.unknown,
+                stats.boards
+            );
+            if rules == RuleSet::Awari {
+                assert_eq!(stats.exact, stats.boards);
+                assert_eq!(stats.unknown, 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn verify_catches_a_wrong_entry() {
+    let mut store = MemoryStore::default();
+    build(&mut store, RuleSet::Awari, 4, &(), |_| {}).unwrap();
+    // Rebuild level 4 with one entry changed, through a store that hands out the altered level.
+    let levels = build(&mut store, RuleSet::Awari, 4, &(), |_| {}).unwrap();
+    let (_, data) = levels.level(4).unwrap();
+    let mut altered = data.to_vec();
+    altered[7] = if altered[7] == 48 { 49 } else { 48 };
+    let mut store2 = MemoryStore::default();
+    use oware_egtb::store::LevelStore;
+    for seeds in 0..4 {
+        let (_, d) = levels.level(seeds).unwrap();
+        store2.save(RuleSet::Awari, seeds, d.to_vec()).unwrap();
+    }
+    store2.save(RuleSet::Awari, 4, altered).unwrap();
+    let levels2 = build(&mut store2, RuleSet::Awari, 4, &(), |_| {}).unwrap();
+    let check = verify_level(&levels2, 4);
+    assert!(check.bad >= 1);
+    assert_eq!(check.examples[0].index, 7);
+}
+
+#[test]
+fn probe_ignores_stores_and_turns_the_board_for_north() {
+    let tb = Tablebase::from_levels(
+        build(&mut MemoryStore::default(), RuleSet::Awari, 6, &(), |_| {}).unwrap(),
+    );
+    let south: Position = "0-0-0-0-0-2-1-1-0-0-0-0-22-22-S".parse().unwrap();
+    let north: Position = "1-1-0-0-0-0-0-0-0-0-0-2-22-22-N".parse().unwrap();
+    let other_stores: Position = "0-0-0-0-0-2-1-1-0-0-0-0-30-14-S".parse().unwrap();
+    let p = tb.probe(&south).unwrap();
+    assert_eq!(tb.probe(&north), Some(p));
+    assert_eq!(tb.probe(&other_stores), Some(p));
+    // South's only move F captures a and b (2 each) and leaves North empty: all 4 seeds for South.
+    assert_eq!(p.value, 4);
+    assert_eq!(tb.best_moves(&south).unwrap().len(), 1);
+    // Beyond the database: no answer.
+    assert!(tb.probe(&Position::start()).is_none());
+}
