@@ -68,12 +68,3 @@ pub fn parse_position(text: &str) -> anyhow::Result<Position> {
     text.parse()
         .map_err(|e| Exit::bad_input(format!("bad position {text:?}: {e}")))
 }
-
-/// Placeholder for a subcommand whose issue is still open.
-pub fn not_yet(what: &str) -> anyhow::Result<()> {
-    Err(Exit {
-        code: 3,
-        message: format!("`oware {what}` is not available in this build yet"),
-    }
-    .into())
-}
