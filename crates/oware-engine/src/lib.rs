@@ -20,6 +20,7 @@ mod eval;
 mod hash;
 mod level;
 mod search;
+pub mod tablebase;
 mod tt;
 
 pub use bench::bench_games;

@@ -708,8 +708,10 @@ impl<'a> Worker<'a> {
         }
         let index = self.keys.len() - 1;
         if let Some(probe) = self.shared.probe {
-            // Database values assume no earlier history: exact only right after a capture.
-            if self.boundary == index && ply > 0 {
+            // Abapa database values assume no earlier history: exact only right after a capture.
+            // Awari values do not depend on history (a repetition splits the seeds: worth 0 from
+            // anywhere), so they hold at every node.
+            if (rules == RuleSet::Awari || self.boundary == index) && ply > 0 {
                 if let Some(board_diff) = probe.probe(pos, rules) {
                     let me = pos.side_to_move();
                     let diff = pos.store(me) as i32 - pos.store(me.opponent()) as i32 + board_diff;

@@ -4,6 +4,9 @@
 use std::path::Path;
 use std::time::Duration;
 
+use std::sync::Arc;
+
+use oware_engine::tablebase::TablebaseProbe;
 use oware_engine::{describe_score, Engine, EngineOptions, Limits, MoveScore, WIN_THRESHOLD};
 use oware_rules::ogn::Record;
 use oware_rules::{describe_ply, Game, Position, RuleSet};
@@ -28,6 +31,10 @@ pub struct Args {
     /// Transposition table size in MiB
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Endgame database directory (built by `oware egtb build`): the search uses it, and positions it
+    /// covers show each move's database value
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<String>,
 }
 
 /// Losses (in centiseeds) from which a move is marked: inaccuracy `?!`, mistake `?`, blunder `??`.
@@ -50,7 +57,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     if let Ok(pos) = args.target.trim().parse::<Position>() {
         let game = Game::from_position(pos, args.rules);
-        return analyze_position(&mut engine, &game, &limits(1000));
+        let tablebase = attach_tablebase(&mut engine, args.egtb.as_deref(), game.rules())?;
+        return analyze_position(&mut engine, &game, &limits(1000), tablebase.as_deref());
     }
     let path = Path::new(&args.target);
     if !path.exists() {
@@ -65,7 +73,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
     let game = read_game(&text, args.rules)
         .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
+    attach_tablebase(&mut engine, args.egtb.as_deref(), game.rules())?;
     analyze_game(&mut engine, &game, &limits(300))
+}
+
+/// Opens the databases of `rules` in `dir`, if one is given, and lets the engine's search probe them.
+fn attach_tablebase(
+    engine: &mut Engine,
+    dir: Option<&str>,
+    rules: RuleSet,
+) -> anyhow::Result<Option<Arc<TablebaseProbe>>> {
+    let Some(dir) = dir else { return Ok(None) };
+    let tablebase = Arc::new(
+        TablebaseProbe::open(dir, rules)
+            .map_err(|e| Exit::bad_input(format!("--egtb {dir}: {e}")))?,
+    );
+    engine.set_probe(Some(tablebase.clone()));
+    Ok(Some(tablebase))
 }
 
 /// A game from an OGN record, or from a plain move list played from the start.
@@ -99,7 +123,12 @@ fn line(pv: &[oware_rules::Move]) -> String {
         .join(" ")
 }
 
-fn analyze_position(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow::Result<()> {
+fn analyze_position(
+    engine: &mut Engine,
+    game: &Game,
+    limits: &Limits,
+    tablebase: Option<&TablebaseProbe>,
+) -> anyhow::Result<()> {
     let pos = game.position();
     println!("position {pos} ({})", game.rules());
     if let Some(end) = game.end() {
@@ -108,12 +137,37 @@ fn analyze_position(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow
     }
     println!("{} to move", pos.side_to_move());
     let scores = engine.analyze(game, limits);
-    println!("move  score      line");
+    // Database values, from the mover's side in the rule set's units (awari: seed difference over
+    // the board; abapa: seeds of the board the mover ends with, or a lower bound marked `>=`).
+    let database = tablebase.and_then(|tb| {
+        let tb = tb.tablebase();
+        Some((tb.probe(pos)?, tb.move_values(pos)?))
+    });
+    if let Some((value, _)) = &database {
+        let units = match game.rules() {
+            RuleSet::Awari => "seed difference over the board",
+            RuleSet::Abapa => "seeds of the board the mover ends with",
+        };
+        let exact = if value.exact { "exact" } else { "lower bound" };
+        println!("database: {} ({exact}; {units})", value.value);
+    }
+    println!("move  score      database  line");
     for s in &scores {
+        let db = database
+            .as_ref()
+            .and_then(|(_, moves)| moves.iter().find(|(m, _)| *m == s.mv))
+            .map_or("-".to_string(), |(_, p)| {
+                if p.exact {
+                    p.value.to_string()
+                } else {
+                    format!(">={}", p.lower)
+                }
+            });
         println!(
-            "{:<5} {:<10} {}",
+            "{:<5} {:<10} {:<9} {}",
             s.mv.to_string(),
             describe_score(s.score),
+            db,
             line(&s.pv)
         );
     }

@@ -14,21 +14,29 @@
 //! when the game is over. Scores are centiseeds (100 = one seed) for the side to move; a won game is
 //! reported as 30000 minus the plies to its end (a lost one as the negative).
 //!
-//! Extra options: `Eval` (`default` or `material`, to measure the evaluation terms) and `Weights`
-//! (`name=value,…`, to try tuned evaluation weights in matches).
+//! Extra options: `Eval` (`default` or `material`, to measure the evaluation terms), `Weights`
+//! (`name=value,…`, to try tuned evaluation weights in matches) and `EGTB` (a directory of endgame
+//! databases built by `oware egtb build`, for the current rule set; empty to switch them off). With
+//! databases, an awari position they cover is answered at once with the database's best move, and
+//! the search uses exact database values wherever it reaches a covered position right after a capture.
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use oware_engine::tablebase::TablebaseProbe;
 use oware_engine::{
     seed_from_clock, Clock, Engine, EngineOptions, Level, Limits, SearchControl, SearchResult,
 };
 use oware_rules::{Game, Position, RuleSet};
 
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Endgame database directory (as the `EGTB` option; built by `oware egtb build`)
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<String>,
+}
 
 /// Larger tables than this are refused: the table is touched page by page when made.
 const MAX_HASH_MB: usize = 4096;
@@ -36,10 +44,14 @@ const MAX_THREADS: usize = 256;
 /// Longer input lines are refused (a protocol line is short; this bounds what a hostile peer costs).
 const MAX_LINE: usize = 1 << 16;
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
+pub fn run(args: Args) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut session = Session::new();
+    if let Some(dir) = args.egtb {
+        // A bad directory is reported on the protocol and the engine plays on without databases.
+        session.set_option(&["name", "EGTB", "value", &dir]);
+    }
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -205,6 +217,9 @@ struct Session {
     random: u64,
     /// The running search is `go infinite`: it only ends on `stop`.
     infinite: bool,
+    /// The `EGTB` option: the database directory, and the databases opened for `rules`.
+    egtb_dir: String,
+    tablebase: Option<Arc<TablebaseProbe>>,
 }
 
 impl Session {
@@ -219,6 +234,8 @@ impl Session {
             game: Game::new(RuleSet::Abapa),
             random: seed_from_clock(),
             infinite: false,
+            egtb_dir: String::new(),
+            tablebase: None,
         }
     }
 
@@ -287,6 +304,7 @@ impl Session {
                 send("option name Ponder type check default false");
                 send("option name Eval type combo default default var default var material");
                 send("option name Weights type string default <empty>");
+                send("option name EGTB type string default <empty>");
                 send("uciok");
             }
             "isready" => send("readyok"),
@@ -356,7 +374,9 @@ impl Session {
                     self.game = Game::replay(*self.game.start(), rules, self.game.moves())
                         .unwrap_or_else(|_| Game::new(rules));
                     engine.new_game();
-                    Ok(())
+                    // Databases are per rule set: open the other set's, if the directory has them.
+                    let dir = self.egtb_dir.clone();
+                    self.open_tablebase(&dir)
                 }
                 Err(e) => Err(format!("setoption Rules: {e}")),
             },
@@ -371,6 +391,14 @@ impl Session {
             "weights" => {
                 parse_weights(&value, engine.options().weights).map(|w| engine.set_weights(w))
             }
+            "egtb" => {
+                let dir = if value == "<empty>" {
+                    String::new()
+                } else {
+                    value.clone()
+                };
+                self.open_tablebase(&dir)
+            }
             "ponder" => match value.as_str() {
                 "true" | "false" => Ok(()),
                 _ => Err(format!("setoption Ponder: {value:?} is not true or false")),
@@ -380,6 +408,38 @@ impl Session {
         if let Err(e) = result {
             error(&e);
         }
+    }
+
+    /// Opens the databases of the current rule set in `dir` (empty: none) and hands them to the
+    /// search. On failure the databases are off and the error says why.
+    fn open_tablebase(&mut self, dir: &str) -> Result<(), String> {
+        self.egtb_dir = dir.to_string();
+        self.tablebase = None;
+        let opened = if dir.is_empty() {
+            Ok(None)
+        } else {
+            TablebaseProbe::open(dir, self.rules)
+                .map(|tb| Some(Arc::new(tb)))
+                .map_err(|e| format!("setoption EGTB: {e}"))
+        };
+        let result = opened.map(|tb| {
+            if let Some(tb) = &tb {
+                send(&format!(
+                    "info string endgame databases: {} up to {} seeds",
+                    self.rules,
+                    tb.tablebase().max_seeds()
+                ));
+            }
+            self.tablebase = tb;
+        });
+        if let Some(engine) = self.engine.as_mut() {
+            let probe = self
+                .tablebase
+                .clone()
+                .map(|tb| tb as Arc<dyn oware_engine::Probe>);
+            engine.set_probe(probe);
+        }
+        result
     }
 
     fn go(&mut self, words: &[&str]) {
@@ -402,9 +462,32 @@ impl Session {
         let Go { mut limits, ponder } = go;
         let wait_for_stop = limits.infinite || ponder;
         self.infinite = limits.infinite;
+        let tablebase = self.tablebase.clone();
         self.worker = Some(std::thread::spawn(move || {
+            let from_database = tablebase
+                .filter(|_| level.is_full_strength())
+                .and_then(|tb| tb.root_move(&game));
             let result = if game.is_over() {
                 None
+            } else if let Some((mv, value)) = from_database {
+                let me = game.position().side_to_move();
+                let stores = i32::from(game.position().store(me))
+                    - i32::from(game.position().store(me.opponent()));
+                send(&format!(
+                    "info depth 0 score cp {} pv {mv} string endgame database",
+                    100 * (stores + value)
+                ));
+                Some(SearchResult {
+                    best: Some(mv),
+                    ponder: None,
+                    score: 100 * (stores + value),
+                    depth: 0,
+                    seldepth: 0,
+                    nodes: 0,
+                    time: Duration::ZERO,
+                    pv: vec![mv],
+                    hashfull: 0,
+                })
             } else if level.is_full_strength() {
                 Some(engine.search_controlled(&game, &limits, &mut print_info))
             } else {

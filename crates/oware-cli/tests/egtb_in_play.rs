@@ -1,0 +1,101 @@
+//! Endgame databases in use: `oware engine` (the `EGTB` option and `--egtb`) and `oware analyze
+//! --egtb` play and show database values where a database covers the position.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn oware(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run oware");
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// South to move with 5 seeds on the board: F captures 3 (the database's best, +1 over the board);
+/// D gives North the better of the ending (-5).
+const POSITION: &str = "0-0-0-1-0-2-0-2-0-0-0-0-22-21-S";
+
+#[test]
+fn engine_and_analyze_use_the_databases() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let built = oware(
+        &[
+            "egtb",
+            "build",
+            "--rules",
+            "awari",
+            "--max-seeds",
+            "6",
+            "--dir",
+            d,
+        ],
+        "",
+    );
+    assert!(built.status.success(), "{}", text(&built));
+
+    let session = format!(
+        "uci\nsetoption name Rules value awari\nsetoption name EGTB value {d}\n\
+         position fen {POSITION}\ngo depth 3\nisready\nquit\n"
+    );
+    let out = oware(&["engine"], &session);
+    let t = text(&out);
+    assert!(t.contains("option name EGTB type string"), "{t}");
+    assert!(
+        t.contains("info string endgame databases: awari up to 6 seeds"),
+        "{t}"
+    );
+    assert!(t.contains("string endgame database"), "{t}");
+    assert!(t.contains("bestmove F"), "{t}");
+
+    // `--egtb` on the command line; a directory without databases is an error on the protocol,
+    // and the engine plays on without them.
+    let out = oware(
+        &["engine", "--egtb", "/nonexistent-oware-egtb"],
+        "isready\nquit\n",
+    );
+    let t = text(&out);
+    assert!(t.contains("info string error: setoption EGTB"), "{t}");
+    assert!(t.contains("readyok"), "{t}");
+
+    let out = oware(
+        &[
+            "analyze",
+            "--rules",
+            "awari",
+            "--egtb",
+            d,
+            "--movetime",
+            "50",
+            POSITION,
+        ],
+        "",
+    );
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("database: 1 (exact"), "{t}");
+    let d_line = t
+        .lines()
+        .find(|l| l.starts_with("D "))
+        .expect("a line for D");
+    assert!(d_line.split_whitespace().any(|w| w == "-5"), "{d_line}");
+
+    let out = oware(
+        &["analyze", "--egtb", "/nonexistent-oware-egtb", POSITION],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
