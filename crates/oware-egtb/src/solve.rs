@@ -468,7 +468,7 @@ impl<'a, S: Scheme> Solver<'a, S> {
     fn b_ready(&self, i: usize, t: i8) -> bool {
         self.scheme
             .exit_hi(i)
-            .map_or(true, |e| e <= self.scheme.neg(t))
+            .is_none_or(|e| e <= self.scheme.neg(t))
     }
 
     fn threshold(&self, t: i8) {
