@@ -2,7 +2,8 @@
 """Sparring partners for `oware match`: a one-ply greedy player and OpenSpiel's MCTS bot, both speaking
 the engine protocol of `oware engine` (crates/oware-cli/src/cmd/engine.rs) on stdin/stdout.
 
-Usage: openspiel_engine.py --bot greedy [--seed S]
+Usage: openspiel_engine.py --self-test
+       openspiel_engine.py --bot greedy [--seed S]
        openspiel_engine.py --bot mcts [--seed S] [--simulations N] [--uct-c C] [--rollouts R]
 
 Both keep the game in an OpenSpiel `oware` state. OpenSpiel's oware cannot be set from a position
@@ -20,6 +21,9 @@ Level, ...) are accepted and ignored.
 - mcts: `open_spiel.python.algorithms.mcts.MCTSBot` with a `RandomRolloutEvaluator`, a fixed number of
   simulations per move (`go movetime` is ignored: the bot's strength does not depend on the machine's
   load). Needs numpy and absl-py beside pyspiel.
+
+`openspiel_engine.py --self-test` checks the adapter instead of playing: the greedy capture count
+against OpenSpiel over random games, and that bad `position` commands are refused.
 
 `go` is answered synchronously (there is nothing to stop), so `stop` and `ponderhit` do nothing.
 """
@@ -141,14 +145,42 @@ def parse_position(game, words):
     return state
 
 
+def self_test(games=300, seed=7):
+    """Raises if the greedy capture count or the position parsing disagrees with OpenSpiel."""
+    game = pyspiel.load_game("oware")
+    bot, rng, positions = GreedyBot(seed), random.Random(seed), 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal() and state.move_number() < 900:
+            bot.choose(state)  # raises on a capture mismatch
+            positions += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    state = parse_position(game, ["startpos", "moves", "F", "fE"])
+    if str(state) != str(parse_position(game, ["startpos", "moves", "FfE"])):
+        raise RuntimeError("split and concatenated move letters disagree")
+    for bad in (["fen", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"], ["startpos", "moves", "FF"],
+                ["startpos", "moves", "Fz"], ["startpos", "FfE"], [], ["sideways"]):
+        try:
+            parse_position(game, bad)
+        except ValueError:
+            continue
+        raise RuntimeError(f"position {' '.join(bad)} was accepted")
+    print(f"openspiel_engine.py self-test: {positions} greedy choices checked against OpenSpiel")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bot", choices=["greedy", "mcts"], required=True)
+    parser.add_argument("--bot", choices=["greedy", "mcts"])
+    parser.add_argument("--self-test", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--simulations", type=int, default=1000)
     parser.add_argument("--uct-c", type=float, default=2.0)
     parser.add_argument("--rollouts", type=int, default=1)
     args = parser.parse_args()
+    if args.self_test:
+        return self_test()
+    if args.bot is None:
+        parser.error("--bot is required")
 
     game = pyspiel.load_game("oware")
     if args.bot == "greedy":
