@@ -89,6 +89,7 @@ for opponent in "${OPPONENTS[@]}"; do
     --option Level=10 --option Threads="$THREADS" \
     --out "$OUT/$opponent.ogn" 2>"$OUT/$opponent.log" | tee "$OUT/$opponent.result"
   echo "strength.sh: $opponent: $(( $(date +%s) - start )) s"
+  "$VENV/bin/python" tests/oracle/ogn_summary.py "$OUT/$opponent.ogn" "oware "
   # Forfeits would flatter us (a slow or broken opponent loses on the referee's clock): show them.
   if grep -q forfeits "$OUT/$opponent.ogn"; then
     echo "strength.sh: $opponent: FORFEITS in $OUT/$opponent.ogn:"
