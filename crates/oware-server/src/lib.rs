@@ -1,1 +1,168 @@
-//! The `oware serve` web server (being built: see issue 5).
+//! The `oware serve` web server: play oware in the browser against the computer or a friend far
+//! away, watch games, analyse positions, read the rules, in Catalan, Spanish, English or French.
+//!
+//! - [`store`]: SQLite storage of games, players' tokens and moves, one transaction per change.
+//! - [`games`]: the rooms that referee each game with `oware_rules::Game` and broadcast changes.
+//! - [`protocol`]: the JSON messages spoken over the WebSocket.
+//! - [`http`]: the routes: pages, the JSON API, the WebSocket endpoint.
+//! - [`analysis`], [`record`]: the analysis board's search and the game-record reader/writer.
+//!
+//! The browser assets in `web/` are compiled into the binary, so the server needs no other files.
+
+pub mod analysis;
+pub mod assets;
+pub mod games;
+pub mod http;
+pub mod protocol;
+pub mod record;
+pub mod store;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use games::{ComputerTurn, GameError, Room};
+use store::{Store, StoreError};
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The SQLite file; `None` keeps everything in memory (tests).
+    pub data: Option<PathBuf>,
+    /// The most time the computer thinks about one move.
+    pub computer_time: Duration,
+    /// The most WebSocket connections open at once; more are refused with 503.
+    pub max_connections: usize,
+    /// The most games kept in memory at once (older ones are reloaded from the database).
+    pub max_rooms: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            data: None,
+            computer_time: Duration::from_millis(1500),
+            max_connections: 4096,
+            max_rooms: 20_000,
+        }
+    }
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("cannot open the database: {0}")]
+    Store(#[from] StoreError),
+    #[error("cannot listen: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What every request handler shares.
+pub struct AppState {
+    pub config: Config,
+    pub store: Mutex<Store>,
+    rooms: Mutex<HashMap<String, Arc<Room>>>,
+    pub connections: AtomicUsize,
+}
+
+pub type Shared = Arc<AppState>;
+
+impl AppState {
+    pub fn new(config: Config) -> Result<Shared, ServerError> {
+        let store = match &config.data {
+            Some(path) => Store::open(path)?,
+            None => Store::in_memory()?,
+        };
+        Ok(Arc::new(AppState {
+            config,
+            store: Mutex::new(store),
+            rooms: Mutex::new(HashMap::new()),
+            connections: AtomicUsize::new(0),
+        }))
+    }
+
+    /// The room of game `id`, loaded from the database if it is not in memory.
+    pub fn room(self: &Arc<Self>, id: &str) -> Result<Arc<Room>, GameError> {
+        if !valid_id(id) {
+            return Err(GameError::UnknownGame(truncate(id, 40)));
+        }
+        let mut rooms = self.rooms.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(room) = rooms.get(id) {
+            return Ok(room.clone());
+        }
+        let stored = games::lock_store(&self.store)
+            .load_game(id)?
+            .ok_or_else(|| GameError::UnknownGame(id.to_string()))?;
+        let room = Arc::new(Room::new(id.to_string(), stored)?);
+        if rooms.len() >= self.config.max_rooms {
+            // Forget rooms nobody is connected to; they come back from the database when needed.
+            rooms.retain(|_, r| Arc::strong_count(r) > 1);
+        }
+        rooms.insert(id.to_string(), room.clone());
+        drop(rooms);
+        // A restart may have caught the computer about to move.
+        if let Some(turn) = room.pending_computer_turn() {
+            self.spawn_computer(room.clone(), turn);
+        }
+        Ok(room)
+    }
+
+    /// Lets the computer think in a blocking thread, then plays its move in the room.
+    pub fn spawn_computer(self: &Arc<Self>, room: Arc<Room>, turn: ComputerTurn) {
+        let state = self.clone();
+        let time = self.config.computer_time;
+        tokio::spawn(async move {
+            let ComputerTurn {
+                game,
+                level,
+                version,
+            } = turn;
+            let mv =
+                tokio::task::spawn_blocking(move || oware_engine::choose_move(&game, level, time))
+                    .await
+                    .ok()
+                    .flatten();
+            if let Err(e) = room.play_computer(&state.store, version, mv) {
+                eprintln!(
+                    "oware serve: game {}: computer move not stored: {e}",
+                    room.id
+                );
+            }
+        });
+    }
+}
+
+/// A new random 128-bit token (or game id), as 32 hex digits.
+pub fn new_token() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the operating system's random source works");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Game ids are 32 hex digits; anything else cannot name a game.
+fn valid_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    text.chars().take(max).collect()
+}
+
+/// Serves on `listener` until `shutdown` resolves.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: Shared,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), ServerError> {
+    let app = http::router(state);
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await?;
+    Ok(())
+}

@@ -40,7 +40,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let mut engine = Engine::new(EngineOptions {
-        hash_mb: args.hash.clamp(1, 65536),
+        hash_mb: args.hash.clamp(1, 4096),
         ..EngineOptions::default()
     });
     let limits = |default_ms: u64| Limits {

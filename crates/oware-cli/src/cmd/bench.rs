@@ -1,5 +1,7 @@
 //! `oware bench`: searches a fixed set of positions to a fixed depth (or for a fixed time each) and
 //! prints the total node count (a signature that changes only when the search changes) and the speed.
+//! The speed is given per wall-clock second and, where the system tells, per second of processor time
+//! used by this process (the fair figure on a machine shared with other work).
 
 use std::time::Duration;
 
@@ -8,7 +10,7 @@ use oware_engine::{bench_games, Engine, EngineOptions, Limits};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Search depth in plies for every position
-    #[arg(long, short = 'd', default_value_t = 16)]
+    #[arg(long, short = 'd', default_value_t = 20)]
     pub depth: u32,
     /// Search each position for this many milliseconds instead of to a fixed depth (the node total is
     /// then no signature; the average depth reached is reported)
@@ -23,6 +25,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.hash == 0 || args.hash > 4096 {
+        return Err(super::Exit::bad_input("--hash must be 1..=4096 (MiB)"));
+    }
     if args.threads == 0 || args.threads > 256 {
         return Err(super::Exit::bad_input("--threads must be 1..=256"));
     }
@@ -33,6 +38,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
     let mut total_depth = 0u64;
+    let mut total_cpu = Some(Duration::ZERO);
     let games = bench_games();
     for (i, game) in games.iter().enumerate() {
         // A fresh engine per position: the signature must not depend on what came before.
@@ -41,7 +47,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             threads: args.threads,
             ..EngineOptions::default()
         });
+        let cpu_before = cpu_time();
         let r = engine.search(game, &limits, &mut |_| {});
+        total_cpu = match (total_cpu, cpu_before, cpu_time()) {
+            (Some(total), Some(before), Some(after)) => Some(total + after.saturating_sub(before)),
+            _ => None,
+        };
         println!(
             "{:>2} {:<32} depth {:>2} score {:>6} best {} nodes {:>11} time {:>6} ms nps {:>9}",
             i + 1,
@@ -66,5 +77,36 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!("nodes {total_nodes}");
     println!("time {} ms", total_time.as_millis());
     println!("nps {}", total_nodes.saturating_mul(1_000_000) / micros);
+    if let Some(cpu) = total_cpu {
+        let cpu_micros = cpu.as_micros().max(1) as u64;
+        println!("cpu time {} ms", cpu.as_millis());
+        println!(
+            "nps per cpu second {}",
+            total_nodes.saturating_mul(1_000_000) / cpu_micros
+        );
+    }
     Ok(())
+}
+
+/// Processor time (user + system) used so far by this process, all threads.
+#[cfg(unix)]
+fn cpu_time() -> Option<Duration> {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes a `rusage` into the pointer it is given, which is valid and large
+    // enough; on failure (non-zero) the value is not read.
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0;
+    if !ok {
+        return None;
+    }
+    // SAFETY: getrusage succeeded, so the struct is initialised (and it was zeroed before).
+    let usage = unsafe { usage.assume_init() };
+    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    Some(Duration::from_micros(
+        micros(usage.ru_utime) + micros(usage.ru_stime),
+    ))
+}
+
+#[cfg(not(unix))]
+fn cpu_time() -> Option<Duration> {
+    None
 }

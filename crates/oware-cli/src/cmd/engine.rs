@@ -5,7 +5,17 @@
 //! `go [depth N] [movetime MS] [wtime MS btime MS winc MS binc MS] [movestogo N] [nodes N] [infinite]
 //! [ponder]`, `stop`, `ponderhit`, `quit`. The search runs on a worker thread so that `isready`,
 //! `stop` and `ponderhit` are answered while it thinks. Anything malformed or illegal is answered with
-//! `info string error: …` and changes nothing.
+//! `info string error: …` and changes nothing. `position`, `go`, `setoption` and `ucinewgame` sent
+//! during a limited search wait for its `bestmove`; during `go infinite` or `go ponder` they are
+//! refused until `stop`.
+//!
+//! Replies: `info depth D seldepth S score cp X nodes N nps N time MS hashfull H pv M M …` after each
+//! completed iteration (the pv one letter per word) and `bestmove M [ponder P]`, or `bestmove 0000`
+//! when the game is over. Scores are centiseeds (100 = one seed) for the side to move; a won game is
+//! reported as 30000 minus the plies to its end (a lost one as the negative).
+//!
+//! Extra options: `Eval` (`default` or `material`, to measure the evaluation terms) and `Weights`
+//! (`name=value,…`, to try tuned evaluation weights in matches).
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -20,7 +30,8 @@ use oware_rules::{Game, Position, RuleSet};
 #[derive(clap::Args, Debug)]
 pub struct Args {}
 
-const MAX_HASH_MB: usize = 65536;
+/// Larger tables than this are refused: the table is touched page by page when made.
+const MAX_HASH_MB: usize = 4096;
 const MAX_THREADS: usize = 256;
 /// Longer input lines are refused (a protocol line is short; this bounds what a hostile peer costs).
 const MAX_LINE: usize = 1 << 16;
@@ -34,7 +45,12 @@ pub fn run(_args: Args) -> anyhow::Result<()> {
         buf.clear();
         let n = input.read_until(b'\n', &mut buf)?;
         if n == 0 {
-            break; // end of input: like quit
+            // End of input: a limited search still answers (a script may pipe `go depth N` and
+            // close); an infinite or ponder search stops now.
+            if !(session.infinite || session.control.is_pondering()) {
+                session.idle_engine("end of input");
+            }
+            break;
         }
         if buf.len() > MAX_LINE {
             error("line too long");
@@ -264,7 +280,7 @@ impl Session {
             "uci" => {
                 send(&format!("id name oware {}", env!("CARGO_PKG_VERSION")));
                 send("id author the oware developers");
-                send("option name Hash type spin default 64 min 1 max 65536");
+                send("option name Hash type spin default 64 min 1 max 4096");
                 send("option name Threads type spin default 1 min 1 max 256");
                 send("option name Level type spin default 10 min 1 max 10");
                 send("option name Rules type combo default abapa var abapa var awari");

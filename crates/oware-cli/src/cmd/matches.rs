@@ -206,7 +206,10 @@ impl EngineProcess {
         }
         self.send(&format!("go movetime {movetime}"))?;
         // Generous: the engine is judged on legality here, not on its clock.
-        let lines = self.wait_for("bestmove", Duration::from_millis(movetime * 3 + 5000))?;
+        let lines = self.wait_for(
+            "bestmove",
+            Duration::from_millis(movetime.saturating_mul(3).saturating_add(5000)),
+        )?;
         let last = lines.last().map(String::as_str).unwrap_or("");
         Ok(last.split_whitespace().nth(1).unwrap_or("").to_string())
     }
@@ -344,6 +347,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if args.games == 0 {
         return Err(Exit::bad_input("--games must be at least 1"));
+    }
+    if args.movetime == 0 || args.movetime > 3_600_000 {
+        return Err(Exit::bad_input(
+            "--movetime must be 1..=3600000 milliseconds",
+        ));
     }
     let mut options = Vec::new();
     for option in &args.options {

@@ -1,0 +1,81 @@
+//! `oware analyze` and `oware bench` as a user runs them.
+
+use std::process::Command;
+
+fn oware(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(args)
+        .output()
+        .expect("run oware");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn analyze_lists_every_legal_move_of_a_position() {
+    let (code, out, _) = oware(&[
+        "analyze",
+        "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
+        "--movetime",
+        "50",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    for letter in ["A", "B", "C", "D", "E", "F"] {
+        assert!(
+            out.lines().any(|l| l.starts_with(&format!("{letter} "))),
+            "{letter} in {out}"
+        );
+    }
+    // A forced win is reported as such.
+    let (_, out, _) = oware(&["analyze", "0-0-0-1-0-1-1-1-0-0-0-0-23-21-S", "--depth", "4"]);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("F ") && l.contains("win in 1")),
+        "{out}"
+    );
+    // Bad input: status 2 and a reason.
+    let (code, _, err) = oware(&["analyze", "4-4-4"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("15 fields"), "{err}");
+}
+
+#[test]
+fn analyze_marks_the_losses_of_a_game() {
+    let dir = std::env::temp_dir().join(format!("oware-analyze-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.txt");
+    std::fs::write(&file, "FfBeBc\n").unwrap();
+    let (code, out, err) = oware(&["analyze", file.to_str().unwrap(), "--depth", "4"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.starts_with(char::is_numeric))
+            .count(),
+        6,
+        "{out}"
+    );
+    assert!(out.contains("South: ") && out.contains("North: "), "{out}");
+    std::fs::write(&file, "FF\n").unwrap();
+    let (code, _, err) = oware(&["analyze", file.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("ply 2"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bench_signature_is_repeatable() {
+    let nodes = || {
+        let (code, out, _) = oware(&["bench", "--depth", "8", "--hash", "4"]);
+        assert_eq!(code, Some(0));
+        out.lines()
+            .find_map(|l| l.strip_prefix("nodes "))
+            .expect("a nodes line")
+            .to_string()
+    };
+    let first = nodes();
+    assert!(first.parse::<u64>().unwrap() > 1000);
+    assert_eq!(first, nodes());
+}

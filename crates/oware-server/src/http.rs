@@ -1,0 +1,481 @@
+//! The routes: the pages (one HTML shell; the script draws the page the path names), the embedded
+//! static files, the JSON API and the WebSocket endpoint.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use oware_rules::{Game, Move, Position, RuleSet, Side};
+
+use crate::games::{side_letter, GameError, GameMode, GameSetup, Room, Seat};
+use crate::protocol::{parse_client_message, ClientMessage, ServerMessage, MAX_CLIENT_MESSAGE};
+use crate::{assets, record, Shared};
+
+/// The largest request body the API reads.
+const MAX_BODY: usize = 80 * 1024;
+
+pub fn router(state: Shared) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/game/{id}", get(index))
+        .route("/analysis", get(index))
+        .route("/rules", get(index))
+        .route("/static/{name}", get(static_file))
+        .route("/api/games", post(create_game))
+        .route("/api/games/{id}", get(game_view))
+        .route("/api/games/{id}/join", post(join_game))
+        .route("/api/games/{id}/record", get(game_record))
+        .route("/api/analyse", post(analyse))
+        .route("/api/evaluate", post(evaluate))
+        .route("/ws/{id}", get(websocket))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+/// An API error: a status and a JSON body `{"error":{"code":..,"message":..}}`.
+pub struct ApiError {
+    status: StatusCode,
+    code: String,
+    message: String,
+}
+
+impl ApiError {
+    fn bad_request(code: &str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            code: code.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> ApiError {
+        let status = match e {
+            GameError::UnknownGame(_) => StatusCode::NOT_FOUND,
+            GameError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            _ => StatusCode::CONFLICT,
+        };
+        ApiError {
+            status,
+            code: e.code().to_string(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            Json(json!({"error": {"code": self.code, "message": self.message}})),
+        )
+            .into_response()
+    }
+}
+
+/// Reads a JSON body, answering malformed input with a clear API error.
+fn parse_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_request("bad-request", format!("malformed request: {e}")))
+}
+
+async fn index() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, assets::INDEX.content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        assets::INDEX.bytes,
+    )
+}
+
+async fn static_file(Path(name): Path<String>) -> Response {
+    match assets::find(&name) {
+        Some(a) => (
+            [
+                (header::CONTENT_TYPE, a.content_type),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            a.bytes,
+        )
+            .into_response(),
+        None => not_found().await.into_response(),
+    }
+}
+
+async fn not_found() -> impl IntoResponse {
+    ApiError {
+        status: StatusCode::NOT_FOUND,
+        code: "not-found".into(),
+        message: "no such page".into(),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateGame {
+    mode: String,
+    /// The creator's side: `S`, `N` or `random`.
+    #[serde(default)]
+    side: Option<String>,
+    #[serde(default)]
+    level: Option<u8>,
+    #[serde(default)]
+    rules: Option<String>,
+    #[serde(default)]
+    position: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Seated {
+    id: String,
+    token: Option<String>,
+    side: Option<char>,
+}
+
+fn random_side() -> Side {
+    let mut b = [0u8; 1];
+    getrandom::fill(&mut b).expect("the operating system's random source works");
+    if b[0] & 1 == 0 {
+        Side::South
+    } else {
+        Side::North
+    }
+}
+
+async fn create_game(State(state): State<Shared>, body: Bytes) -> Result<Json<Seated>, ApiError> {
+    let req: CreateGame = parse_body(&body)?;
+    let side = match req.side.as_deref().unwrap_or("S") {
+        "S" | "s" | "south" => Side::South,
+        "N" | "n" | "north" => Side::North,
+        "random" => random_side(),
+        other => {
+            return Err(ApiError::bad_request(
+                "bad-side",
+                format!("side must be S, N or random, not {other:?}"),
+            ))
+        }
+    };
+    let mode = match req.mode.as_str() {
+        "computer" => {
+            let level = req.level.unwrap_or(3);
+            if !oware_engine::LEVELS.contains(&level) {
+                return Err(ApiError::bad_request(
+                    "bad-level",
+                    format!("the level must be from 1 to 10, not {level}"),
+                ));
+            }
+            GameMode::Computer {
+                side: side.opponent(),
+                level,
+            }
+        }
+        "friend" => GameMode::Friend,
+        other => {
+            return Err(ApiError::bad_request(
+                "bad-mode",
+                format!("mode must be \"computer\" or \"friend\", not {other:?}"),
+            ))
+        }
+    };
+    let rules: RuleSet = match req.rules.as_deref() {
+        None => RuleSet::Abapa,
+        Some(r) => r
+            .parse()
+            .map_err(|e| ApiError::bad_request("bad-rules", format!("{e}")))?,
+    };
+    let start: Position = match req.position.as_deref() {
+        None | Some("") => Position::start(),
+        Some(p) => p
+            .parse()
+            .map_err(|e| ApiError::bad_request("bad-position", format!("bad position: {e}")))?,
+    };
+    let setup = GameSetup { mode, rules, start };
+    let id = crate::new_token();
+    let token = crate::new_token();
+    crate::games::lock_store(&state.store)
+        .create_game(&id, &setup, Some((&token, side)))
+        .map_err(GameError::from)?;
+    // Loading the room starts the computer if it moves first.
+    state.room(&id)?;
+    Ok(Json(Seated {
+        id,
+        token: Some(token),
+        side: Some(side_letter(side)),
+    }))
+}
+
+async fn join_game(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<Seated>, ApiError> {
+    let room = state.room(&id)?;
+    let seat = room.join(&state.store)?;
+    Ok(Json(Seated {
+        id,
+        token: seat.as_ref().map(|(t, _)| t.clone()),
+        side: seat.map(|(_, s)| side_letter(s)),
+    }))
+}
+
+async fn game_view(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<crate::games::GameView>, ApiError> {
+    Ok(Json(state.room(&id)?.view()))
+}
+
+async fn game_record(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let room = state.room(&id)?;
+    let view = room.view();
+    let moves = oware_rules::parse_move_letters(&view.moves).unwrap_or_default();
+    let game = Game::replay(room.setup.start, room.setup.rules, &moves)
+        .map_err(|(_, e)| ApiError::bad_request("damaged", e.to_string()))?;
+    let name = |side: Side| match room.setup.mode {
+        GameMode::Computer { side: c, level } if c == side => format!("oware level {level}"),
+        _ => "Player".to_string(),
+    };
+    let text = record::write_record(&game, &name(Side::South), &name(Side::North));
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"oware-{}.ogn\"", &id[..8]),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalyseRequest {
+    text: String,
+    #[serde(default)]
+    rules: Option<String>,
+}
+
+/// Reads a record or position for the analysis board and replays it: every position, capture and
+/// the end if the record reaches it. An illegal move stops the replay with an error that says
+/// where.
+async fn analyse(body: Bytes) -> Result<Json<serde_json::Value>, ApiError> {
+    let req: AnalyseRequest = parse_body(&body)?;
+    let rules: RuleSet = match req.rules.as_deref() {
+        None => RuleSet::Abapa,
+        Some(r) => r
+            .parse()
+            .map_err(|e| ApiError::bad_request("bad-rules", format!("{e}")))?,
+    };
+    let rec = record::read_record(&req.text, rules)
+        .map_err(|e| ApiError::bad_request("bad-record", e.0))?;
+    let mut game = Game::from_position(rec.start, rec.rules);
+    let mut error = None;
+    for (ply, &mv) in rec.moves.iter().enumerate() {
+        if let Err(e) = game.play(mv) {
+            error = Some(format!(
+                "{}: {e}",
+                oware_rules::describe_ply(rec.start.side_to_move(), ply, mv)
+            ));
+            break;
+        }
+    }
+    Ok(Json(json!({
+        "rules": rec.rules.name(),
+        "start": rec.start.to_string(),
+        "moves": oware_rules::format_move_letters(game.moves()),
+        "captures": game.captures(),
+        "positions": game.positions().iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        "end": game.end().map(|e| json!({"reason": e.reason.word(), "score": e.score.to_string(),
+            "winner": e.score.winner().map(side_letter)})),
+        "error": error,
+    })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EvaluateRequest {
+    position: String,
+    #[serde(default)]
+    rules: Option<String>,
+}
+
+async fn evaluate(
+    State(state): State<Shared>,
+    body: Bytes,
+) -> Result<Json<crate::analysis::Evaluation>, ApiError> {
+    let req: EvaluateRequest = parse_body(&body)?;
+    let rules: RuleSet = match req.rules.as_deref() {
+        None => RuleSet::Abapa,
+        Some(r) => r
+            .parse()
+            .map_err(|e| ApiError::bad_request("bad-rules", format!("{e}")))?,
+    };
+    let pos: Position = req
+        .position
+        .parse()
+        .map_err(|e| ApiError::bad_request("bad-position", format!("bad position: {e}")))?;
+    let budget = state.config.computer_time.min(Duration::from_millis(800));
+    let eval =
+        tokio::task::spawn_blocking(move || crate::analysis::evaluate(&pos, rules, budget, 16))
+            .await
+            .map_err(|e| ApiError::bad_request("internal", e.to_string()))?;
+    Ok(Json(eval))
+}
+
+#[derive(Deserialize)]
+struct WsQuery {
+    token: Option<String>,
+}
+
+/// Counts an open WebSocket; the count goes down when this is dropped.
+struct ConnectionSlot(Shared);
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.0.connections.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+async fn websocket(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    Query(query): Query<WsQuery>,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let room = state.room(&id)?;
+    let open = state.connections.fetch_add(1, Ordering::SeqCst);
+    let slot = ConnectionSlot(state.clone());
+    if open >= state.config.max_connections {
+        return Err(ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            code: "too-many-connections".into(),
+            message: format!(
+                "the server has {} connections open, its limit; try again later",
+                open
+            ),
+        });
+    }
+    let token = query.token.filter(|t| t.len() <= 64);
+    Ok(upgrade
+        // Messages a little over the protocol's limit get a clear error from the protocol
+        // layer; far larger ones are cut off by the WebSocket layer itself.
+        .max_message_size(MAX_CLIENT_MESSAGE * 16)
+        .max_frame_size(MAX_CLIENT_MESSAGE * 16)
+        .on_upgrade(move |socket| async move {
+            let _slot = slot;
+            play_over_socket(socket, state, room, token).await;
+        }))
+}
+
+async fn play_over_socket(
+    socket: WebSocket,
+    state: Shared,
+    room: Arc<Room>,
+    token: Option<String>,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let mut updates = room.subscribe();
+    let you = match room.seat(token.as_deref()) {
+        Seat::Player(side) => Some(side_letter(side)),
+        Seat::Watcher => None,
+    };
+    let hello = [
+        ServerMessage::Welcome { you }.to_json(),
+        ServerMessage::State {
+            game: Box::new(room.view()),
+        }
+        .to_json(),
+    ];
+    for text in hello {
+        if sink.send(Message::Text(text.into())).await.is_err() {
+            return;
+        }
+    }
+    loop {
+        tokio::select! {
+            incoming = stream.next() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Binary(_))) => {
+                        let reply = ServerMessage::error("bad-message", "send JSON text messages, not binary ones");
+                        if sink.send(Message::Text(reply.to_json().into())).await.is_err() { return; }
+                        continue;
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
+                };
+                if let Some(reply) = handle_message(&state, &room, token.as_deref(), text.as_str()) {
+                    if sink.send(Message::Text(reply.to_json().into())).await.is_err() { return; }
+                }
+            }
+            update = updates.recv() => {
+                let text: String = match update {
+                    Ok(text) => text.to_string(),
+                    // Too slow to keep up: send the whole current state instead of the backlog.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) =>
+                        ServerMessage::State { game: Box::new(room.view()) }.to_json(),
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                };
+                if sink.send(Message::Text(text.into())).await.is_err() { return; }
+            }
+        }
+    }
+}
+
+/// Acts on one client message; the reply, if any, goes to that client only (changes go to
+/// everyone through the room's broadcast).
+fn handle_message(
+    state: &Shared,
+    room: &Arc<Room>,
+    token: Option<&str>,
+    text: &str,
+) -> Option<ServerMessage> {
+    let message = match parse_client_message(text) {
+        Ok(m) => m,
+        Err(reply) => return Some(reply),
+    };
+    let result = match message {
+        ClientMessage::Ping => return Some(ServerMessage::Pong),
+        ClientMessage::Move { mv, ply } => {
+            let Ok(mv) = mv.parse::<Move>() else {
+                return Some(ServerMessage::error(
+                    "bad-move",
+                    format!(
+                        "{:?} is not a move: a move is one letter, A-F or a-f",
+                        mv.chars().take(20).collect::<String>()
+                    ),
+                ));
+            };
+            room.play(&state.store, token, mv, ply).map(|turn| {
+                if let Some(turn) = turn {
+                    state.spawn_computer(room.clone(), turn);
+                }
+            })
+        }
+        ClientMessage::Undo => room.undo(&state.store, token),
+    };
+    result
+        .err()
+        .map(|e| ServerMessage::error(e.code(), e.to_string()))
+}

@@ -1,0 +1,296 @@
+//! The HTTP API and the WebSocket protocol, against a real server on a loopback port.
+
+mod common;
+
+use common::*;
+use futures_util::SinkExt;
+use serde_json::json;
+
+#[tokio::test]
+async fn full_game_against_the_computer_with_undo() {
+    let server = TestServer::start(quick_config()).await;
+    let (id, token, side) =
+        create(server.addr, json!({"mode":"computer","level":1,"side":"S"})).await;
+    assert_eq!(side, "S");
+    let mut me = Client::connect(server.addr, &id, Some(&token)).await;
+    assert_eq!(me.you.as_deref(), Some("S"));
+    assert_eq!(me.game["computer"], "N");
+
+    // Two moves, then take the last one back: the computer's answer goes too.
+    for _ in 0..2 {
+        let mv = me.legal()[..1].to_string();
+        let reply = me.play(&mv).await;
+        assert_eq!(reply["type"], "state", "{reply}");
+        me.wait_for(|g| g["to_move"] == "S" || !g["end"].is_null())
+            .await;
+    }
+    assert_eq!(me.moves().len(), 4);
+    let before_undo = me.moves();
+    me.send_text(r#"{"type":"undo"}"#).await;
+    me.wait_for(|g| g["moves"].as_str().unwrap().len() == 2)
+        .await;
+    assert_eq!(me.moves(), before_undo[..2]);
+    assert_eq!(me.game["to_move"], "S");
+
+    // Play to the end; the computer answers every move.
+    let mut plies = 0;
+    while !me.over() {
+        let mv = me.legal()[..1].to_string();
+        me.play(&mv).await;
+        me.wait_for(|g| (g["to_move"] == "S" && g["thinking"] == false) || !g["end"].is_null())
+            .await;
+        plies += 1;
+        assert!(plies < 400, "the game should end");
+    }
+    let end = &me.game["end"];
+    assert!(
+        ["capture", "draw", "no-moves", "repetition"].contains(&end["reason"].as_str().unwrap())
+    );
+    // The record says the same.
+    let (status, record) =
+        common::http(server.addr, "GET", &format!("/api/games/{id}/record"), None).await;
+    assert_eq!(status, 200);
+    assert!(record.contains("[Variant \"abapa\"]"), "{record}");
+    let score = format!("[Score \"{}\"]", end["score"].as_str().unwrap());
+    assert!(record.contains(&score), "{record}");
+    // The record reads back as the same game.
+    let parsed: oware_rules::ogn::Record = record.parse().expect("a valid OGN record");
+    assert_eq!(oware_rules::format_move_letters(&parsed.moves), me.moves());
+    // A finished game refuses moves.
+    let reply = me.play("A").await;
+    assert_eq!(reply["code"], "game-over", "{reply}");
+    me.close().await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn computer_moves_first_when_it_plays_south() {
+    let server = TestServer::start(quick_config()).await;
+    let (id, token, side) =
+        create(server.addr, json!({"mode":"computer","level":2,"side":"N"})).await;
+    assert_eq!(side, "N");
+    let mut me = Client::connect(server.addr, &id, Some(&token)).await;
+    me.wait_for(|g| g["moves"].as_str().unwrap().len() == 1)
+        .await;
+    assert_eq!(me.game["to_move"], "N");
+    // Nothing of the human's to take back yet.
+    me.send_text(r#"{"type":"undo"}"#).await;
+    let reply = me.next().await;
+    assert_eq!(reply["code"], "nothing-to-undo", "{reply}");
+    me.close().await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn friend_game_seats_two_players_then_watchers() {
+    let server = TestServer::start(quick_config()).await;
+    let (id, south_token, _) = create(server.addr, json!({"mode":"friend","side":"S"})).await;
+    let (status, seat) = post_json(server.addr, &format!("/api/games/{id}/join"), json!({})).await;
+    assert_eq!(status, 200);
+    assert_eq!(seat["side"], "N");
+    let north_token = seat["token"].as_str().unwrap().to_string();
+    assert_ne!(north_token, south_token);
+    assert_eq!(north_token.len(), 32);
+    let (_, watcher_seat) =
+        post_json(server.addr, &format!("/api/games/{id}/join"), json!({})).await;
+    assert!(watcher_seat["token"].is_null());
+
+    let mut south = Client::connect(server.addr, &id, Some(&south_token)).await;
+    let mut north = Client::connect(server.addr, &id, Some(&north_token)).await;
+    let mut watcher = Client::connect(server.addr, &id, None).await;
+    assert_eq!(south.you.as_deref(), Some("S"));
+    assert_eq!(north.you.as_deref(), Some("N"));
+    assert_eq!(watcher.you, None);
+    assert_eq!(south.game["seated"], json!([true, true]));
+
+    south.play("F").await;
+    north.wait_for(|g| g["moves"] == "F").await;
+    watcher.wait_for(|g| g["moves"] == "F").await;
+    assert_eq!(north.game["position"], "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N");
+
+    // Out of turn, someone else's house, a watcher, a stale move: refused, nothing changes.
+    let reply = south.play("A").await;
+    assert_eq!(reply["code"], "not-your-turn", "{reply}");
+    let reply = north.play("A").await;
+    assert_eq!(reply["code"], "not-your-house", "{reply}");
+    let reply = watcher.play("a").await;
+    assert_eq!(reply["code"], "not-a-player", "{reply}");
+    north
+        .send_text(r#"{"type":"move","move":"a","ply":0}"#)
+        .await;
+    let reply = north.next().await;
+    assert_eq!(reply["code"], "stale", "{reply}");
+    // Undo is only for games against the computer.
+    north.send_text(r#"{"type":"undo"}"#).await;
+    assert_eq!(north.next().await["code"], "undo-not-allowed");
+
+    north.play("f").await;
+    south.wait_for(|g| g["moves"] == "Ff").await;
+    // An empty house.
+    let reply = south.play("F").await;
+    assert_eq!(reply["code"], "empty-house", "{reply}");
+    let (_, view) = common::http(server.addr, "GET", &format!("/api/games/{id}"), None).await;
+    let view: serde_json::Value = serde_json::from_str(&view).unwrap();
+    assert_eq!(view["moves"], "Ff");
+    south.close().await;
+    north.close().await;
+    watcher.close().await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn hostile_messages_get_errors_and_the_server_stays_up() {
+    let server = TestServer::start(quick_config()).await;
+    let (id, token, _) = create(server.addr, json!({"mode":"friend"})).await;
+    let mut c = Client::connect(server.addr, &id, Some(&token)).await;
+    for (text, code) in [
+        ("not json", "bad-message"),
+        ("{}", "bad-message"),
+        (r#"{"type":"move","move":"Z"}"#, "bad-move"),
+        (r#"{"type":"move","move":"FF"}"#, "bad-move"),
+        (r#"{"type":"move","move":"F","extra":1}"#, "bad-message"),
+        (r#"{"type":"move","move":"F","ply":-1}"#, "bad-message"),
+    ] {
+        c.send_text(text).await;
+        let reply = c.next().await;
+        assert_eq!(reply["type"], "error", "{text}: {reply}");
+        assert_eq!(reply["code"], code, "{text}: {reply}");
+        assert!(!reply["message"].as_str().unwrap().is_empty());
+    }
+    let big = format!(r#"{{"type":"move","move":"{}"}}"#, "x".repeat(4000));
+    c.send_text(&big).await;
+    assert_eq!(c.next().await["code"], "too-large");
+    c.socket
+        .send(tokio_tungstenite::tungstenite::Message::Binary(
+            vec![1, 2, 3].into(),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(c.next().await["code"], "bad-message");
+    c.send_text(r#"{"type":"ping"}"#).await;
+    assert_eq!(c.next().await["type"], "pong");
+    assert_eq!(c.moves(), "");
+    // Far too large: the connection is cut, and the server goes on.
+    let huge = "y".repeat(200_000);
+    let _ = c.socket.send(huge.into()).await;
+    let mut again = Client::connect(server.addr, &id, Some(&token)).await;
+    assert_eq!(again.play("F").await["game"]["moves"], "F");
+    again.close().await;
+
+    // HTTP: unknown games, malformed bodies, bad fields.
+    let (status, body) = common::http(
+        server.addr,
+        "GET",
+        &format!("/api/games/{}", "0".repeat(32)),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    assert!(body.contains("unknown-game"), "{body}");
+    let (status, _) = common::http(server.addr, "GET", "/api/games/../../etc/passwd", None).await;
+    assert_eq!(status, 404);
+    let (status, body) = common::http(server.addr, "POST", "/api/games", Some("{nope")).await;
+    assert_eq!(status, 400);
+    assert!(body.contains("bad-request"), "{body}");
+    for (req, code) in [
+        (json!({"mode":"computer","level":11}), "bad-level"),
+        (json!({"mode":"chess"}), "bad-mode"),
+        (json!({"mode":"friend","side":"E"}), "bad-side"),
+        (json!({"mode":"friend","rules":"kalah"}), "bad-rules"),
+        (json!({"mode":"friend","position":"4-4-4"}), "bad-position"),
+    ] {
+        let (status, v) = post_json(server.addr, "/api/games", req.clone()).await;
+        assert_eq!(status, 400, "{req}");
+        assert_eq!(v["error"]["code"], code, "{req}: {v}");
+    }
+    let (status, _) = common::http(
+        server.addr,
+        "POST",
+        "/api/games",
+        Some(&"x".repeat(200_000)),
+    )
+    .await;
+    assert_eq!(status, 413);
+    // Unknown game over WebSocket: refused before the upgrade.
+    assert!(tokio_tungstenite::connect_async(format!(
+        "ws://{}/ws/{}",
+        server.addr,
+        "a".repeat(32)
+    ))
+    .await
+    .is_err());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn connection_limit_refuses_extra_sockets() {
+    let server = TestServer::start(oware_server::Config {
+        max_connections: 2,
+        ..quick_config()
+    })
+    .await;
+    let (id, _, _) = create(server.addr, json!({"mode":"friend"})).await;
+    let a = Client::connect(server.addr, &id, None).await;
+    let b = Client::connect(server.addr, &id, None).await;
+    let third = tokio_tungstenite::connect_async(format!("ws://{}/ws/{id}", server.addr)).await;
+    match third {
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => assert_eq!(resp.status(), 503),
+        other => panic!("expected 503, got {other:?}"),
+    }
+    a.close().await;
+    // A slot frees up once a socket closes.
+    let mut ok = false;
+    for _ in 0..50 {
+        if tokio_tungstenite::connect_async(format!("ws://{}/ws/{id}", server.addr))
+            .await
+            .is_ok()
+        {
+            ok = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(ok);
+    b.close().await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn pages_and_assets_are_served() {
+    let server = TestServer::start(quick_config()).await;
+    for path in [
+        "/",
+        "/analysis",
+        "/rules",
+        &format!("/game/{}", "b".repeat(32)),
+    ] {
+        let (status, body) = common::http(server.addr, "GET", path, None).await;
+        assert_eq!(status, 200, "{path}");
+        assert!(body.contains("<main id=\"app\">"), "{path}");
+    }
+    for name in ["app.js", "board.js", "i18n.js", "style.css", "icon.svg"] {
+        let (status, body) =
+            common::http(server.addr, "GET", &format!("/static/{name}"), None).await;
+        assert_eq!(status, 200, "{name}");
+        assert!(!body.is_empty());
+    }
+    let (status, _) = common::http(server.addr, "GET", "/static/nothing.js", None).await;
+    assert_eq!(status, 404);
+    // The analysis API replays records and stops at an illegal move with a reason.
+    let (status, v) = post_json(server.addr, "/api/analyse", json!({"text":"1. F f 2. F"})).await;
+    assert_eq!(status, 200);
+    assert_eq!(v["moves"], "Ff");
+    assert!(v["error"].as_str().unwrap().contains("ply 3"), "{v}");
+    assert_eq!(v["positions"].as_array().unwrap().len(), 3);
+    let (status, v) = post_json(
+        server.addr,
+        "/api/evaluate",
+        json!({"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 6);
+    let (status, _) = post_json(server.addr, "/api/evaluate", json!({"position":"9-9"})).await;
+    assert_eq!(status, 400);
+    server.stop().await;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# End-to-end tests of the web app in a real headless Chromium (Debian's package, never a
+# downloaded browser), driven by Node's playwright-core: a full game against the computer, a
+# friend game between two browser contexts where one reloads and resumes, and every page in
+# every language at desktop and phone widths. Screenshots go to $E2E_OUT (on failure too).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+
+if ! command -v chromium >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
+if ! command -v node >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null
+fi
+node_dir=${E2E_NODE_DIR:-${TMPDIR:-/tmp}/oware-e2e-node}
+if [ ! -d "$node_dir/node_modules/playwright-core" ]; then
+  mkdir -p "$node_dir"
+  (cd "$node_dir" && npm install --silent --no-audit --no-fund playwright-core@1 >/dev/null)
+fi
+
+cargo build --release --locked -p oware-cli
+work=$(mktemp -d)
+export E2E_OUT=${E2E_OUT:-$work/screenshots}
+mkdir -p "$E2E_OUT"
+port=$((20000 + RANDOM % 20000))
+"$root/target/release/oware" serve --addr "127.0.0.1:$port" --data "$work/e2e.sqlite" --movetime 50 \
+  >"$work/server.log" 2>&1 &
+server=$!
+cleanup() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }
+trap cleanup EXIT
+for _ in $(seq 100); do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+  sleep 0.1
+done
+
+status=0
+NODE_PATH="$node_dir/node_modules" E2E_URL="http://127.0.0.1:$port" \
+  timeout 300 node "$root/scripts/web-e2e/e2e.js" || status=$?
+if [ "$status" != 0 ]; then
+  echo "web-e2e failed; server log:"; tail -n 50 "$work/server.log"
+  echo "screenshots in $E2E_OUT"
+fi
+exit "$status"

@@ -1,0 +1,184 @@
+// The four languages of the app. The browser's language chooses the first one; the menu in the
+// header switches, and the choice is remembered.
+'use strict';
+
+const STRINGS = {
+  en: {
+    'nav.play': 'Play', 'nav.analysis': 'Analysis', 'nav.rules': 'Rules',
+    'home.computer': 'Play the computer', 'home.friend': 'Play a friend', 'home.open': 'Open a game record or a position',
+    'home.friendHint': 'You get a link to send. Whoever opens it plays the other side; anyone else who opens it watches.',
+    'home.openHint': 'Paste a game record (OGN), a move list such as FfEa, or a position string such as 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
+    'level': 'Level', 'side': 'Your side', 'side.S': 'South (moves first)', 'side.N': 'North', 'side.random': 'Random',
+    'ruleset': 'Rules', 'rules.abapa': 'Abapa (international)', 'rules.awari': 'Awari (research)',
+    'play': 'Play', 'createLink': 'Create a link', 'open': 'Analyse',
+    'south': 'South', 'north': 'North', 'you': 'You', 'computer': 'Computer (level {n})', 'friend': 'Friend', 'waiting': 'waiting…',
+    'yourTurn': 'Your turn', 'theirTurn': 'Your opponent is thinking…', 'thinking': 'The computer is thinking…',
+    'toMove': '{side} to move', 'watching': 'You are watching this game.',
+    'won': 'You won! {score}', 'lost': 'You lost. {score}', 'drawn': 'Draw. {score}', 'winnerIs': '{side} wins. {score}',
+    'reason.capture': 'more than 24 seeds captured', 'reason.draw': '24 seeds each', 'reason.no-moves': 'no move left: each player takes the seeds on their side', 'reason.repetition': 'a position came back',
+    'undo': 'Undo', 'download': 'Download (OGN)', 'copyPos': 'Copy position', 'copied': 'Copied', 'analyseThis': 'Analyse',
+    'share': 'Send this link to your friend:', 'copyLink': 'Copy link', 'connecting': 'Connecting…', 'moves': 'Moves', 'keysHint': 'Keys {keys} play your houses.',
+    'analysis.title': 'Analysis board', 'analysis.load': 'Load', 'analysis.start': 'Start', 'analysis.prev': 'Back', 'analysis.next': 'Forward', 'analysis.end': 'End',
+    'analysis.move': 'Move', 'analysis.score': 'Value', 'analysis.line': 'Best line', 'analysis.depth': 'Search depth {d} plies; values in seeds for the side to move; repetitions not counted.',
+    'analysis.clickHint': 'Click a house to try a move; the engine values every legal move.', 'analysis.over': 'Game over: {score} ({reason})', 'position': 'Position',
+    'err.not-your-turn': 'It is not your turn.', 'err.stale': 'The game moved on; try again.', 'err.game-over': 'The game is over.',
+    'err.not-your-house': 'That house belongs to your opponent.', 'err.empty-house': 'That house is empty.',
+    'err.must-feed': 'Your opponent has no seeds: you must give them some.', 'err.starves-opponent': 'That move would leave your opponent without seeds.',
+    'err.not-a-player': 'You are watching: only the players can move.', 'err.unknown-game': 'There is no such game.', 'err.nothing-to-undo': 'There is nothing to take back.',
+  },
+  fr: {
+    'nav.play': 'Jouer', 'nav.analysis': 'Analyse', 'nav.rules': 'Règles',
+    'home.computer': 'Jouer contre l’ordinateur', 'home.friend': 'Jouer avec un ami', 'home.open': 'Ouvrir une partie ou une position',
+    'home.friendHint': 'Vous recevez un lien à envoyer. Qui l’ouvre joue l’autre camp ; les suivants regardent.',
+    'home.openHint': 'Collez une partie (OGN), une liste de coups comme FfEa ou une position comme 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
+    'level': 'Niveau', 'side': 'Votre camp', 'side.S': 'Sud (joue en premier)', 'side.N': 'Nord', 'side.random': 'Au hasard',
+    'ruleset': 'Règles', 'rules.abapa': 'Abapa (internationales)', 'rules.awari': 'Awari (recherche)',
+    'play': 'Jouer', 'createLink': 'Créer un lien', 'open': 'Analyser',
+    'south': 'Sud', 'north': 'Nord', 'you': 'Vous', 'computer': 'Ordinateur (niveau {n})', 'friend': 'Ami', 'waiting': 'en attente…',
+    'yourTurn': 'À vous de jouer', 'theirTurn': 'Votre adversaire réfléchit…', 'thinking': 'L’ordinateur réfléchit…',
+    'toMove': '{side} joue', 'watching': 'Vous regardez cette partie.',
+    'won': 'Vous avez gagné ! {score}', 'lost': 'Vous avez perdu. {score}', 'drawn': 'Partie nulle. {score}', 'winnerIs': '{side} gagne. {score}',
+    'reason.capture': 'plus de 24 graines prises', 'reason.draw': '24 graines chacun', 'reason.no-moves': 'plus aucun coup : chacun prend les graines de son côté', 'reason.repetition': 'une position s’est répétée',
+    'undo': 'Annuler', 'download': 'Télécharger (OGN)', 'copyPos': 'Copier la position', 'copied': 'Copié', 'analyseThis': 'Analyser',
+    'share': 'Envoyez ce lien à votre ami :', 'copyLink': 'Copier le lien', 'connecting': 'Connexion…', 'moves': 'Coups', 'keysHint': 'Les touches {keys} jouent vos cases.',
+    'analysis.title': 'Plateau d’analyse', 'analysis.load': 'Charger', 'analysis.start': 'Début', 'analysis.prev': 'Reculer', 'analysis.next': 'Avancer', 'analysis.end': 'Fin',
+    'analysis.move': 'Coup', 'analysis.score': 'Valeur', 'analysis.line': 'Meilleure suite', 'analysis.depth': 'Profondeur {d} demi-coups ; valeurs en graines pour le camp au trait ; répétitions non comptées.',
+    'analysis.clickHint': 'Cliquez une case pour essayer un coup ; le moteur évalue chaque coup légal.', 'analysis.over': 'Partie finie : {score} ({reason})', 'position': 'Position',
+    'err.not-your-turn': 'Ce n’est pas votre tour.', 'err.stale': 'La partie a avancé ; réessayez.', 'err.game-over': 'La partie est finie.',
+    'err.not-your-house': 'Cette case est à votre adversaire.', 'err.empty-house': 'Cette case est vide.',
+    'err.must-feed': 'Votre adversaire n’a plus de graines : vous devez lui en donner.', 'err.starves-opponent': 'Ce coup laisserait votre adversaire sans graines.',
+    'err.not-a-player': 'Vous regardez : seuls les joueurs jouent.', 'err.unknown-game': 'Cette partie n’existe pas.', 'err.nothing-to-undo': 'Rien à annuler.',
+  },
+  es: {
+    'nav.play': 'Jugar', 'nav.analysis': 'Análisis', 'nav.rules': 'Reglas',
+    'home.computer': 'Jugar contra el ordenador', 'home.friend': 'Jugar con un amigo', 'home.open': 'Abrir una partida o una posición',
+    'home.friendHint': 'Recibes un enlace para enviar. Quien lo abra juega el otro lado; los demás miran.',
+    'home.openHint': 'Pega una partida (OGN), una lista de jugadas como FfEa o una posición como 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
+    'level': 'Nivel', 'side': 'Tu lado', 'side.S': 'Sur (sale primero)', 'side.N': 'Norte', 'side.random': 'Al azar',
+    'ruleset': 'Reglas', 'rules.abapa': 'Abapa (internacionales)', 'rules.awari': 'Awari (investigación)',
+    'play': 'Jugar', 'createLink': 'Crear un enlace', 'open': 'Analizar',
+    'south': 'Sur', 'north': 'Norte', 'you': 'Tú', 'computer': 'Ordenador (nivel {n})', 'friend': 'Amigo', 'waiting': 'esperando…',
+    'yourTurn': 'Te toca', 'theirTurn': 'Tu rival está pensando…', 'thinking': 'El ordenador está pensando…',
+    'toMove': 'Juega {side}', 'watching': 'Estás mirando esta partida.',
+    'won': '¡Has ganado! {score}', 'lost': 'Has perdido. {score}', 'drawn': 'Tablas. {score}', 'winnerIs': 'Gana {side}. {score}',
+    'reason.capture': 'más de 24 semillas capturadas', 'reason.draw': '24 semillas cada uno', 'reason.no-moves': 'no quedan jugadas: cada uno se queda las semillas de su lado', 'reason.repetition': 'se repitió una posición',
+    'undo': 'Deshacer', 'download': 'Descargar (OGN)', 'copyPos': 'Copiar la posición', 'copied': 'Copiado', 'analyseThis': 'Analizar',
+    'share': 'Envía este enlace a tu amigo:', 'copyLink': 'Copiar el enlace', 'connecting': 'Conectando…', 'moves': 'Jugadas', 'keysHint': 'Las teclas {keys} juegan tus casillas.',
+    'analysis.title': 'Tablero de análisis', 'analysis.load': 'Cargar', 'analysis.start': 'Inicio', 'analysis.prev': 'Atrás', 'analysis.next': 'Adelante', 'analysis.end': 'Final',
+    'analysis.move': 'Jugada', 'analysis.score': 'Valor', 'analysis.line': 'Mejor línea', 'analysis.depth': 'Profundidad {d} medias jugadas; valores en semillas para el lado que juega; sin contar repeticiones.',
+    'analysis.clickHint': 'Pulsa una casilla para probar una jugada; el motor valora cada jugada legal.', 'analysis.over': 'Partida terminada: {score} ({reason})', 'position': 'Posición',
+    'err.not-your-turn': 'No es tu turno.', 'err.stale': 'La partida ha avanzado; inténtalo otra vez.', 'err.game-over': 'La partida ha terminado.',
+    'err.not-your-house': 'Esa casilla es de tu rival.', 'err.empty-house': 'Esa casilla está vacía.',
+    'err.must-feed': 'Tu rival no tiene semillas: debes darle alguna.', 'err.starves-opponent': 'Esa jugada dejaría a tu rival sin semillas.',
+    'err.not-a-player': 'Estás mirando: solo juegan los jugadores.', 'err.unknown-game': 'No existe esa partida.', 'err.nothing-to-undo': 'No hay nada que deshacer.',
+  },
+  ca: {
+    'nav.play': 'Jugar', 'nav.analysis': 'Anàlisi', 'nav.rules': 'Regles',
+    'home.computer': 'Jugar contra l’ordinador', 'home.friend': 'Jugar amb un amic', 'home.open': 'Obrir una partida o una posició',
+    'home.friendHint': 'Rebràs un enllaç per enviar. Qui l’obri juga l’altre costat; els altres miren.',
+    'home.openHint': 'Enganxa una partida (OGN), una llista de jugades com FfEa o una posició com 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
+    'level': 'Nivell', 'side': 'El teu costat', 'side.S': 'Sud (surt primer)', 'side.N': 'Nord', 'side.random': 'A l’atzar',
+    'ruleset': 'Regles', 'rules.abapa': 'Abapa (internacionals)', 'rules.awari': 'Awari (recerca)',
+    'play': 'Jugar', 'createLink': 'Crear un enllaç', 'open': 'Analitzar',
+    'south': 'Sud', 'north': 'Nord', 'you': 'Tu', 'computer': 'Ordinador (nivell {n})', 'friend': 'Amic', 'waiting': 'esperant…',
+    'yourTurn': 'Et toca', 'theirTurn': 'El teu rival està pensant…', 'thinking': 'L’ordinador està pensant…',
+    'toMove': 'Juga {side}', 'watching': 'Estàs mirant aquesta partida.',
+    'won': 'Has guanyat! {score}', 'lost': 'Has perdut. {score}', 'drawn': 'Taules. {score}', 'winnerIs': 'Guanya {side}. {score}',
+    'reason.capture': 'més de 24 llavors capturades', 'reason.draw': '24 llavors cadascú', 'reason.no-moves': 'no queden jugades: cadascú es queda les llavors del seu costat', 'reason.repetition': 's’ha repetit una posició',
+    'undo': 'Desfer', 'download': 'Descarregar (OGN)', 'copyPos': 'Copiar la posició', 'copied': 'Copiat', 'analyseThis': 'Analitzar',
+    'share': 'Envia aquest enllaç al teu amic:', 'copyLink': 'Copiar l’enllaç', 'connecting': 'Connectant…', 'moves': 'Jugades', 'keysHint': 'Les tecles {keys} juguen les teves caselles.',
+    'analysis.title': 'Tauler d’anàlisi', 'analysis.load': 'Carregar', 'analysis.start': 'Inici', 'analysis.prev': 'Enrere', 'analysis.next': 'Endavant', 'analysis.end': 'Final',
+    'analysis.move': 'Jugada', 'analysis.score': 'Valor', 'analysis.line': 'Millor línia', 'analysis.depth': 'Profunditat {d} mitges jugades; valors en llavors per al costat que juga; sense comptar repeticions.',
+    'analysis.clickHint': 'Prem una casella per provar una jugada; el motor valora cada jugada legal.', 'analysis.over': 'Partida acabada: {score} ({reason})', 'position': 'Posició',
+    'err.not-your-turn': 'No és el teu torn.', 'err.stale': 'La partida ha avançat; torna-ho a provar.', 'err.game-over': 'La partida s’ha acabat.',
+    'err.not-your-house': 'Aquesta casella és del teu rival.', 'err.empty-house': 'Aquesta casella és buida.',
+    'err.must-feed': 'El teu rival no té llavors: n’hi has de donar.', 'err.starves-opponent': 'Aquesta jugada deixaria el teu rival sense llavors.',
+    'err.not-a-player': 'Estàs mirant: només juguen els jugadors.', 'err.unknown-game': 'Aquesta partida no existeix.', 'err.nothing-to-undo': 'No hi ha res a desfer.',
+  },
+};
+
+// The rules page: sections of text, each with an optional small diagram (a position string, the
+// house to mark, and a caption).
+const RULES = {
+  en: {
+    title: 'How to play oware',
+    sections: [
+      { h: 'The board', p: ['Two players, South and North, face each other across two rows of six houses. Each player owns the row nearest to them (South: A–F, North: a–f) and a store at their right. At the start every house holds 4 seeds: 48 in all. South moves first.'], d: ['4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', -1, 'The start: 4 seeds in every house.'] },
+      { h: 'Sowing', p: ['On your turn take all the seeds from one of your non-empty houses and sow them one by one, counter-clockwise, into the following houses (across to your opponent’s row and back). Seeds never go into a store. With 12 or more seeds you go round the board and skip the house you emptied.'], d: ['4-4-4-4-4-0-5-5-5-5-4-4-0-0-N', 5, 'South played F: its 4 seeds went into a, b, c and d.'] },
+      { h: 'Capturing', p: ['If your last seed lands in your opponent’s row and makes that house hold 2 or 3 seeds, you capture them into your store. Then look at the house before it: if it is also your opponent’s and holds 2 or 3, capture it too, and so on.', 'Under abapa, a move that would capture every seed of your opponent captures nothing (a “grand slam”).'] },
+      { h: 'Feeding', p: ['You may not leave your opponent without seeds: if their row is empty, you must play a move that gives them some.'] },
+      { h: 'The end', p: ['The game ends when a player has more than 24 seeds in their store (they win), when both have 24 (a draw), when the player to move cannot move, or when a position comes back. In the last two cases each player adds the seeds on their side to their store. More seeds wins.'] },
+    ],
+  },
+  fr: {
+    title: 'Comment jouer à l’awalé',
+    sections: [
+      { h: 'Le plateau', p: ['Deux joueurs, Sud et Nord, se font face de part et d’autre de deux rangées de six cases. Chacun possède la rangée la plus proche (Sud : A–F, Nord : a–f) et un grenier à sa droite. Au début chaque case contient 4 graines : 48 en tout. Sud commence.'], d: ['4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', -1, 'Le départ : 4 graines par case.'] },
+      { h: 'Semer', p: ['À votre tour, prenez toutes les graines d’une de vos cases non vides et semez-les une par une, dans le sens inverse des aiguilles d’une montre, dans les cases suivantes (chez l’adversaire puis chez vous). On ne sème jamais dans un grenier. Avec 12 graines ou plus on fait le tour et on saute la case vidée.'], d: ['4-4-4-4-4-0-5-5-5-5-4-4-0-0-N', 5, 'Sud a joué F : ses 4 graines sont allées en a, b, c et d.'] },
+      { h: 'Prendre', p: ['Si votre dernière graine tombe chez l’adversaire et que la case contient alors 2 ou 3 graines, vous les prenez. Regardez ensuite la case précédente : si elle est aussi chez l’adversaire et contient 2 ou 3 graines, prenez-les aussi, et ainsi de suite.', 'En abapa, un coup qui prendrait toutes les graines de l’adversaire ne prend rien (le « grand chelem »).'] },
+      { h: 'Nourrir', p: ['Vous ne pouvez pas laisser votre adversaire sans graines : si sa rangée est vide, vous devez jouer un coup qui lui en donne.'] },
+      { h: 'La fin', p: ['La partie finit quand un joueur a plus de 24 graines dans son grenier (il gagne), quand chacun en a 24 (nulle), quand le joueur au trait ne peut pas jouer, ou quand une position se répète. Dans ces deux derniers cas chacun ajoute les graines de son côté à son grenier. Le plus de graines gagne.'] },
+    ],
+  },
+  es: {
+    title: 'Cómo se juega al oware',
+    sections: [
+      { h: 'El tablero', p: ['Dos jugadores, Sur y Norte, se sientan frente a dos filas de seis casillas. Cada uno tiene la fila más cercana (Sur: A–F, Norte: a–f) y un granero a su derecha. Al empezar cada casilla tiene 4 semillas: 48 en total. Sale Sur.'], d: ['4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', -1, 'El inicio: 4 semillas por casilla.'] },
+      { h: 'Sembrar', p: ['En tu turno coge todas las semillas de una de tus casillas no vacías y siémbralas de una en una, en sentido contrario a las agujas del reloj, en las casillas siguientes (las del rival y luego las tuyas). Nunca se siembra en un granero. Con 12 semillas o más se da la vuelta y se salta la casilla vaciada.'], d: ['4-4-4-4-4-0-5-5-5-5-4-4-0-0-N', 5, 'Sur ha jugado F: sus 4 semillas han ido a a, b, c y d.'] },
+      { h: 'Capturar', p: ['Si tu última semilla cae en la fila del rival y esa casilla queda con 2 o 3 semillas, las capturas. Mira luego la casilla anterior: si también es del rival y tiene 2 o 3, captúrala también, y así sucesivamente.', 'En abapa, una jugada que capturaría todas las semillas del rival no captura nada (el «gran slam»).'] },
+      { h: 'Alimentar', p: ['No puedes dejar a tu rival sin semillas: si su fila está vacía, debes hacer una jugada que le dé alguna.'] },
+      { h: 'El final', p: ['La partida acaba cuando un jugador tiene más de 24 semillas en su granero (gana), cuando los dos tienen 24 (tablas), cuando el que juega no puede mover, o cuando se repite una posición. En los dos últimos casos cada uno suma las semillas de su lado. Gana quien tiene más.'] },
+    ],
+  },
+  ca: {
+    title: 'Com es juga a l’aualé',
+    sections: [
+      { h: 'El tauler', p: ['Dos jugadors, Sud i Nord, s’asseuen davant de dues files de sis caselles. Cadascú té la fila més propera (Sud: A–F, Nord: a–f) i un graner a la seva dreta. Al començament cada casella té 4 llavors: 48 en total. Surt Sud.'], d: ['4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', -1, 'L’inici: 4 llavors a cada casella.'] },
+      { h: 'Sembrar', p: ['Al teu torn agafa totes les llavors d’una de les teves caselles no buides i sembra-les d’una en una, en sentit contrari a les agulles del rellotge, a les caselles següents (les del rival i després les teves). Mai no se sembra al graner. Amb 12 llavors o més es fa la volta i se salta la casella buidada.'], d: ['4-4-4-4-4-0-5-5-5-5-4-4-0-0-N', 5, 'Sud ha jugat F: les seves 4 llavors han anat a a, b, c i d.'] },
+      { h: 'Capturar', p: ['Si la teva última llavor cau a la fila del rival i aquella casella queda amb 2 o 3 llavors, les captures. Mira després la casella anterior: si també és del rival i en té 2 o 3, captura-la també, i així successivament.', 'En abapa, una jugada que capturaria totes les llavors del rival no captura res (el «gran slam»).'] },
+      { h: 'Alimentar', p: ['No pots deixar el rival sense llavors: si la seva fila és buida, has de fer una jugada que li’n doni.'] },
+      { h: 'El final', p: ['La partida s’acaba quan un jugador té més de 24 llavors al graner (guanya), quan tots dos en tenen 24 (taules), quan qui juga no pot moure, o quan es repeteix una posició. En els dos últims casos cadascú suma les llavors del seu costat. Guanya qui en té més.'] },
+    ],
+  },
+};
+
+// The capture example, the same board in every language: South's D (4 seeds) sows E, F, a, b;
+// b then holds 3 and a holds 2, so South captures 5.
+const CAPTURE_CAPTIONS = {
+  en: 'South plays D: the last seed makes 3 in b, and a has 2: South captures 5.',
+  fr: 'Sud joue D : la dernière graine fait 3 en b, et a en a 2 : Sud prend 5 graines.',
+  es: 'Sur juega D: la última semilla deja 3 en b, y a tiene 2: Sur captura 5.',
+  ca: 'Sud juga D: l’última llavor deixa 3 a b, i a en té 2: Sud en captura 5.',
+};
+for (const lang of Object.keys(RULES)) {
+  RULES[lang].sections[2].d = ['0-0-0-4-0-0-1-2-4-0-3-2-16-16-S', 3, CAPTURE_CAPTIONS[lang]];
+}
+
+function pickLanguage() {
+  const saved = localStorage.getItem('oware.lang');
+  if (saved && STRINGS[saved]) return saved;
+  for (const l of navigator.languages || [navigator.language || 'en']) {
+    const base = String(l).toLowerCase().slice(0, 2);
+    if (STRINGS[base]) return base;
+  }
+  return 'en';
+}
+
+let LANG = pickLanguage();
+
+function t(key, vars) {
+  let s = (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.en[key] || key;
+  for (const [k, v] of Object.entries(vars || {})) s = s.split('{' + k + '}').join(String(v));
+  return s;
+}
+
+function setLanguage(lang) {
+  if (!STRINGS[lang]) return;
+  LANG = lang;
+  localStorage.setItem('oware.lang', lang);
+}
+
+window.t = t;
+window.RULES = RULES;
+window.getLanguage = () => LANG;
+window.setLanguage = setLanguage;
