@@ -222,7 +222,10 @@ mod tests {
             assert_eq!(m.database, None);
         }
         let scores: Vec<f64> = eval.moves.iter().map(|m| m.score).collect();
-        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first: {scores:?}");
+        assert!(
+            scores.windows(2).all(|w| w[0] >= w[1]),
+            "best first: {scores:?}"
+        );
     }
 
     #[test]
@@ -243,10 +246,17 @@ mod tests {
             Some(PoolError::Busy)
         );
         drop(held);
-        let permit = pool.acquire_within(Duration::from_millis(200)).await.unwrap();
+        let permit = pool
+            .acquire_within(Duration::from_millis(200))
+            .await
+            .unwrap();
         let game = Game::new(RuleSet::Abapa);
         let eval = permit.with_engine(|e| evaluate(e, &game, Duration::from_millis(200), 3));
         assert_eq!(eval.moves.len(), 6);
-        assert_eq!(lock(&pool.engines).len(), 1, "the engine went back to the pool");
+        assert_eq!(
+            lock(&pool.engines).len(),
+            1,
+            "the engine went back to the pool"
+        );
     }
 }

@@ -19,7 +19,9 @@ use serde_json::json;
 use oware_rules::{Game, Move, Position, RuleSet, Side};
 
 use crate::games::{side_letter, GameError, GameMode, GameSetup, Room, Seat};
-use crate::protocol::{parse_client_message, ClientMessage, ServerMessage, MAX_CLIENT_MESSAGE};
+use crate::protocol::{
+    parse_client_message, ClientMessage, RateLimit, ServerMessage, MAX_CLIENT_MESSAGE,
+};
 use crate::{assets, record, Shared};
 
 /// The largest request body the API reads.
@@ -516,25 +518,49 @@ async fn play_over_socket(
         .to_json(),
     ];
     for text in hello {
-        if sink.send(Message::Text(text.into())).await.is_err() {
+        if !send_within(
+            &mut sink,
+            Message::Text(text.into()),
+            state.config.idle_timeout,
+        )
+        .await
+        {
             return;
         }
     }
+    let idle_timeout = state.config.idle_timeout.max(Duration::from_millis(10));
+    let mut pings = tokio::time::interval(idle_timeout / 3);
+    pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    pings.tick().await; // the first tick is immediate
+    let mut last_heard = tokio::time::Instant::now();
+    let mut limit = RateLimit::new(state.config.messages_per_second, std::time::Instant::now());
     loop {
         tokio::select! {
             incoming = stream.next() => {
+                last_heard = tokio::time::Instant::now();
                 let text = match incoming {
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_))) => {
                         let reply = ServerMessage::error("bad-message", "send JSON text messages, not binary ones");
-                        if sink.send(Message::Text(reply.to_json().into())).await.is_err() { return; }
+                        if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
                         continue;
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
                 };
+                if !limit.allow(std::time::Instant::now()) {
+                    if limit.should_disconnect() {
+                        send_within(&mut sink, close_frame(1008, "too many messages"), Duration::from_secs(1)).await;
+                        return;
+                    }
+                    let reply = ServerMessage::error("rate-limited", format!(
+                        "too many messages: at most {} a second; this one was dropped",
+                        state.config.messages_per_second));
+                    if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
+                    continue;
+                }
                 if let Some(reply) = handle_message(&state, &room, token.as_deref(), text.as_str()) {
-                    if sink.send(Message::Text(reply.to_json().into())).await.is_err() { return; }
+                    if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
                 }
             }
             update = updates.recv() => {
@@ -545,10 +571,38 @@ async fn play_over_socket(
                         ServerMessage::State { game: Box::new(room.view()) }.to_json(),
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
                 };
-                if sink.send(Message::Text(text.into())).await.is_err() { return; }
+                if !send_within(&mut sink, Message::Text(text.into()), idle_timeout).await { return; }
+            }
+            _ = pings.tick() => {
+                // Silent for too long (a vanished peer, or a client that never reads): close it,
+                // so it does not hold a connection slot.
+                if last_heard.elapsed() >= idle_timeout {
+                    send_within(&mut sink, close_frame(1001, "idle"), Duration::from_secs(1)).await;
+                    return;
+                }
+                if !send_within(&mut sink, Message::Ping(Bytes::new()), idle_timeout).await { return; }
             }
         }
     }
+}
+
+/// Sends `message`, giving up after `within` (a client that never reads must not hold this task).
+async fn send_within(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    message: Message,
+    within: Duration,
+) -> bool {
+    matches!(
+        tokio::time::timeout(within, sink.send(message)).await,
+        Ok(Ok(()))
+    )
+}
+
+fn close_frame(code: u16, reason: &'static str) -> Message {
+    Message::Close(Some(axum::extract::ws::CloseFrame {
+        code,
+        reason: reason.into(),
+    }))
 }
 
 /// Acts on one client message; the reply, if any, goes to that client only (changes go to

@@ -44,6 +44,11 @@ pub struct Config {
     pub searches: usize,
     /// The most time the analysis board's engine spends on one position.
     pub analysis_time: Duration,
+    /// A WebSocket from which nothing (not even the answer to the server's pings) arrives for
+    /// this long is closed. Browsers answer pings by themselves, so open pages stay connected.
+    pub idle_timeout: Duration,
+    /// Messages a second one WebSocket may send on average (bursts of twice as many).
+    pub messages_per_second: u32,
 }
 
 impl Default for Config {
@@ -55,6 +60,8 @@ impl Default for Config {
             max_rooms: 20_000,
             searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
             analysis_time: Duration::from_millis(800),
+            idle_timeout: Duration::from_secs(90),
+            messages_per_second: 20,
         }
     }
 }

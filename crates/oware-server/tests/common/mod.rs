@@ -59,6 +59,8 @@ pub fn quick_config() -> Config {
     Config {
         computer_time: Duration::from_millis(30),
         analysis_time: Duration::from_millis(200),
+        // Test clients play as fast as the server answers.
+        messages_per_second: 10_000,
         ..Config::default()
     }
 }
