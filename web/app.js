@@ -91,7 +91,7 @@ async function startGame(form, mode) {
   if (mode === 'computer') body.level = Number(form.level.value);
   try {
     const g = await api('POST', '/api/games', body);
-    localStorage.setItem('oware.token.' + g.id, g.token);
+    saved.set('oware.token.' + g.id, g.token);
     location.href = '/game/' + g.id;
   } catch (e) { toast(e.message); }
 }
@@ -128,10 +128,10 @@ function gamePage(id) {
   const tokenKey = 'oware.token.' + id;
   // A token in the link (?t=) lets a player continue on another device.
   if (params.get('t')) {
-    localStorage.setItem(tokenKey, params.get('t'));
+    saved.set(tokenKey, params.get('t'));
     history.replaceState(null, '', '/game/' + id);
   }
-  let token = localStorage.getItem(tokenKey);
+  let token = saved.get(tokenKey);
   let you = null;
   let view = null;
   let shown = null; // the state the board shows (animations run from it to the newest)
@@ -155,7 +155,9 @@ function gamePage(id) {
     location.href = '/analysis';
   } }, t('analyseThis'));
   const hint = h('p', { class: 'hint' });
-  app.replaceChildren(players, boardWrap, status, share, h('div', { class: 'row' }, undo, download, copyPos, analyse), h('h2', {}, t('moves')), moves, hint);
+  // A player's private link to continue on another device: it carries the seat's token.
+  const resume = h('details', { class: 'resume', id: 'resume', hidden: true });
+  app.replaceChildren(players, boardWrap, status, share, h('div', { class: 'row' }, undo, download, copyPos, analyse), h('h2', {}, t('moves')), moves, hint, resume);
 
   function send(msg) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
@@ -201,6 +203,15 @@ function gamePage(id) {
         h('input', { value: url, readonly: true, id: 'share-link', onfocus: (e) => e.target.select() }),
         h('button', { onclick: () => copy(url) }, t('copyLink'))));
     }
+    resume.hidden = !(you && token);
+    if (you && token && !resume.dataset.token) {
+      resume.dataset.token = token;
+      const url = location.origin + '/game/' + id + '?t=' + token;
+      resume.replaceChildren(h('summary', {}, t('resume.title')), h('p', {}, t('resume.hint')),
+        h('div', { class: 'row' },
+          h('input', { value: url, readonly: true, id: 'resume-link', onfocus: (e) => e.target.select() }),
+          h('button', { class: 'secondary', onclick: () => copy(url) }, t('copyLink'))));
+    }
     const keys = you === 'N' ? 'a–f' : 'A–F';
     hint.textContent = you ? t('keysHint', { keys }) : '';
     document.body.dataset.ply = v.moves.length;
@@ -240,7 +251,9 @@ function gamePage(id) {
 
   function connect() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    socket = new WebSocket(proto + '//' + location.host + '/ws/' + id + (token ? '?token=' + encodeURIComponent(token) : ''));
+    // The game's own folder: the seat cookie goes along, so a player is recognised even when
+    // this page knows no token.
+    socket = new WebSocket(proto + '//' + location.host + '/api/games/' + id + '/ws' + (token ? '?token=' + encodeURIComponent(token) : ''));
     socket.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       if (msg.type === 'welcome') {
@@ -270,15 +283,15 @@ function gamePage(id) {
   });
 
   (async () => {
-    if (!token) {
-      // No seat yet: take the free side of a friend game if there is one, else watch.
-      try {
-        const seat = await api('POST', '/api/games/' + id + '/join');
-        if (seat.token) { token = seat.token; localStorage.setItem(tokenKey, token); }
-      } catch (e) {
-        status.textContent = e.message;
-        return;
-      }
+    // The server says which seat is ours: the token we hold, else the seat cookie (a reload in
+    // a browser that kept no storage), else the free side of a friend game, else none (watch).
+    // It also sets the seat cookie, so a private link opened once keeps working on that device.
+    try {
+      const seat = await api('POST', '/api/games/' + id + '/join', token ? { token } : undefined);
+      if (seat.token) { token = seat.token; saved.set(tokenKey, token); }
+    } catch (e) {
+      status.textContent = e.message;
+      return;
     }
     connect();
   })();
@@ -345,20 +358,43 @@ function analysisPage() {
     load(line, index + 1);
   }
 
+  // A value as a player reads it: seeds for the side to move, or a forced win or loss.
+  function valueText(m) {
+    if (m.end_in > 0) return t('analysis.winIn', { n: m.end_in });
+    if (m.end_in < 0) return t('analysis.lossIn', { n: -m.end_in });
+    return (m.score > 0 ? '+' : '') + m.score.toFixed(1);
+  }
+
   async function evaluate(position, over) {
     const seq = ++evalSeq;
-    evalBox.replaceChildren();
+    const at = index;
+    delete evalBox.dataset.for;
+    evalBox.replaceChildren(over ? '' : h('p', { class: 'hint' }, t('analysis.thinking')));
     if (over) return;
     let r;
-    try { r = await api('POST', '/api/evaluate', { position, rules: data.rules }); } catch (e) { return; }
+    // The moves that led here go along, so the engine sees repetitions.
+    const body = { position: data.start, moves: data.moves.slice(0, at), rules: data.rules };
+    try { r = await api('POST', '/api/evaluate', body); } catch (e) {
+      if (seq === evalSeq) evalBox.replaceChildren(h('p', { class: 'error' }, e.message));
+      return;
+    }
     if (seq !== evalSeq) return;
-    const rows = r.moves.map((m) => h('tr', {}, h('td', {}, h('a', { href: '#', onclick: (e) => { e.preventDefault(); tryMove(m.move); } }, m.move)),
-      h('td', {}, (m.score > 0 ? '+' : '') + m.score), h('td', { class: 'line' }, m.line)));
+    // The database column shows only when the server has endgame databases covering a move.
+    const withDb = r.moves.some((m) => m.database !== null && m.database !== undefined);
+    const rows = r.moves.map((m, i) => h('tr', { class: i === 0 ? 'best' : '' },
+      h('td', {}, h('a', { href: '#', onclick: (e) => { e.preventDefault(); tryMove(m.move); } }, m.move)),
+      h('td', { class: 'value' }, valueText(m)),
+      withDb ? h('td', { class: 'value' }, m.database === null ? '—' : (m.database > 0 ? '+' : '') + m.database) : null,
+      h('td', { class: 'line' }, lineText(m.line))));
     evalBox.replaceChildren(h('table', { class: 'eval' },
-      h('tr', {}, h('th', {}, t('analysis.move')), h('th', {}, t('analysis.score')), h('th', {}, t('analysis.line'))), ...rows),
-      h('p', {}, t('analysis.depth', { d: r.depth })));
+      h('tr', {}, h('th', {}, t('analysis.move')), h('th', {}, t('analysis.score')),
+        withDb ? h('th', {}, t('analysis.database')) : null, h('th', {}, t('analysis.line'))), ...rows),
+      h('p', { class: 'hint' }, t('analysis.depth', { d: r.depth })));
     evalBox.dataset.for = position;
   }
+
+  // "F e D": the line's letters with spaces, so it reads as moves.
+  function lineText(line) { return line.split('').join(' '); }
 
   document.addEventListener('keydown', (e) => {
     if (e.target === text) return;

@@ -136,7 +136,7 @@ class Board {
 
 // Tests (and impatient players) can speed the animations up: localStorage oware.animation=fast.
 function sleep(ms) {
-  const fast = localStorage.getItem('oware.animation') === 'fast';
+  const fast = saved.get('oware.animation') === 'fast';
   return new Promise((resolve) => setTimeout(resolve, fast ? ms / 20 : ms));
 }
 

@@ -17,9 +17,9 @@ const STRINGS = {
     'won': 'You won! {score}', 'lost': 'You lost. {score}', 'drawn': 'Draw. {score}', 'winnerIs': '{side} wins. {score}',
     'reason.capture': 'more than 24 seeds captured', 'reason.draw': '24 seeds each', 'reason.no-moves': 'no move left: each player takes the seeds on their side', 'reason.repetition': 'a position came back',
     'undo': 'Undo', 'download': 'Download (OGN)', 'copyPos': 'Copy position', 'copied': 'Copied', 'analyseThis': 'Analyse',
-    'share': 'Send this link to your friend:', 'copyLink': 'Copy link', 'connecting': 'Connecting…', 'moves': 'Moves', 'keysHint': 'Keys {keys} play your houses.',
+    'share': 'Send this link to your friend:', 'copyLink': 'Copy link', 'resume.title': 'Continue on another device', 'resume.hint': 'Open this private link on your other phone or computer to play your side there. Keep it to yourself: whoever has it plays for you.', 'connecting': 'Connecting…', 'moves': 'Moves', 'keysHint': 'Keys {keys} play your houses.',
     'analysis.title': 'Analysis board', 'analysis.load': 'Load', 'analysis.start': 'Start', 'analysis.prev': 'Back', 'analysis.next': 'Forward', 'analysis.end': 'End',
-    'analysis.move': 'Move', 'analysis.score': 'Value', 'analysis.line': 'Best line', 'analysis.depth': 'Search depth {d} plies; values in seeds for the side to move; repetitions not counted.',
+    'analysis.move': 'Move', 'analysis.score': 'Value', 'analysis.line': 'Best line', 'analysis.depth': 'Engine search, every move to at least {d} plies; values in seeds for the side to move (repetitions counted).', 'analysis.winIn': 'wins in {n}', 'analysis.lossIn': 'loses in {n}', 'analysis.database': 'Database', 'analysis.thinking': 'The engine is thinking…',
     'analysis.clickHint': 'Click a house to try a move; the engine values every legal move.', 'analysis.over': 'Game over: {score} ({reason})', 'position': 'Position',
     'err.not-your-turn': 'It is not your turn.', 'err.stale': 'The game moved on; try again.', 'err.game-over': 'The game is over.',
     'err.not-your-house': 'That house belongs to your opponent.', 'err.empty-house': 'That house is empty.',
@@ -40,9 +40,9 @@ const STRINGS = {
     'won': 'Vous avez gagné ! {score}', 'lost': 'Vous avez perdu. {score}', 'drawn': 'Partie nulle. {score}', 'winnerIs': '{side} gagne. {score}',
     'reason.capture': 'plus de 24 graines prises', 'reason.draw': '24 graines chacun', 'reason.no-moves': 'plus aucun coup : chacun prend les graines de son côté', 'reason.repetition': 'une position s’est répétée',
     'undo': 'Annuler', 'download': 'Télécharger (OGN)', 'copyPos': 'Copier la position', 'copied': 'Copié', 'analyseThis': 'Analyser',
-    'share': 'Envoyez ce lien à votre ami :', 'copyLink': 'Copier le lien', 'connecting': 'Connexion…', 'moves': 'Coups', 'keysHint': 'Les touches {keys} jouent vos cases.',
+    'share': 'Envoyez ce lien à votre ami :', 'copyLink': 'Copier le lien', 'resume.title': 'Continuer sur un autre appareil', 'resume.hint': 'Ouvrez ce lien privé sur votre autre téléphone ou ordinateur pour y jouer votre camp. Gardez-le pour vous : qui l’a joue à votre place.', 'connecting': 'Connexion…', 'moves': 'Coups', 'keysHint': 'Les touches {keys} jouent vos cases.',
     'analysis.title': 'Plateau d’analyse', 'analysis.load': 'Charger', 'analysis.start': 'Début', 'analysis.prev': 'Reculer', 'analysis.next': 'Avancer', 'analysis.end': 'Fin',
-    'analysis.move': 'Coup', 'analysis.score': 'Valeur', 'analysis.line': 'Meilleure suite', 'analysis.depth': 'Profondeur {d} demi-coups ; valeurs en graines pour le camp au trait ; répétitions non comptées.',
+    'analysis.move': 'Coup', 'analysis.score': 'Valeur', 'analysis.line': 'Meilleure suite', 'analysis.depth': 'Recherche du moteur, chaque coup à au moins {d} demi-coups ; valeurs en graines pour le camp au trait (répétitions comptées).', 'analysis.winIn': 'gagne en {n}', 'analysis.lossIn': 'perd en {n}', 'analysis.database': 'Base de données', 'analysis.thinking': 'Le moteur réfléchit…',
     'analysis.clickHint': 'Cliquez une case pour essayer un coup ; le moteur évalue chaque coup légal.', 'analysis.over': 'Partie finie : {score} ({reason})', 'position': 'Position',
     'err.not-your-turn': 'Ce n’est pas votre tour.', 'err.stale': 'La partie a avancé ; réessayez.', 'err.game-over': 'La partie est finie.',
     'err.not-your-house': 'Cette case est à votre adversaire.', 'err.empty-house': 'Cette case est vide.',
@@ -63,9 +63,9 @@ const STRINGS = {
     'won': '¡Has ganado! {score}', 'lost': 'Has perdido. {score}', 'drawn': 'Tablas. {score}', 'winnerIs': 'Gana {side}. {score}',
     'reason.capture': 'más de 24 semillas capturadas', 'reason.draw': '24 semillas cada uno', 'reason.no-moves': 'no quedan jugadas: cada uno se queda las semillas de su lado', 'reason.repetition': 'se repitió una posición',
     'undo': 'Deshacer', 'download': 'Descargar (OGN)', 'copyPos': 'Copiar la posición', 'copied': 'Copiado', 'analyseThis': 'Analizar',
-    'share': 'Envía este enlace a tu amigo:', 'copyLink': 'Copiar el enlace', 'connecting': 'Conectando…', 'moves': 'Jugadas', 'keysHint': 'Las teclas {keys} juegan tus casillas.',
+    'share': 'Envía este enlace a tu amigo:', 'copyLink': 'Copiar el enlace', 'resume.title': 'Seguir en otro dispositivo', 'resume.hint': 'Abre este enlace privado en tu otro teléfono u ordenador para jugar tu lado allí. No lo compartas: quien lo tenga juega por ti.', 'connecting': 'Conectando…', 'moves': 'Jugadas', 'keysHint': 'Las teclas {keys} juegan tus casillas.',
     'analysis.title': 'Tablero de análisis', 'analysis.load': 'Cargar', 'analysis.start': 'Inicio', 'analysis.prev': 'Atrás', 'analysis.next': 'Adelante', 'analysis.end': 'Final',
-    'analysis.move': 'Jugada', 'analysis.score': 'Valor', 'analysis.line': 'Mejor línea', 'analysis.depth': 'Profundidad {d} medias jugadas; valores en semillas para el lado que juega; sin contar repeticiones.',
+    'analysis.move': 'Jugada', 'analysis.score': 'Valor', 'analysis.line': 'Mejor línea', 'analysis.depth': 'Búsqueda del motor, cada jugada a al menos {d} medias jugadas; valores en semillas para el lado que juega (con repeticiones).', 'analysis.winIn': 'gana en {n}', 'analysis.lossIn': 'pierde en {n}', 'analysis.database': 'Base de datos', 'analysis.thinking': 'El motor está pensando…',
     'analysis.clickHint': 'Pulsa una casilla para probar una jugada; el motor valora cada jugada legal.', 'analysis.over': 'Partida terminada: {score} ({reason})', 'position': 'Posición',
     'err.not-your-turn': 'No es tu turno.', 'err.stale': 'La partida ha avanzado; inténtalo otra vez.', 'err.game-over': 'La partida ha terminado.',
     'err.not-your-house': 'Esa casilla es de tu rival.', 'err.empty-house': 'Esa casilla está vacía.',
@@ -86,9 +86,9 @@ const STRINGS = {
     'won': 'Has guanyat! {score}', 'lost': 'Has perdut. {score}', 'drawn': 'Taules. {score}', 'winnerIs': 'Guanya {side}. {score}',
     'reason.capture': 'més de 24 llavors capturades', 'reason.draw': '24 llavors cadascú', 'reason.no-moves': 'no queden jugades: cadascú es queda les llavors del seu costat', 'reason.repetition': 's’ha repetit una posició',
     'undo': 'Desfer', 'download': 'Descarregar (OGN)', 'copyPos': 'Copiar la posició', 'copied': 'Copiat', 'analyseThis': 'Analitzar',
-    'share': 'Envia aquest enllaç al teu amic:', 'copyLink': 'Copiar l’enllaç', 'connecting': 'Connectant…', 'moves': 'Jugades', 'keysHint': 'Les tecles {keys} juguen les teves caselles.',
+    'share': 'Envia aquest enllaç al teu amic:', 'copyLink': 'Copiar l’enllaç', 'resume.title': 'Continuar en un altre dispositiu', 'resume.hint': 'Obre aquest enllaç privat a l’altre telèfon o ordinador per jugar-hi el teu costat. No el comparteixis: qui el tingui juga per tu.', 'connecting': 'Connectant…', 'moves': 'Jugades', 'keysHint': 'Les tecles {keys} juguen les teves caselles.',
     'analysis.title': 'Tauler d’anàlisi', 'analysis.load': 'Carregar', 'analysis.start': 'Inici', 'analysis.prev': 'Enrere', 'analysis.next': 'Endavant', 'analysis.end': 'Final',
-    'analysis.move': 'Jugada', 'analysis.score': 'Valor', 'analysis.line': 'Millor línia', 'analysis.depth': 'Profunditat {d} mitges jugades; valors en llavors per al costat que juga; sense comptar repeticions.',
+    'analysis.move': 'Jugada', 'analysis.score': 'Valor', 'analysis.line': 'Millor línia', 'analysis.depth': 'Cerca del motor, cada jugada a almenys {d} mitges jugades; valors en llavors per al costat que juga (amb repeticions).', 'analysis.winIn': 'guanya en {n}', 'analysis.lossIn': 'perd en {n}', 'analysis.database': 'Base de dades', 'analysis.thinking': 'El motor està pensant…',
     'analysis.clickHint': 'Prem una casella per provar una jugada; el motor valora cada jugada legal.', 'analysis.over': 'Partida acabada: {score} ({reason})', 'position': 'Posició',
     'err.not-your-turn': 'No és el teu torn.', 'err.stale': 'La partida ha avançat; torna-ho a provar.', 'err.game-over': 'La partida s’ha acabat.',
     'err.not-your-house': 'Aquesta casella és del teu rival.', 'err.empty-house': 'Aquesta casella és buida.',
@@ -154,9 +154,17 @@ for (const lang of Object.keys(RULES)) {
   RULES[lang].sections[2].d = ['0-0-0-4-0-0-1-2-4-0-3-2-16-16-S', 3, CAPTURE_CAPTIONS[lang]];
 }
 
+// Local storage that may be missing or refused (private windows, strict settings): reads give
+// null and writes are dropped, and the pages still work (the server's seat cookie keeps a
+// player's seat).
+const saved = {
+  get(key) { try { return window.localStorage.getItem(key); } catch (e) { return null; } },
+  set(key, value) { try { window.localStorage.setItem(key, value); } catch (e) { /* not kept */ } },
+};
+
 function pickLanguage() {
-  const saved = localStorage.getItem('oware.lang');
-  if (saved && STRINGS[saved]) return saved;
+  const lang = saved.get('oware.lang');
+  if (lang && STRINGS[lang]) return lang;
   for (const l of navigator.languages || [navigator.language || 'en']) {
     const base = String(l).toLowerCase().slice(0, 2);
     if (STRINGS[base]) return base;
@@ -175,7 +183,7 @@ function t(key, vars) {
 function setLanguage(lang) {
   if (!STRINGS[lang]) return;
   LANG = lang;
-  localStorage.setItem('oware.lang', lang);
+  saved.set('oware.lang', lang);
 }
 
 window.t = t;

@@ -76,6 +76,22 @@ async function friendGame(browser) {
   await waitPly(b.page, 1);
   await b.page.waitForSelector('g.house.legal');
   check((await b.page.getAttribute('g.house.legal', 'data-house')).match(/[a-f]/), 'North resumes as North');
+  // A browser that kept no storage still resumes: the server's HttpOnly seat cookie says who.
+  check(!(await b.page.evaluate(() => document.cookie)).includes('oware_seat'), 'the seat cookie is HttpOnly');
+  await b.page.evaluate(() => localStorage.clear());
+  await b.page.reload();
+  await waitPly(b.page, 1);
+  await b.page.waitForSelector('g.house.legal');
+  check((await b.page.getAttribute('g.house.legal', 'data-house')).match(/[a-f]/), 'North resumes by cookie alone');
+  // The private link to continue on another device resumes North in a fresh browser context.
+  const resumeLink = await b.page.inputValue('#resume-link');
+  check(/\?t=[0-9a-f]{32}$/.test(resumeLink), 'private resume link: ' + resumeLink);
+  const other = await newPage(browser);
+  await other.page.goto(resumeLink);
+  await waitPly(other.page, 1);
+  await other.page.waitForSelector('g.house.legal');
+  check((await other.page.getAttribute('g.house.legal', 'data-house')).match(/[a-f]/), 'North on another device');
+  await other.context.close();
   const watcher = await newPage(browser);
   await watcher.page.goto(link);
   await waitPly(watcher.page, 1);
@@ -100,6 +116,9 @@ async function pages(browser) {
           await page.fill('#analysis-text', '1. F f 2. E a 3. D b');
           await page.click('#analysis-load');
           await page.waitForFunction(() => document.querySelector('#evaluation').dataset.for === '7-6-6-1-1-2-1-0-9-7-6-2-0-0-S');
+          const rows = await page.$$eval('#evaluation tr', (trs) => trs.slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)));
+          check(rows.length === 6, 'a value for each of the 6 legal moves: ' + JSON.stringify(rows));
+          check(rows.every((r) => /^[A-F]$/.test(r[0]) && r[2].startsWith(r[0])), 'each with its best line: ' + JSON.stringify(rows));
         }
         const name = (path.slice(1) || 'home') + '-' + lang + '-' + tag;
         await page.screenshot({ path: `${OUT}/${name}.png`, fullPage: true });

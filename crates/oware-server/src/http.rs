@@ -8,7 +8,7 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -19,7 +19,9 @@ use serde_json::json;
 use oware_rules::{Game, Move, Position, RuleSet, Side};
 
 use crate::games::{side_letter, GameError, GameMode, GameSetup, Room, Seat};
-use crate::protocol::{parse_client_message, ClientMessage, ServerMessage, MAX_CLIENT_MESSAGE};
+use crate::protocol::{
+    parse_client_message, ClientMessage, RateLimit, ServerMessage, MAX_CLIENT_MESSAGE,
+};
 use crate::{assets, record, Shared};
 
 /// The largest request body the API reads.
@@ -36,6 +38,7 @@ pub fn router(state: Shared) -> Router {
         .route("/api/games/{id}", get(game_view))
         .route("/api/games/{id}/join", post(join_game))
         .route("/api/games/{id}/record", get(game_record))
+        .route("/api/games/{id}/ws", get(websocket))
         .route("/api/analyse", post(analyse))
         .route("/api/evaluate", post(evaluate))
         .route("/ws/{id}", get(websocket))
@@ -156,7 +159,46 @@ fn random_side() -> Side {
     }
 }
 
-async fn create_game(State(state): State<Shared>, body: Bytes) -> Result<Json<Seated>, ApiError> {
+/// The cookie that holds a player's token. Its path is the game's API folder, so each game has its
+/// own (under one name) and the browser sends it only with that game's requests, the WebSocket at
+/// `/api/games/{id}/ws` included. HttpOnly keeps it from scripts; SameSite=Lax from other sites'
+/// requests.
+const SEAT_COOKIE: &str = "oware_seat";
+
+/// How long a browser keeps a seat cookie: a year, long enough for a slow game by mail.
+const SEAT_COOKIE_AGE: u32 = 365 * 24 * 3600;
+
+fn seat_cookie(id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
+    let value = format!(
+        "{SEAT_COOKIE}={token}; Path=/api/games/{id}; Max-Age={SEAT_COOKIE_AGE}; HttpOnly; SameSite=Lax"
+    );
+    (
+        header::SET_COOKIE,
+        HeaderValue::from_str(&value).expect("ids and tokens are hex digits"),
+    )
+}
+
+/// The seat token in the request's cookies, if one is there and well formed.
+fn cookie_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, value)| *name == SEAT_COOKIE && crate::valid_id(value))
+        .map(|(_, value)| value.to_string())
+}
+
+/// A seat in the JSON body and in the seat cookie.
+fn seated_response(seated: Seated) -> Response {
+    match &seated.token {
+        Some(token) => ([seat_cookie(&seated.id, token)], Json(seated)).into_response(),
+        None => Json(seated).into_response(),
+    }
+}
+
+async fn create_game(State(state): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
     let req: CreateGame = parse_body(&body)?;
     let side = match req.side.as_deref().unwrap_or("S") {
         "S" | "s" | "south" => Side::South,
@@ -211,20 +253,49 @@ async fn create_game(State(state): State<Shared>, body: Bytes) -> Result<Json<Se
         .map_err(GameError::from)?;
     // Loading the room starts the computer if it moves first.
     state.room(&id)?;
-    Ok(Json(Seated {
+    Ok(seated_response(Seated {
         id,
         token: Some(token),
         side: Some(side_letter(side)),
     }))
 }
 
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct JoinRequest {
+    /// A token the page already holds (from its storage or a private link).
+    #[serde(default)]
+    token: Option<String>,
+}
+
+/// Gives a player's seat back when the request proves it (a token in the body, from the page's
+/// storage or a private "continue on another device" link, or else the seat cookie: a reload that
+/// lost its storage), and sets the seat cookie; otherwise takes the free side of a friend game,
+/// or seats nobody (a watcher).
 async fn join_game(
     State(state): State<Shared>,
     Path(id): Path<String>,
-) -> Result<Json<Seated>, ApiError> {
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let req: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        JoinRequest::default()
+    } else {
+        parse_body(&body)?
+    };
     let room = state.room(&id)?;
+    let offered = req.token.filter(|t| crate::valid_id(t));
+    for token in [offered, cookie_token(&headers)].into_iter().flatten() {
+        if let Seat::Player(side) = room.seat(Some(&token)) {
+            return Ok(seated_response(Seated {
+                id,
+                token: Some(token),
+                side: Some(side_letter(side)),
+            }));
+        }
+    }
     let seat = room.join(&state.store)?;
-    Ok(Json(Seated {
+    Ok(seated_response(Seated {
         id,
         token: seat.as_ref().map(|(t, _)| t.clone()),
         side: seat.map(|(_, s)| side_letter(s)),
@@ -315,11 +386,21 @@ async fn analyse(body: Bytes) -> Result<Json<serde_json::Value>, ApiError> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EvaluateRequest {
+    /// The position, or the start of the game when `moves` follow.
     position: String,
+    /// Moves played from `position` (letters): the engine then sees the history, so repetitions
+    /// count.
+    #[serde(default)]
+    moves: Option<String>,
     #[serde(default)]
     rules: Option<String>,
 }
 
+/// How long an analysis request waits for a free engine before the answer is "busy".
+const ANALYSIS_PATIENCE: Duration = Duration::from_secs(3);
+
+/// The engine's value and best line for every legal move of a position (or of the position
+/// reached by a game), within the server's analysis time.
 async fn evaluate(
     State(state): State<Shared>,
     body: Bytes,
@@ -335,11 +416,33 @@ async fn evaluate(
         .position
         .parse()
         .map_err(|e| ApiError::bad_request("bad-position", format!("bad position: {e}")))?;
-    let budget = state.config.computer_time.min(Duration::from_millis(800));
-    let eval =
-        tokio::task::spawn_blocking(move || crate::analysis::evaluate(&pos, rules, budget, 16))
-            .await
-            .map_err(|e| ApiError::bad_request("internal", e.to_string()))?;
+    let moves = oware_rules::parse_move_letters(req.moves.as_deref().unwrap_or(""))
+        .map_err(|e| ApiError::bad_request("bad-move", format!("bad moves: {e}")))?;
+    let game = Game::replay(pos, rules, &moves).map_err(|(ply, e)| {
+        ApiError::bad_request(
+            "illegal-move",
+            oware_rules::describe_ply(pos.side_to_move(), ply, moves[ply]) + &format!(": {e}"),
+        )
+    })?;
+    let permit = state
+        .engines
+        .acquire_within(ANALYSIS_PATIENCE)
+        .await
+        .map_err(|e| ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            code: "busy".into(),
+            message: e.to_string(),
+        })?;
+    let budget = state.config.analysis_time;
+    let eval = tokio::task::spawn_blocking(move || {
+        permit.with_engine(|engine| crate::analysis::evaluate(engine, &game, budget, 40))
+    })
+    .await
+    .map_err(|e| ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        code: "internal".into(),
+        message: e.to_string(),
+    })?;
     Ok(Json(eval))
 }
 
@@ -361,6 +464,7 @@ async fn websocket(
     State(state): State<Shared>,
     Path(id): Path<String>,
     Query(query): Query<WsQuery>,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let room = state.room(&id)?;
@@ -376,7 +480,13 @@ async fn websocket(
             ),
         });
     }
-    let token = query.token.filter(|t| t.len() <= 64);
+    // The token in the link if it seats a player, else the seat cookie's (sent only to
+    // `/api/games/{id}/ws`).
+    let token = query
+        .token
+        .filter(|t| t.len() <= 64)
+        .filter(|t| matches!(room.seat(Some(t)), Seat::Player(_)))
+        .or_else(|| cookie_token(&headers));
     Ok(upgrade
         // Messages a little over the protocol's limit get a clear error from the protocol
         // layer; far larger ones are cut off by the WebSocket layer itself.
@@ -408,25 +518,49 @@ async fn play_over_socket(
         .to_json(),
     ];
     for text in hello {
-        if sink.send(Message::Text(text.into())).await.is_err() {
+        if !send_within(
+            &mut sink,
+            Message::Text(text.into()),
+            state.config.idle_timeout,
+        )
+        .await
+        {
             return;
         }
     }
+    let idle_timeout = state.config.idle_timeout.max(Duration::from_millis(10));
+    let mut pings = tokio::time::interval(idle_timeout / 3);
+    pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    pings.tick().await; // the first tick is immediate
+    let mut last_heard = tokio::time::Instant::now();
+    let mut limit = RateLimit::new(state.config.messages_per_second, std::time::Instant::now());
     loop {
         tokio::select! {
             incoming = stream.next() => {
+                last_heard = tokio::time::Instant::now();
                 let text = match incoming {
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Binary(_))) => {
                         let reply = ServerMessage::error("bad-message", "send JSON text messages, not binary ones");
-                        if sink.send(Message::Text(reply.to_json().into())).await.is_err() { return; }
+                        if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
                         continue;
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
                 };
+                if !limit.allow(std::time::Instant::now()) {
+                    if limit.should_disconnect() {
+                        send_within(&mut sink, close_frame(1008, "too many messages"), Duration::from_secs(1)).await;
+                        return;
+                    }
+                    let reply = ServerMessage::error("rate-limited", format!(
+                        "too many messages: at most {} a second; this one was dropped",
+                        state.config.messages_per_second));
+                    if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
+                    continue;
+                }
                 if let Some(reply) = handle_message(&state, &room, token.as_deref(), text.as_str()) {
-                    if sink.send(Message::Text(reply.to_json().into())).await.is_err() { return; }
+                    if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
                 }
             }
             update = updates.recv() => {
@@ -437,10 +571,38 @@ async fn play_over_socket(
                         ServerMessage::State { game: Box::new(room.view()) }.to_json(),
                     Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
                 };
-                if sink.send(Message::Text(text.into())).await.is_err() { return; }
+                if !send_within(&mut sink, Message::Text(text.into()), idle_timeout).await { return; }
+            }
+            _ = pings.tick() => {
+                // Silent for too long (a vanished peer, or a client that never reads): close it,
+                // so it does not hold a connection slot.
+                if last_heard.elapsed() >= idle_timeout {
+                    send_within(&mut sink, close_frame(1001, "idle"), Duration::from_secs(1)).await;
+                    return;
+                }
+                if !send_within(&mut sink, Message::Ping(Bytes::new()), idle_timeout).await { return; }
             }
         }
     }
+}
+
+/// Sends `message`, giving up after `within` (a client that never reads must not hold this task).
+async fn send_within(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    message: Message,
+    within: Duration,
+) -> bool {
+    matches!(
+        tokio::time::timeout(within, sink.send(message)).await,
+        Ok(Ok(()))
+    )
+}
+
+fn close_frame(code: u16, reason: &'static str) -> Message {
+    Message::Close(Some(axum::extract::ws::CloseFrame {
+        code,
+        reason: reason.into(),
+    }))
 }
 
 /// Acts on one client message; the reply, if any, goes to that client only (changes go to

@@ -5,7 +5,8 @@
 //! - [`games`]: the rooms that referee each game with `oware_rules::Game` and broadcast changes.
 //! - [`protocol`]: the JSON messages spoken over the WebSocket.
 //! - [`http`]: the routes: pages, the JSON API, the WebSocket endpoint.
-//! - [`analysis`], [`record`]: the analysis board's search and the game-record reader/writer.
+//! - [`analysis`]: the pool of engines that the computer players and the analysis board share.
+//! - [`record`]: the game-record reader/writer.
 //!
 //! The browser assets in `web/` are compiled into the binary, so the server needs no other files.
 
@@ -24,6 +25,7 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use analysis::EnginePool;
 use games::{ComputerTurn, GameError, Room};
 use store::{Store, StoreError};
 
@@ -38,6 +40,15 @@ pub struct Config {
     pub max_connections: usize,
     /// The most games kept in memory at once (older ones are reloaded from the database).
     pub max_rooms: usize,
+    /// The most engine searches (computer moves and analyses) running at once; more wait.
+    pub searches: usize,
+    /// The most time the analysis board's engine spends on one position.
+    pub analysis_time: Duration,
+    /// A WebSocket from which nothing (not even the answer to the server's pings) arrives for
+    /// this long is closed. Browsers answer pings by themselves, so open pages stay connected.
+    pub idle_timeout: Duration,
+    /// Messages a second one WebSocket may send on average (bursts of twice as many).
+    pub messages_per_second: u32,
 }
 
 impl Default for Config {
@@ -47,6 +58,10 @@ impl Default for Config {
             computer_time: Duration::from_millis(1500),
             max_connections: 4096,
             max_rooms: 20_000,
+            searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            analysis_time: Duration::from_millis(800),
+            idle_timeout: Duration::from_secs(90),
+            messages_per_second: 20,
         }
     }
 }
@@ -66,6 +81,7 @@ pub struct AppState {
     pub store: Mutex<Store>,
     rooms: Mutex<HashMap<String, Arc<Room>>>,
     pub connections: AtomicUsize,
+    pub engines: Arc<EnginePool>,
 }
 
 pub type Shared = Arc<AppState>;
@@ -77,6 +93,7 @@ impl AppState {
             None => Store::in_memory()?,
         };
         Ok(Arc::new(AppState {
+            engines: EnginePool::new(config.searches),
             config,
             store: Mutex::new(store),
             rooms: Mutex::new(HashMap::new()),
@@ -120,11 +137,16 @@ impl AppState {
                 level,
                 version,
             } = turn;
-            let mv =
-                tokio::task::spawn_blocking(move || oware_engine::choose_move(&game, level, time))
-                    .await
-                    .ok()
-                    .flatten();
+            let permit = state.engines.acquire().await;
+            let mv = tokio::task::spawn_blocking(move || {
+                permit.with_engine(|engine| {
+                    let mut random = oware_engine::seed_from_clock();
+                    oware_engine::choose_move_with(engine, &game, level, time, &mut random)
+                })
+            })
+            .await
+            .ok()
+            .flatten();
             if let Err(e) = room.play_computer(&state.store, version, mv) {
                 eprintln!(
                     "oware serve: game {}: computer move not stored: {e}",
@@ -143,7 +165,7 @@ pub fn new_token() -> String {
 }
 
 /// Game ids are 32 hex digits; anything else cannot name a game.
-fn valid_id(id: &str) -> bool {
+pub(crate) fn valid_id(id: &str) -> bool {
     id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())
 }
 

@@ -3,8 +3,11 @@
 mod common;
 
 use common::*;
-use futures_util::SinkExt;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
 
 #[tokio::test]
 async fn full_game_against_the_computer_with_undo() {
@@ -289,8 +292,226 @@ async fn pages_and_assets_are_served() {
     )
     .await;
     assert_eq!(status, 200);
-    assert_eq!(v["moves"].as_array().unwrap().len(), 6);
+    let values = v["moves"].as_array().unwrap();
+    assert_eq!(values.len(), 6);
+    assert!(v["depth"].as_u64().unwrap() >= 2, "{v}");
+    for m in values {
+        let letter = m["move"].as_str().unwrap();
+        assert!(m["line"].as_str().unwrap().starts_with(letter), "{m}");
+        assert!(m["score"].is_number() && m.get("database").is_some(), "{m}");
+    }
+    // With the moves that led to the position: South to move after "F f", five or six moves.
+    let (status, v) = post_json(
+        server.addr,
+        "/api/evaluate",
+        json!({"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "moves":"Ff"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert!(!v["moves"].as_array().unwrap().is_empty());
+    // A winning capture is seen as a win in one ply.
+    let (status, v) = post_json(
+        server.addr,
+        "/api/evaluate",
+        json!({"position":"0-0-0-0-1-1-1-1-0-0-0-0-23-21-S"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(v["moves"][0]["move"], "F", "{v}");
+    assert_eq!(v["moves"][0]["end_in"], 1, "{v}");
     let (status, _) = post_json(server.addr, "/api/evaluate", json!({"position":"9-9"})).await;
     assert_eq!(status, 400);
+    let (status, v) = post_json(
+        server.addr,
+        "/api/evaluate",
+        json!({"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "moves":"FF"}),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(v["error"]["code"], "illegal-move", "{v}");
+    server.stop().await;
+}
+
+/// The `oware_seat` cookie from a response's headers, as a browser would send it back
+/// (`name=value`), after checking its attributes.
+fn seat_cookie(head: &str, id: &str) -> String {
+    let line = head
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+        .unwrap_or_else(|| panic!("a seat cookie in {head}"));
+    let value = line.split_once(':').unwrap().1.trim();
+    for attribute in ["HttpOnly", "SameSite=Lax", &format!("Path=/api/games/{id}")] {
+        assert!(value.contains(attribute), "{attribute} in {value}");
+    }
+    value.split(';').next().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn the_seat_cookie_resumes_a_player_without_a_stored_token() {
+    let server = TestServer::start(quick_config()).await;
+    // The creator's browser gets the cookie with the seat.
+    let (status, head, body) = common::http_with_headers(
+        server.addr,
+        "POST",
+        "/api/games",
+        Some(r#"{"mode":"friend","side":"S"}"#),
+        "",
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let created: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let id = created["id"].as_str().unwrap().to_string();
+    let cookie = seat_cookie(&head, &id);
+    assert_eq!(
+        cookie,
+        format!("oware_seat={}", created["token"].as_str().unwrap())
+    );
+
+    // A reload that lost its storage: joining with only the cookie gives the same seat back,
+    // not North's free seat.
+    let cookie_line = format!("Cookie: {cookie}\r\n");
+    let join = format!("/api/games/{id}/join");
+    let (status, _, body) =
+        common::http_with_headers(server.addr, "POST", &join, None, &cookie_line).await;
+    assert_eq!(status, 200);
+    let again: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(again["side"], "S", "{again}");
+    assert_eq!(again["token"], created["token"]);
+    // The WebSocket knows the player by the cookie alone.
+    let mut south = Client::connect_with_cookie(server.addr, &id, &cookie).await;
+    assert_eq!(south.you.as_deref(), Some("S"));
+    assert_eq!(
+        south.game["seated"],
+        json!([true, false]),
+        "North is still free"
+    );
+
+    // The friend joins (their own cookie), and a token offered in the body also resumes.
+    let (status, head, body) =
+        common::http_with_headers(server.addr, "POST", &join, None, "").await;
+    assert_eq!(status, 200);
+    let friend: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(friend["side"], "N");
+    let friend_cookie = seat_cookie(&head, &id);
+    let offered = json!({"token": friend["token"]}).to_string();
+    let (_, head, body) =
+        common::http_with_headers(server.addr, "POST", &join, Some(&offered), "").await;
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&body).unwrap()["side"],
+        "N"
+    );
+    assert_eq!(
+        seat_cookie(&head, &id),
+        friend_cookie,
+        "a private link sets the cookie"
+    );
+    let mut north = Client::connect_with_cookie(server.addr, &id, &friend_cookie).await;
+    assert_eq!(north.you.as_deref(), Some("N"));
+    let reply = south.play("F").await;
+    assert_eq!(reply["type"], "state", "{reply}");
+    north.wait_for(|g| g["moves"] == "F").await;
+
+    // A cookie for another game, or a forged one, seats nobody.
+    let (other, _, _) = create(server.addr, json!({"mode":"friend"})).await;
+    let stranger = Client::connect_with_cookie(server.addr, &other, &cookie).await;
+    assert_eq!(stranger.you, None);
+    let forged = Client::connect_with_cookie(server.addr, &id, "oware_seat=0123").await;
+    assert_eq!(forged.you, None);
+    let (status, _, body) =
+        common::http_with_headers(server.addr, "POST", &join, Some(r#"{"token": 5}"#), "").await;
+    assert_eq!(status, 400, "{body}");
+    for c in [south, north, stranger, forged] {
+        c.close().await;
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_flooding_client_is_rate_limited_then_closed() {
+    let server = TestServer::start(oware_server::Config {
+        messages_per_second: 5,
+        ..quick_config()
+    })
+    .await;
+    let (id, token, _) = create(server.addr, json!({"mode":"friend","side":"S"})).await;
+    let mut client = Client::connect(server.addr, &id, Some(&token)).await;
+    // A burst of 20 pings: the first 10 (twice the rate) are answered, the rest dropped with an
+    // error each.
+    for _ in 0..20 {
+        client.send_text(r#"{"type":"ping"}"#).await;
+    }
+    let mut pongs = 0;
+    let mut limited = 0;
+    for _ in 0..20 {
+        let reply = client.next().await;
+        match reply["type"].as_str() {
+            Some("pong") => pongs += 1,
+            Some("error") if reply["code"] == "rate-limited" => limited += 1,
+            _ => panic!("unexpected {reply}"),
+        }
+    }
+    assert!((10..=13).contains(&pongs), "{pongs} pongs");
+    assert_eq!(pongs + limited, 20);
+    // After a pause, the player plays normally.
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let reply = client.play("F").await;
+    assert_eq!(reply["type"], "state", "{reply}");
+    // A client that keeps on flooding is disconnected.
+    for _ in 0..200 {
+        if client
+            .socket
+            .send(Message::Text(r#"{"type":"ping"}"#.into()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(Ok(msg)) = client.socket.next().await {
+            if let Message::Close(frame) = msg {
+                return frame.map(|f| u16::from(f.code));
+            }
+        }
+        None
+    })
+    .await
+    .expect("the server closes the flood");
+    assert_eq!(closed, Some(1008));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_silent_client_is_closed_after_the_idle_timeout() {
+    let server = TestServer::start(oware_server::Config {
+        idle_timeout: Duration::from_millis(300),
+        ..quick_config()
+    })
+    .await;
+    let (id, token, _) = create(server.addr, json!({"mode":"friend","side":"S"})).await;
+    // A client that reads (and so answers pings) stays connected past the timeout.
+    let mut awake = Client::connect(server.addr, &id, Some(&token)).await;
+    let mut silent = Client::connect(server.addr, &id, None).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(1200);
+    while tokio::time::Instant::now() < deadline {
+        let _ = tokio::time::timeout(Duration::from_millis(50), awake.socket.next()).await;
+    }
+    let reply = awake.play("F").await;
+    assert_eq!(reply["type"], "state", "{reply}");
+    // The other never read, so never answered a ping: the server has closed it.
+    let closed = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(Ok(msg)) = silent.socket.next().await {
+            if let Message::Close(frame) = msg {
+                return frame.map(|f| u16::from(f.code));
+            }
+        }
+        None
+    })
+    .await
+    .expect("the server closed the silent client");
+    // The close frame may be lost when the server's end is gone before the client reads (its
+    // late answers to the pings then meet a reset connection); closed it is either way.
+    assert!(matches!(closed, Some(1001) | None), "{closed:?}");
+    awake.close().await;
     server.stop().await;
 }

@@ -21,6 +21,12 @@ pub struct Args {
     /// Most WebSocket connections open at once
     #[arg(long, default_value_t = 4096)]
     pub max_connections: usize,
+    /// Most milliseconds the analysis board's engine spends on one position
+    #[arg(long, default_value_t = 800, value_name = "MS")]
+    pub analysis_time: u64,
+    /// Most engine searches (computer moves and analyses) at once [default: one per processor]
+    #[arg(long, value_name = "N")]
+    pub searches: Option<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -28,7 +34,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         data: Some(args.data.clone()),
         computer_time: Duration::from_millis(args.movetime.max(1)),
         max_connections: args.max_connections,
+        analysis_time: Duration::from_millis(args.analysis_time.clamp(1, 60_000)),
         ..Config::default()
+    };
+    let config = Config {
+        searches: args.searches.unwrap_or(config.searches).max(1),
+        ..config
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

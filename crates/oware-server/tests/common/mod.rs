@@ -11,6 +11,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 use oware_server::{AppState, Config};
@@ -57,6 +58,9 @@ impl TestServer {
 pub fn quick_config() -> Config {
     Config {
         computer_time: Duration::from_millis(30),
+        analysis_time: Duration::from_millis(200),
+        // Test clients play as fast as the server answers.
+        messages_per_second: 10_000,
         ..Config::default()
     }
 }
@@ -73,10 +77,23 @@ pub fn temp_dir(name: &str) -> PathBuf {
 
 /// Sends one HTTP request and returns the status and the body.
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let (status, _, body) = http_with_headers(addr, method, path, body, "").await;
+    (status, body)
+}
+
+/// Sends one HTTP request with `extra` header lines (each ending in CRLF); returns the status,
+/// the response's header block and the body.
+pub async fn http_with_headers(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    extra: &str,
+) -> (u16, String, String) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.unwrap_or("");
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await.unwrap();
@@ -93,7 +110,7 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>
     } else {
         rest.to_string()
     };
-    (status, body)
+    (status, head.to_string(), body)
 }
 
 fn dechunk(mut text: &str) -> String {
@@ -141,7 +158,22 @@ impl Client {
             Some(t) => format!("ws://{addr}/ws/{id}?token={t}"),
             None => format!("ws://{addr}/ws/{id}"),
         };
-        let (socket, _) = tokio_tungstenite::connect_async(url)
+        Client::open(url.into_client_request().unwrap()).await
+    }
+
+    /// Connects the way a browser does: to the game's own WebSocket path, with a `Cookie` header.
+    pub async fn connect_with_cookie(addr: SocketAddr, id: &str, cookie: &str) -> Client {
+        let mut request = format!("ws://{addr}/api/games/{id}/ws")
+            .into_client_request()
+            .unwrap();
+        request
+            .headers_mut()
+            .insert("Cookie", cookie.parse().unwrap());
+        Client::open(request).await
+    }
+
+    async fn open(request: tokio_tungstenite::tungstenite::handshake::client::Request) -> Client {
+        let (socket, _) = tokio_tungstenite::connect_async(request)
             .await
             .expect("ws connect");
         let mut client = Client {
