@@ -254,5 +254,32 @@ fn a_short_match_between_two_engines() {
         .output()
         .unwrap();
     assert!(!result.status.success());
+
+    // An engine that refuses a position (here: every `position fen`, as an adapter that can only
+    // replay from the start would) stops the match with its words; it is not scored as a forfeit.
+    let refuser = format!("sed -u 's/^position fen .*/position fen bogus/' | {engine}");
+    std::fs::write(&openings, "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N a\n").unwrap();
+    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["match", "--engine", &engine, "--engine", &refuser])
+        .args(["--games", "2", "--movetime", "5"])
+        .arg("--openings")
+        .arg(&openings)
+        .arg("--out")
+        .arg(dir.join("refused.ogn"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(!result.status.success(), "{stderr}");
+    assert!(stderr.contains("refused `position fen"), "{stderr}");
+    // So does an option an engine does not know.
+    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["match", "--engine", &engine, "--engine", &engine])
+        .args(["--games", "1", "--option", "NoSuchOption=1"])
+        .arg("--out")
+        .arg(dir.join("none.ogn"))
+        .output()
+        .unwrap();
+    assert!(!result.status.success());
+    assert!(String::from_utf8_lossy(&result.stderr).contains("refused the match's options"));
     std::fs::remove_dir_all(&dir).ok();
 }

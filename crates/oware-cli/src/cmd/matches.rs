@@ -156,9 +156,28 @@ impl EngineProcess {
         for (name, value) in options {
             engine.send(&format!("setoption name {name} value {value}"))?;
         }
-        engine.send("isready")?;
-        engine.wait_for("readyok", Duration::from_secs(30))?;
+        engine.check_accepted("the match's options")?;
         Ok(engine)
+    }
+
+    /// Sends `isready` and reads up to `readyok`: an `info string error` on the way means the engine
+    /// refused what it was just sent. That is a setup the engine cannot play, not a lost game: the
+    /// match stops with the engine's words.
+    fn check_accepted(&mut self, what: &str) -> anyhow::Result<()> {
+        self.send("isready")?;
+        let lines = self.wait_for("readyok", Duration::from_secs(30))?;
+        if let Some(error) = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("info string error"))
+        {
+            return Err(Refused(format!(
+                "engine {:?} refused {what}: {}",
+                self.command,
+                error.trim_start_matches(':').trim()
+            ))
+            .into());
+        }
+        Ok(())
     }
 
     fn send(&mut self, line: &str) -> anyhow::Result<()> {
@@ -199,11 +218,13 @@ impl EngineProcess {
         } else {
             format!("fen {}", game.start())
         };
-        if moves.is_empty() {
-            self.send(&format!("position {start}"))?;
+        let position = if moves.is_empty() {
+            format!("position {start}")
         } else {
-            self.send(&format!("position {start} moves {moves}"))?;
-        }
+            format!("position {start} moves {moves}")
+        };
+        self.send(&position)?;
+        self.check_accepted(&format!("`{position}`"))?;
         self.send(&format!("go movetime {movetime}"))?;
         // Generous: the engine is judged on legality here, not on its clock.
         let lines = self.wait_for(
@@ -229,6 +250,18 @@ impl Drop for EngineProcess {
         let _ = self.child.wait();
     }
 }
+
+/// An engine refused a command of the referee (a position, an option): the match cannot go on.
+#[derive(Debug)]
+struct Refused(String);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
 
 /// How one game ended for the engine playing South.
 struct Played {
@@ -278,6 +311,7 @@ fn play_game(
         };
         let answer = engine.best_move(&game, movetime);
         let problem = match answer {
+            Err(e) if e.is::<Refused>() => return Err(e),
             Err(e) => Some(format!("{e:#}")),
             Ok(word) => match word.parse::<Move>() {
                 Err(_) => Some(format!("answered bestmove {word:?}")),
