@@ -26,8 +26,9 @@ use std::time::{Duration, Instant};
 
 use oware_rules::{Game, Move, Position, RuleSet, Side};
 
-use crate::eval::{evaluate, Weights};
+use crate::eval::{EvalTable, Weights};
 use crate::hash;
+use crate::movegen;
 use crate::tt::{Bound, Entry, Table};
 
 /// Scores are centiseeds from the side to move's point of view; a won game scores `WIN - plies`.
@@ -324,7 +325,7 @@ impl Engine {
             table: &self.table,
             control: &self.control,
             rules: game.rules(),
-            weights: self.options.weights,
+            eval: EvalTable::new(&self.options.weights),
             probe: self.options.probe.as_deref(),
             budget: limits.time_budget(side),
             node_limit: limits.nodes,
@@ -380,7 +381,7 @@ struct Shared<'a> {
     table: &'a Table,
     control: &'a SearchControl,
     rules: RuleSet,
-    weights: Weights,
+    eval: EvalTable,
     probe: Option<&'a dyn Probe>,
     budget: Option<(Duration, Duration)>,
     node_limit: Option<u64>,
@@ -643,7 +644,7 @@ impl<'a> Worker<'a> {
     ) -> (i32, usize) {
         let pos = played.position;
         if played.captured == 0 {
-            if let Some(index) = self.repetition(key, &pos) {
+            if let Some(index) = self.repetition(&pos) {
                 self.pv_len[ply + 1] = ply + 1;
                 let end = oware_rules::repetition_end(&pos, self.shared.rules);
                 let mover = pos.side_to_move().opponent();
@@ -665,17 +666,19 @@ impl<'a> Worker<'a> {
         (-score, rep)
     }
 
-    /// The path index of an earlier occurrence of `pos` since the last capture, if any.
+    /// The path index of an earlier occurrence of `pos` since the last capture, if any. Positions
+    /// are compared directly: leaves have no key (see `search`), and most stretches since a capture
+    /// are short, so few comparisons are made.
     #[inline]
-    fn repetition(&self, key: u64, pos: &Position) -> Option<usize> {
+    fn repetition(&self, pos: &Position) -> Option<usize> {
         // The child would sit at index len; sides alternate, so only every other position can match.
-        let len = self.keys.len();
+        let len = self.positions.len();
         let mut i = len.checked_sub(2)?;
         loop {
             if i < self.boundary {
                 return None;
             }
-            if self.keys[i] == key && self.positions[i] == *pos {
+            if self.positions[i] == *pos {
                 return Some(i);
             }
             i = i.checked_sub(2)?;
@@ -702,7 +705,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         let rules = self.shared.rules;
-        let moves = pos.legal_moves(rules);
+        let moves = movegen::legal_moves(pos, rules);
         if moves.is_empty() {
             return (end_score(pos, ply), NO_REPETITION);
         }
@@ -769,11 +772,16 @@ impl<'a> Worker<'a> {
             } else {
                 self.history[mv.house()]
             };
-            let child_key = hash::key(&played.position);
-            if depth > 1 {
+            // Only a child that is not a leaf uses its key (to probe the table): at depth 1 every child
+            // is a leaf and gets none (0, never read).
+            let child_key = if depth > 1 {
+                let k = hash::key(&played.position);
                 // The child will probe the table: start loading its bucket now.
-                self.shared.table.prefetch(child_key);
-            }
+                self.shared.table.prefetch(k);
+                k
+            } else {
+                0
+            };
             children[n] = (order, mv, played, child_key);
             n += 1;
         }
@@ -882,7 +890,10 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        evaluate(pos, &self.shared.weights).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        self.shared
+            .eval
+            .evaluate(pos)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
 
