@@ -747,8 +747,12 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Copy-make: play every move once, order by table move, captures, killers, history.
-        let mut children: [(i32, Move, oware_rules::Played, u64); 6] = [(
+        // Copy-make: play every move once, order by table move, captures, killers, history. With a
+        // table move, it alone is played first; the others only if it does not cut (most nodes with
+        // one cut on it), ordered by the history as it was before its search, exactly as if all had
+        // been generated at once (the bench signature holds this).
+        let killers = self.killers[ply];
+        let blank: Child = (
             0,
             Move::new(0).expect("house 0"),
             oware_rules::Played {
@@ -756,34 +760,19 @@ impl<'a> Worker<'a> {
                 captured: 0,
             },
             0,
-        ); 6];
-        let mut n = 0;
-        let killers = self.killers[ply];
-        for mv in moves {
-            let played = pos.play_unchecked(mv, rules);
-            let order = if Some(mv) == tt_move {
-                1 << 30
-            } else if played.captured > 0 {
-                (1 << 24) + i32::from(played.captured)
-            } else if Some(mv) == killers[0] {
-                1 << 22
-            } else if Some(mv) == killers[1] {
-                (1 << 22) - 1
-            } else {
-                self.history[mv.house()]
-            };
-            // Only a child that is not a leaf uses its key (to probe the table): at depth 1 every child
-            // is a leaf and gets none (0, never read).
-            let child_key = if depth > 1 {
-                let k = hash::key(&played.position);
-                // The child will probe the table: start loading its bucket now.
-                self.shared.table.prefetch(k);
-                k
-            } else {
-                0
-            };
-            children[n] = (order, mv, played, child_key);
-            n += 1;
+        );
+        let mut children = [blank; 6];
+        let n = moves.len();
+        let mut history_before = None;
+        if let Some(mv) = tt_move {
+            children[0] = self.make_child(pos, mv, depth, 1 << 30);
+            history_before = Some(self.history);
+        } else {
+            for (slot, mv) in children.iter_mut().zip(moves) {
+                let played = pos.play_unchecked(mv, rules);
+                let order = move_order(mv, &played, killers, &self.history);
+                *slot = self.child_entry(mv, played, depth, order);
+            }
         }
 
         let original_alpha = alpha;
@@ -791,11 +780,32 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut rep_min = NO_REPETITION;
         for i in 0..n {
+            if i == 1 {
+                if let (Some(tt), Some(history)) = (tt_move, history_before) {
+                    // The table move did not cut: the rest, in house order, then the table move
+                    // swapped to the front, as the selection sort below would have left them.
+                    let first = children[0];
+                    let mut at = 0;
+                    for (k, mv) in moves.enumerate() {
+                        if mv == tt {
+                            children[k] = first;
+                            at = k;
+                        } else {
+                            let played = pos.play_unchecked(mv, rules);
+                            let order = move_order(mv, &played, killers, &history);
+                            children[k] = self.child_entry(mv, played, depth, order);
+                        }
+                    }
+                    children.swap(0, at);
+                }
+            }
             // Selection sort: the best remaining move next (most nodes cut on the first one or two).
             let mut pick = i;
-            for j in i + 1..n {
-                if children[j].0 > children[pick].0 {
-                    pick = j;
+            if i > 0 || tt_move.is_none() {
+                for j in i + 1..n {
+                    if children[j].0 > children[pick].0 {
+                        pick = j;
+                    }
                 }
             }
             children.swap(i, pick);
@@ -888,12 +898,57 @@ impl<'a> Worker<'a> {
         (best, rep_min)
     }
 
+    /// A move's child for the ordering array: its order, the move, what it plays into, and its key
+    /// (only a child that is not a leaf uses one, to probe the table: at depth 1 every child is a
+    /// leaf and gets none, 0, never read).
+    #[inline]
+    fn child_entry(&self, mv: Move, played: oware_rules::Played, depth: i32, order: i32) -> Child {
+        let child_key = if depth > 1 {
+            let k = hash::key(&played.position);
+            // The child will probe the table: start loading its bucket now.
+            self.shared.table.prefetch(k);
+            k
+        } else {
+            0
+        };
+        (order, mv, played, child_key)
+    }
+
+    #[inline]
+    fn make_child(&self, pos: &Position, mv: Move, depth: i32, order: i32) -> Child {
+        let played = pos.play_unchecked(mv, self.shared.rules);
+        self.child_entry(mv, played, depth, order)
+    }
+
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
         self.shared
             .eval
             .evaluate(pos)
             .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+}
+
+/// One move at a node: its ordering value, the move, the position it plays into, the child's key.
+type Child = (i32, Move, oware_rules::Played, u64);
+
+/// The ordering value of a move that is not the table move: captures (biggest first), then the
+/// killers, then the history.
+#[inline]
+fn move_order(
+    mv: Move,
+    played: &oware_rules::Played,
+    killers: [Option<Move>; 2],
+    history: &[i32; 12],
+) -> i32 {
+    if played.captured > 0 {
+        (1 << 24) + i32::from(played.captured)
+    } else if Some(mv) == killers[0] {
+        1 << 22
+    } else if Some(mv) == killers[1] {
+        (1 << 22) - 1
+    } else {
+        history[mv.house()]
     }
 }
 
