@@ -671,18 +671,17 @@ impl<'a> Worker<'a> {
     /// are short, so few comparisons are made.
     #[inline]
     fn repetition(&self, pos: &Position) -> Option<usize> {
-        // The child would sit at index len; sides alternate, so only every other position can match.
+        // The child would sit at index len; sides alternate, so only every other position can match:
+        // len - 2, len - 4, ... down to the last capture.
         let len = self.positions.len();
-        let mut i = len.checked_sub(2)?;
-        loop {
-            if i < self.boundary {
-                return None;
-            }
-            if self.positions[i] == *pos {
-                return Some(i);
-            }
-            i = i.checked_sub(2)?;
-        }
+        let last = len.checked_sub(1)?;
+        let stretch = &self.positions[self.boundary.min(last)..last];
+        stretch
+            .iter()
+            .rev()
+            .step_by(2)
+            .position(|p| p == pos)
+            .map(|k| last - 1 - 2 * k)
     }
 
     fn search(
