@@ -19,12 +19,13 @@ mod bench;
 mod eval;
 mod hash;
 mod level;
+mod movegen;
 mod search;
 pub mod tablebase;
 mod tt;
 
 pub use bench::bench_games;
-pub use eval::{evaluate, features, Weights};
+pub use eval::{evaluate, features, EvalTable, Weights};
 pub use hash::key as position_key;
 pub use level::{choose_move, choose_move_with, seed_from_clock, Level, LEVELS};
 pub use search::{

@@ -26,8 +26,9 @@ use std::time::{Duration, Instant};
 
 use oware_rules::{Game, Move, Position, RuleSet, Side};
 
-use crate::eval::{evaluate, Weights};
+use crate::eval::{EvalTable, Weights};
 use crate::hash;
+use crate::movegen;
 use crate::tt::{Bound, Entry, Table};
 
 /// Scores are centiseeds from the side to move's point of view; a won game scores `WIN - plies`.
@@ -324,7 +325,7 @@ impl Engine {
             table: &self.table,
             control: &self.control,
             rules: game.rules(),
-            weights: self.options.weights,
+            eval: EvalTable::new(&self.options.weights),
             probe: self.options.probe.as_deref(),
             budget: limits.time_budget(side),
             node_limit: limits.nodes,
@@ -380,7 +381,7 @@ struct Shared<'a> {
     table: &'a Table,
     control: &'a SearchControl,
     rules: RuleSet,
-    weights: Weights,
+    eval: EvalTable,
     probe: Option<&'a dyn Probe>,
     budget: Option<(Duration, Duration)>,
     node_limit: Option<u64>,
@@ -643,7 +644,7 @@ impl<'a> Worker<'a> {
     ) -> (i32, usize) {
         let pos = played.position;
         if played.captured == 0 {
-            if let Some(index) = self.repetition(key, &pos) {
+            if let Some(index) = self.repetition(&pos) {
                 self.pv_len[ply + 1] = ply + 1;
                 let end = oware_rules::repetition_end(&pos, self.shared.rules);
                 let mover = pos.side_to_move().opponent();
@@ -665,21 +666,22 @@ impl<'a> Worker<'a> {
         (-score, rep)
     }
 
-    /// The path index of an earlier occurrence of `pos` since the last capture, if any.
+    /// The path index of an earlier occurrence of `pos` since the last capture, if any. Positions
+    /// are compared directly: leaves have no key (see `search`), and most stretches since a capture
+    /// are short, so few comparisons are made.
     #[inline]
-    fn repetition(&self, key: u64, pos: &Position) -> Option<usize> {
-        // The child would sit at index len; sides alternate, so only every other position can match.
-        let len = self.keys.len();
-        let mut i = len.checked_sub(2)?;
-        loop {
-            if i < self.boundary {
-                return None;
-            }
-            if self.keys[i] == key && self.positions[i] == *pos {
-                return Some(i);
-            }
-            i = i.checked_sub(2)?;
-        }
+    fn repetition(&self, pos: &Position) -> Option<usize> {
+        // The child would sit at index len; sides alternate, so only every other position can match:
+        // len - 2, len - 4, ... down to the last capture.
+        let len = self.positions.len();
+        let last = len.checked_sub(1)?;
+        let stretch = &self.positions[self.boundary.min(last)..last];
+        stretch
+            .iter()
+            .rev()
+            .step_by(2)
+            .position(|p| p == pos)
+            .map(|k| last - 1 - 2 * k)
     }
 
     fn search(
@@ -702,7 +704,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         let rules = self.shared.rules;
-        let moves = pos.legal_moves(rules);
+        let moves = movegen::legal_moves(pos, rules);
         if moves.is_empty() {
             return (end_score(pos, ply), NO_REPETITION);
         }
@@ -746,8 +748,12 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Copy-make: play every move once, order by table move, captures, killers, history.
-        let mut children: [(i32, Move, oware_rules::Played, u64); 6] = [(
+        // Copy-make: play every move once, order by table move, captures, killers, history. With a
+        // table move, it alone is played first; the others only if it does not cut (most nodes with
+        // one cut on it), ordered by the history as it was before its search, exactly as if all had
+        // been generated at once (the bench signature holds this).
+        let killers = self.killers[ply];
+        let blank: Child = (
             0,
             Move::new(0).expect("house 0"),
             oware_rules::Played {
@@ -755,29 +761,19 @@ impl<'a> Worker<'a> {
                 captured: 0,
             },
             0,
-        ); 6];
-        let mut n = 0;
-        let killers = self.killers[ply];
-        for mv in moves {
-            let played = pos.play_unchecked(mv, rules);
-            let order = if Some(mv) == tt_move {
-                1 << 30
-            } else if played.captured > 0 {
-                (1 << 24) + i32::from(played.captured)
-            } else if Some(mv) == killers[0] {
-                1 << 22
-            } else if Some(mv) == killers[1] {
-                (1 << 22) - 1
-            } else {
-                self.history[mv.house()]
-            };
-            let child_key = hash::key(&played.position);
-            if depth > 1 {
-                // The child will probe the table: start loading its bucket now.
-                self.shared.table.prefetch(child_key);
+        );
+        let mut children = [blank; 6];
+        let n = moves.len();
+        let mut history_before = None;
+        if let Some(mv) = tt_move {
+            children[0] = self.make_child(pos, mv, depth, 1 << 30);
+            history_before = Some(self.history);
+        } else {
+            for (slot, mv) in children.iter_mut().zip(moves) {
+                let played = pos.play_unchecked(mv, rules);
+                let order = move_order(mv, &played, killers, &self.history);
+                *slot = self.child_entry(mv, played, depth, order);
             }
-            children[n] = (order, mv, played, child_key);
-            n += 1;
         }
 
         let original_alpha = alpha;
@@ -785,11 +781,32 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut rep_min = NO_REPETITION;
         for i in 0..n {
+            if i == 1 {
+                if let (Some(tt), Some(history)) = (tt_move, history_before) {
+                    // The table move did not cut: the rest, in house order, then the table move
+                    // swapped to the front, as the selection sort below would have left them.
+                    let first = children[0];
+                    let mut at = 0;
+                    for (k, mv) in moves.enumerate() {
+                        if mv == tt {
+                            children[k] = first;
+                            at = k;
+                        } else {
+                            let played = pos.play_unchecked(mv, rules);
+                            let order = move_order(mv, &played, killers, &history);
+                            children[k] = self.child_entry(mv, played, depth, order);
+                        }
+                    }
+                    children.swap(0, at);
+                }
+            }
             // Selection sort: the best remaining move next (most nodes cut on the first one or two).
             let mut pick = i;
-            for j in i + 1..n {
-                if children[j].0 > children[pick].0 {
-                    pick = j;
+            if i > 0 || tt_move.is_none() {
+                for j in i + 1..n {
+                    if children[j].0 > children[pick].0 {
+                        pick = j;
+                    }
                 }
             }
             children.swap(i, pick);
@@ -882,9 +899,57 @@ impl<'a> Worker<'a> {
         (best, rep_min)
     }
 
+    /// A move's child for the ordering array: its order, the move, what it plays into, and its key
+    /// (only a child that is not a leaf uses one, to probe the table: at depth 1 every child is a
+    /// leaf and gets none, 0, never read).
+    #[inline]
+    fn child_entry(&self, mv: Move, played: oware_rules::Played, depth: i32, order: i32) -> Child {
+        let child_key = if depth > 1 {
+            let k = hash::key(&played.position);
+            // The child will probe the table: start loading its bucket now.
+            self.shared.table.prefetch(k);
+            k
+        } else {
+            0
+        };
+        (order, mv, played, child_key)
+    }
+
+    #[inline]
+    fn make_child(&self, pos: &Position, mv: Move, depth: i32, order: i32) -> Child {
+        let played = pos.play_unchecked(mv, self.shared.rules);
+        self.child_entry(mv, played, depth, order)
+    }
+
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        evaluate(pos, &self.shared.weights).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        self.shared
+            .eval
+            .evaluate(pos)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+}
+
+/// One move at a node: its ordering value, the move, the position it plays into, the child's key.
+type Child = (i32, Move, oware_rules::Played, u64);
+
+/// The ordering value of a move that is not the table move: captures (biggest first), then the
+/// killers, then the history.
+#[inline]
+fn move_order(
+    mv: Move,
+    played: &oware_rules::Played,
+    killers: [Option<Move>; 2],
+    history: &[i32; 12],
+) -> i32 {
+    if played.captured > 0 {
+        (1 << 24) + i32::from(played.captured)
+    } else if Some(mv) == killers[0] {
+        1 << 22
+    } else if Some(mv) == killers[1] {
+        (1 << 22) - 1
+    } else {
+        history[mv.house()]
     }
 }
 

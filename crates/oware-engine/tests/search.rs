@@ -278,3 +278,22 @@ fn the_probe_hook_is_consulted_after_captures() {
         r.score
     );
 }
+
+/// The bench positions' node total at depth 12, as `oware bench -d 12` prints it: pinned so that a
+/// change meant as pure speed (same search, same tree) is caught if it changes the tree. A change
+/// that alters the search on purpose updates this number, with match evidence in
+/// docs/engine-matches.md.
+#[test]
+fn bench_signature_at_depth_12_is_pinned() {
+    let total: u64 = oware_engine::bench_games()
+        .iter()
+        .map(|g| {
+            let mut engine = Engine::new(EngineOptions {
+                hash_mb: 64,
+                ..EngineOptions::default()
+            });
+            engine.search(g, &Limits::depth(12), &mut |_| {}).nodes
+        })
+        .sum();
+    assert_eq!(total, 205_304);
+}
