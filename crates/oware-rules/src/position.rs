@@ -18,9 +18,64 @@ use crate::types::{Move, MoveSet, RuleSet, Side, HALF_SEEDS, HOUSES, TOTAL_SEEDS
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
-    houses: [u8; HOUSES],
+    /// Houses 0..12, then four bytes that are always 0, so that sowing is one 16-byte addition
+    /// (see [`SOWING`]).
+    cells: [u8; CELLS],
     stores: [u8; 2],
     side: Side,
+}
+
+/// The board padded to 16 bytes.
+const CELLS: usize = 16;
+
+/// `SOWING[house][seeds]`: the seeds each house gains when `house` is sown with `seeds` seeds (the
+/// origin gains nothing: it is skipped on every lap), as 16 little-endian bytes. No house can pass 48,
+/// so adding two such arrays as `u128`s never carries from one byte into the next.
+static SOWING: [[u128; TOTAL_SEEDS as usize + 1]; HOUSES] = sowing_tables().0;
+
+/// `LAST_SOWN[house][seeds]`: the house the last seed falls into.
+static LAST_SOWN: [[u8; TOTAL_SEEDS as usize + 1]; HOUSES] = sowing_tables().1;
+
+/// Both sowing tables, built by sowing seed by seed, as the rules say, at compile time.
+#[allow(clippy::type_complexity)]
+const fn sowing_tables() -> (
+    [[u128; TOTAL_SEEDS as usize + 1]; HOUSES],
+    [[u8; TOTAL_SEEDS as usize + 1]; HOUSES],
+) {
+    let mut gains_table = [[0u128; TOTAL_SEEDS as usize + 1]; HOUSES];
+    let mut last_table = [[0u8; TOTAL_SEEDS as usize + 1]; HOUSES];
+    let mut house = 0;
+    while house < HOUSES {
+        let mut seeds = 1;
+        while seeds <= TOTAL_SEEDS as usize {
+            let mut gains = [0u8; CELLS];
+            let mut at = house;
+            let mut left = seeds;
+            while left > 0 {
+                at = (at + 1) % HOUSES;
+                if at != house {
+                    gains[at] += 1;
+                    left -= 1;
+                }
+            }
+            gains_table[house][seeds] = u128::from_le_bytes(gains);
+            last_table[house][seeds] = at as u8;
+            seeds += 1;
+        }
+        house += 1;
+    }
+    (gains_table, last_table)
+}
+
+/// Pads twelve houses to the sixteen cells of a [`Position`].
+const fn padded(houses: [u8; HOUSES]) -> [u8; CELLS] {
+    let mut cells = [0u8; CELLS];
+    let mut i = 0;
+    while i < HOUSES {
+        cells[i] = houses[i];
+        i += 1;
+    }
+    cells
 }
 
 /// What is wrong with a position string or with the parts of a position.
@@ -135,7 +190,7 @@ impl Position {
     /// The starting position: four seeds in every house, South to move.
     pub const fn start() -> Position {
         Position {
-            houses: [4; HOUSES],
+            cells: padded([4; HOUSES]),
             stores: [0, 0],
             side: Side::South,
         }
@@ -153,7 +208,7 @@ impl Position {
             return Err(PositionError::WrongTotal { total });
         }
         Ok(Position {
-            houses,
+            cells: padded(houses),
             stores,
             side,
         })
@@ -169,7 +224,7 @@ impl Position {
         }
         let off = TOTAL_SEEDS - on_board as u8;
         Some(Position {
-            houses,
+            cells: padded(houses),
             stores: [off - off / 2, off / 2],
             side,
         })
@@ -177,14 +232,16 @@ impl Position {
 
     /// Seeds in each house, 0..12.
     #[inline]
-    pub const fn houses(&self) -> &[u8; HOUSES] {
-        &self.houses
+    pub fn houses(&self) -> &[u8; HOUSES] {
+        self.cells[..HOUSES]
+            .try_into()
+            .expect("the first twelve cells are the houses")
     }
 
     /// Seeds in one house.
     #[inline]
     pub const fn house(&self, house: usize) -> u8 {
-        self.houses[house]
+        self.cells[house]
     }
 
     /// Seeds in a player's store.
@@ -203,13 +260,13 @@ impl Position {
     #[inline]
     pub fn row_seeds(&self, side: Side) -> u8 {
         let f = side.first_house();
-        self.houses[f..f + 6].iter().sum()
+        self.cells[f..f + 6].iter().sum()
     }
 
     /// Seeds on the whole board (not in stores).
     #[inline]
     pub fn board_seeds(&self) -> u8 {
-        self.houses.iter().sum()
+        self.cells.iter().sum()
     }
 
     /// The same position with the other side to move.
@@ -226,42 +283,15 @@ impl Position {
             || (self.stores[0] == HALF_SEEDS && self.stores[1] == HALF_SEEDS)
     }
 
-    /// Sows `house` without capturing. Returns the board after sowing and the last house sown.
-    /// With 12 or more seeds the origin house is skipped on every lap.
+    /// Sows `house` without capturing: returns the cells after sowing and the last house sown.
+    /// With 12 or more seeds the origin house is skipped on every lap (the tables know it).
     #[inline]
-    fn sow(&self, house: usize) -> ([u8; HOUSES], usize) {
-        let mut h = self.houses;
-        let seeds = h[house] as usize;
-        h[house] = 0;
-        if seeds < HOUSES {
-            // One partial lap: the common case, kept branch-light.
-            let mut i = house;
-            for _ in 0..seeds {
-                i = if i == HOUSES - 1 { 0 } else { i + 1 };
-                h[i] += 1;
-            }
-            return (h, i);
-        }
-        // Whole laps over the 11 other houses, then the remainder.
-        let laps = (seeds / 11) as u8;
-        let rest = seeds % 11;
-        for (i, v) in h.iter_mut().enumerate() {
-            if i != house {
-                *v += laps;
-            }
-        }
-        let mut i = house;
-        for _ in 0..rest {
-            i = if i == HOUSES - 1 { 0 } else { i + 1 };
-            h[i] += 1;
-        }
-        // With no remainder the last seed fell in the house just before the origin.
-        let last = if rest == 0 {
-            (house + HOUSES - 1) % HOUSES
-        } else {
-            i
-        };
-        (h, last)
+    fn sow(&self, house: usize) -> ([u8; CELLS], usize) {
+        let seeds = self.cells[house] as usize;
+        let mut cells = self.cells;
+        cells[house] = 0;
+        let sown = u128::from_le_bytes(cells) + SOWING[house][seeds];
+        (sown.to_le_bytes(), LAST_SOWN[house][seeds] as usize)
     }
 
     /// Plays `mv` without checking that it is legal, returning the new position and the seeds captured.
@@ -270,7 +300,7 @@ impl Position {
     #[inline]
     pub fn play_unchecked(&self, mv: Move, rules: RuleSet) -> Played {
         let house = mv.house();
-        debug_assert!(self.side.owns(house) && self.houses[house] > 0);
+        debug_assert!(self.side.owns(house) && self.cells[house] > 0);
         let (mut h, last) = self.sow(house);
         let opp = self.side.opponent();
         let mut captured = 0u8;
@@ -306,7 +336,7 @@ impl Position {
         stores[self.side.index()] += captured;
         Played {
             position: Position {
-                houses: h,
+                cells: h,
                 stores,
                 side: opp,
             },
@@ -331,7 +361,7 @@ impl Position {
         let first = self.side.first_house();
         let mut nonempty = 0u16;
         for c in 0..6 {
-            if self.houses[first + c] != 0 {
+            if self.cells[first + c] != 0 {
                 nonempty |= 1 << (first + c);
             }
         }
@@ -343,7 +373,7 @@ impl Position {
                 // The opponent is empty: only moves that reach their row are legal.
                 let mut bits = 0u16;
                 for c in 0..6 {
-                    if self.houses[first + c] as usize >= 6 - c {
+                    if self.cells[first + c] as usize >= 6 - c {
                         bits |= 1 << (first + c);
                     }
                 }
@@ -372,7 +402,7 @@ impl Position {
         if !self.side.owns(mv.house()) {
             return Some(IllegalMoveReason::NotYourHouse);
         }
-        if self.houses[mv.house()] == 0 {
+        if self.cells[mv.house()] == 0 {
             return Some(IllegalMoveReason::EmptyHouse);
         }
         if self.legal_moves(rules).contains(mv) {
@@ -397,7 +427,7 @@ impl Position {
         let mut p = *self;
         p.stores[0] += p.row_seeds(Side::South);
         p.stores[1] += p.row_seeds(Side::North);
-        p.houses = [0; HOUSES];
+        p.cells = [0; CELLS];
         p
     }
 }
@@ -411,7 +441,7 @@ impl Default for Position {
 impl fmt::Display for Position {
     /// The position string `h0-h1-…-h11-southStore-northStore-T`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for h in self.houses {
+        for h in self.houses() {
             write!(f, "{h}-")?;
         }
         write!(
@@ -526,6 +556,36 @@ mod tests {
         assert_eq!(last, 1);
         assert_eq!(h[2], 0);
         assert_eq!(h[1], 2);
+    }
+
+    #[test]
+    fn table_sowing_matches_sowing_seed_by_seed() {
+        for house in 0..HOUSES {
+            for seeds in 1..=TOTAL_SEEDS as usize {
+                // Every other house holds a seed where the total allows, so that additions on top
+                // of existing seeds are checked too.
+                let other = u8::from(seeds + HOUSES - 1 <= TOTAL_SEEDS as usize);
+                let mut houses = [other; HOUSES];
+                houses[house] = seeds as u8;
+                let Some(p) = Position::from_board(houses, Side::South) else {
+                    continue;
+                };
+                let mut expected = houses;
+                expected[house] = 0;
+                let mut at = house;
+                for _ in 0..seeds {
+                    at = (at + 1) % HOUSES;
+                    if at == house {
+                        at = (at + 1) % HOUSES;
+                    }
+                    expected[at] += 1;
+                }
+                let (cells, last) = p.sow(house);
+                assert_eq!(&cells[..HOUSES], &expected, "house {house}, {seeds} seeds");
+                assert_eq!(&cells[HOUSES..], &[0; CELLS - HOUSES]);
+                assert_eq!(last, at, "house {house}, {seeds} seeds");
+            }
+        }
     }
 
     #[test]
