@@ -384,13 +384,24 @@ function analysisPage() {
     const rows = r.moves.map((m, i) => h('tr', { class: i === 0 ? 'best' : '' },
       h('td', {}, h('a', { href: '#', onclick: (e) => { e.preventDefault(); tryMove(m.move); } }, m.move)),
       h('td', { class: 'value' }, valueText(m)),
-      withDb ? h('td', { class: 'value' }, m.database === null ? '—' : (m.database > 0 ? '+' : '') + m.database) : null,
+      withDb ? h('td', { class: 'value' }, dbText(m.database)) : null,
       h('td', { class: 'line' }, lineText(m.line))));
     evalBox.replaceChildren(h('table', { class: 'eval' },
       h('tr', {}, h('th', {}, t('analysis.move')), h('th', {}, t('analysis.score')),
         withDb ? h('th', {}, t('analysis.database')) : null, h('th', {}, t('analysis.line'))), ...rows),
-      h('p', { class: 'hint' }, t('analysis.depth', { d: r.depth })));
+      h('p', { class: 'hint' }, t('analysis.depth', { d: r.depth })),
+      withDb ? h('p', { class: 'hint' }, t(data.rules === 'awari' ? 'analysis.dbAwari' : 'analysis.dbAbapa',
+        { n: r.moves.find((m) => m.database).database.seeds })) : null);
     evalBox.dataset.for = position;
+  }
+
+  // A database value in the rule set's units: awari, the final seed difference over the board
+  // ("+4"); abapa, the seeds of the board the mover ends with ("5/8"); "≥" marks a lower bound.
+  function dbText(d) {
+    if (!d) return '—';
+    const bound = d.exact ? '' : '≥ ';
+    if (data.rules === 'awari') return bound + (d.value > 0 ? '+' : '') + d.value;
+    return bound + d.value + '/' + d.seeds;
   }
 
   // "F e D": the line's letters with spaces, so it reads as moves.

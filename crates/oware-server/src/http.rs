@@ -434,8 +434,10 @@ async fn evaluate(
             message: e.to_string(),
         })?;
     let budget = state.config.analysis_time;
+    let databases = state.config.databases.clone();
     let eval = tokio::task::spawn_blocking(move || {
-        permit.with_engine(|engine| crate::analysis::evaluate(engine, &game, budget, 40))
+        permit
+            .with_engine(|engine| crate::analysis::evaluate(engine, &game, budget, 40, &databases))
     })
     .await
     .map_err(|e| ApiError {

@@ -7,11 +7,14 @@
 //! - [`http`]: the routes: pages, the JSON API, the WebSocket endpoint.
 //! - [`analysis`]: the pool of engines that the computer players and the analysis board share.
 //! - [`record`]: the game-record reader/writer.
+//! - [`databases`]: the endgame databases (`--egtb`), probed by the engines and shown on the
+//!   analysis board.
 //!
 //! The browser assets in `web/` are compiled into the binary, so the server needs no other files.
 
 pub mod analysis;
 pub mod assets;
+pub mod databases;
 pub mod games;
 pub mod http;
 pub mod protocol;
@@ -49,6 +52,8 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// Messages a second one WebSocket may send on average (bursts of twice as many).
     pub messages_per_second: u32,
+    /// Endgame databases: the engines probe them, the analysis board shows their values.
+    pub databases: databases::Databases,
 }
 
 impl Default for Config {
@@ -62,6 +67,7 @@ impl Default for Config {
             analysis_time: Duration::from_millis(800),
             idle_timeout: Duration::from_secs(90),
             messages_per_second: 20,
+            databases: databases::Databases::none(),
         }
     }
 }
@@ -93,7 +99,7 @@ impl AppState {
             None => Store::in_memory()?,
         };
         Ok(Arc::new(AppState {
-            engines: EnginePool::new(config.searches),
+            engines: EnginePool::new(config.searches, &config.databases),
             config,
             store: Mutex::new(store),
             rooms: Mutex::new(HashMap::new()),
