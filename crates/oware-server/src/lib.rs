@@ -14,6 +14,7 @@
 
 pub mod analysis;
 pub mod assets;
+pub mod clock;
 pub mod databases;
 pub mod games;
 pub mod http;
@@ -54,6 +55,9 @@ pub struct Config {
     pub messages_per_second: u32,
     /// Endgame databases: the engines probe them, the analysis board shows their values.
     pub databases: databases::Databases,
+    /// How long one minute of a game clock lasts: a minute, except in tests, which shorten it to
+    /// see flags fall.
+    pub clock_minute: Duration,
 }
 
 impl Default for Config {
@@ -68,6 +72,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(90),
             messages_per_second: 20,
             databases: databases::Databases::none(),
+            clock_minute: Duration::from_secs(60),
         }
     }
 }
@@ -126,11 +131,30 @@ impl AppState {
         }
         rooms.insert(id.to_string(), room.clone());
         drop(rooms);
+        // A flag may have fallen while the server was down (the clocks keep running).
+        room.check_flag(&self.store)?;
+        self.watch_clock(room.clone());
         // A restart may have caught the computer about to move.
         if let Some(turn) = room.pending_computer_turn() {
             self.spawn_computer(room.clone(), turn);
         }
         Ok(room)
+    }
+
+    /// Declares the flag fall of the side to move when its time runs out, unless it moves first
+    /// (then this watcher finds time left and does nothing; the move started a new one).
+    pub fn watch_clock(self: &Arc<Self>, room: Arc<Room>) {
+        let Some(deadline) = room.flag_deadline() else {
+            return;
+        };
+        let state = self.clone();
+        tokio::spawn(async move {
+            let wait = deadline.saturating_sub(clock::now_ms()) + 1;
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            if let Err(e) = room.check_flag(&state.store) {
+                eprintln!("oware serve: game {}: flag fall not stored: {e}", room.id);
+            }
+        });
     }
 
     /// Lets the computer think in a blocking thread, then plays its move in the room.
