@@ -89,6 +89,7 @@ function rulesSelect() {
 async function startGame(form, mode) {
   const body = { mode, side: form.side.value, rules: form.rules.value };
   if (mode === 'computer') body.level = Number(form.level.value);
+  if (mode === 'friend') body.clock = Number(form.clock.value);
   try {
     const g = await api('POST', '/api/games', body);
     saved.set('oware.token.' + g.id, g.token);
@@ -108,6 +109,9 @@ function homePage() {
     h('p', {}, t('home.friendHint')),
     h('label', {}, t('side') + ' ', sideSelect(true)),
     h('label', {}, t('ruleset') + ' ', rulesSelect()),
+    h('label', {}, t('clock') + ' ', h('select', { name: 'clock' },
+      h('option', { value: '0' }, t('clock.none')),
+      ...[5, 10, 20].map((n) => h('option', { value: String(n) }, t('clock.minutes', { n }))))),
     h('button', { type: 'submit', id: 'play-friend' }, t('createLink')));
   const open = h('form', { class: 'card', onsubmit: (e) => {
     e.preventDefault();
@@ -172,6 +176,21 @@ function gamePage(id) {
     return { legal: myTurn(v) ? v.legal : '', last };
   }
 
+  let clockState = null;
+  function tickClocks() {
+    if (!clockState) return;
+    for (const el of players.querySelectorAll('.clock')) {
+      const side = el.dataset.side;
+      let ms = clockState.remaining_ms[side === 'S' ? 0 : 1];
+      if (clockState.running === side) ms = Math.max(0, ms - (performance.now() - clockState.at));
+      const secs = Math.ceil(ms / 1000);
+      el.textContent = ' ' + Math.floor(secs / 60) + ':' + String(secs % 60).padStart(2, '0');
+      el.classList.toggle('running', clockState.running === side);
+      el.classList.toggle('low', ms < 30000);
+    }
+  }
+  setInterval(tickClocks, 200);
+
   function describe(v) {
     status.classList.toggle('over', !!v.end);
     if (v.end) return endText(v.end, you);
@@ -190,7 +209,13 @@ function gamePage(id) {
     status.textContent = describe(v);
     const top = you === 'N' ? 'S' : 'N';
     const bottom = top === 'S' ? 'N' : 'S';
-    players.replaceChildren(h('span', {}, sideName(top) + ': ' + seatName(top, v)), h('span', {}, sideName(bottom) + ': ' + seatName(bottom, v)));
+    const clockOf = (side) => v.clock ? h('span', { class: 'clock', 'data-side': side }) : null;
+    players.replaceChildren(h('span', {}, sideName(top) + ': ' + seatName(top, v), clockOf(top)),
+      h('span', {}, sideName(bottom) + ': ' + seatName(bottom, v), clockOf(bottom)));
+    // The server sends the time left when it sent the state; the page counts the running clock
+    // down from the moment the state arrived.
+    clockState = v.clock ? { ...v.clock, at: performance.now() } : null;
+    tickClocks();
     moves.replaceChildren(...notation(v.start, v.moves, v.moves.length));
     moves.scrollTop = moves.scrollHeight;
     undo.hidden = !(v.mode === 'computer' && you);
@@ -384,13 +409,24 @@ function analysisPage() {
     const rows = r.moves.map((m, i) => h('tr', { class: i === 0 ? 'best' : '' },
       h('td', {}, h('a', { href: '#', onclick: (e) => { e.preventDefault(); tryMove(m.move); } }, m.move)),
       h('td', { class: 'value' }, valueText(m)),
-      withDb ? h('td', { class: 'value' }, m.database === null ? '—' : (m.database > 0 ? '+' : '') + m.database) : null,
+      withDb ? h('td', { class: 'value' }, dbText(m.database)) : null,
       h('td', { class: 'line' }, lineText(m.line))));
     evalBox.replaceChildren(h('table', { class: 'eval' },
       h('tr', {}, h('th', {}, t('analysis.move')), h('th', {}, t('analysis.score')),
         withDb ? h('th', {}, t('analysis.database')) : null, h('th', {}, t('analysis.line'))), ...rows),
-      h('p', { class: 'hint' }, t('analysis.depth', { d: r.depth })));
+      h('p', { class: 'hint' }, t('analysis.depth', { d: r.depth })),
+      withDb ? h('p', { class: 'hint' }, t(data.rules === 'awari' ? 'analysis.dbAwari' : 'analysis.dbAbapa',
+        { n: r.moves.find((m) => m.database).database.seeds })) : null);
     evalBox.dataset.for = position;
+  }
+
+  // A database value in the rule set's units: awari, the final seed difference over the board
+  // ("+4"); abapa, the seeds of the board the mover ends with ("5/8"); "≥" marks a lower bound.
+  function dbText(d) {
+    if (!d) return '—';
+    const bound = d.exact ? '' : '≥ ';
+    if (data.rules === 'awari') return bound + (d.value > 0 ? '+' : '') + d.value;
+    return bound + d.value + '/' + d.seeds;
   }
 
   // "F e D": the line's letters with spaces, so it reads as moves.

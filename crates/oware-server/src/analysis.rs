@@ -13,8 +13,10 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use oware_engine::{plies_to_end, Engine, EngineOptions, Limits, MoveScore};
+use oware_engine::{plies_to_end, Engine, EngineOptions, Limits, MoveScore, Probe};
 use oware_rules::{format_move_letters, Game};
+
+use crate::databases::{DatabaseValue, Databases};
 
 /// Transposition table per pooled engine, in MiB.
 const HASH_MB: usize = 16;
@@ -23,6 +25,8 @@ const HASH_MB: usize = 16;
 pub struct EnginePool {
     engines: Mutex<Vec<Engine>>,
     permits: Arc<Semaphore>,
+    /// The endgame databases every engine probes (each answers for the searched game's rules).
+    probe: Option<Arc<dyn Probe>>,
 }
 
 /// The right to run one search; the engine goes back to the pool when the search ends.
@@ -40,11 +44,14 @@ pub enum PoolError {
 
 impl EnginePool {
     /// A pool that runs at most `searches` searches at once (at least one).
-    pub fn new(searches: usize) -> Arc<EnginePool> {
+    /// Its engines probe `databases` (if any).
+    pub fn new(searches: usize, databases: &Databases) -> Arc<EnginePool> {
         let searches = searches.max(1);
+        let probe = (!databases.is_empty()).then(|| Arc::new(databases.clone()) as Arc<dyn Probe>);
         Arc::new(EnginePool {
             engines: Mutex::new(Vec::with_capacity(searches)),
             permits: Arc::new(Semaphore::new(searches)),
+            probe,
         })
     }
 
@@ -79,6 +86,7 @@ impl Permit {
         let mut engine = taken.unwrap_or_else(|| {
             Engine::new(EngineOptions {
                 hash_mb: HASH_MB,
+                probe: self.pool.probe.clone(),
                 ..EngineOptions::default()
             })
         });
@@ -104,9 +112,9 @@ pub struct MoveValue {
     pub end_in: Option<i32>,
     /// The move and the expected reply line, in move letters.
     pub line: String,
-    /// The endgame database's value (final seed difference for the mover) where the databases
-    /// cover the position after the move; `None` until the server is given databases.
-    pub database: Option<i32>,
+    /// The endgame database's value of the move where the server has databases covering the
+    /// position (see [`Databases::move_values`]).
+    pub database: Option<DatabaseValue>,
 }
 
 /// The analysis board's answer for one position.
@@ -121,8 +129,15 @@ pub struct Evaluation {
 }
 
 /// Scores every legal move of the game's current position (with its history, so repetitions
-/// count), deepening until `budget` is spent or `max_depth` is reached.
-pub fn evaluate(engine: &mut Engine, game: &Game, budget: Duration, max_depth: u32) -> Evaluation {
+/// count), deepening until `budget` is spent or `max_depth` is reached, and adds the databases'
+/// values where they cover the position.
+pub fn evaluate(
+    engine: &mut Engine,
+    game: &Game,
+    budget: Duration,
+    max_depth: u32,
+    databases: &Databases,
+) -> Evaluation {
     let start = Instant::now();
     let mut done = Evaluation {
         depth: 0,
@@ -158,6 +173,14 @@ pub fn evaluate(engine: &mut Engine, game: &Game, budget: Duration, max_depth: u
             break;
         }
         done.depth = depth;
+    }
+    if let Some(values) = databases.move_values(game) {
+        for m in &mut done.moves {
+            m.database = values
+                .iter()
+                .find(|(mv, _)| mv.letter() == m.mv)
+                .map(|(_, v)| *v);
+        }
     }
     done.millis = start.elapsed().as_millis() as u64;
     done
@@ -202,7 +225,13 @@ mod tests {
         // South's F captures two from `a` and reaches 25 seeds: a win.
         let pos: Position = "0-0-0-0-1-1-1-1-0-0-0-0-23-21-S".parse().unwrap();
         let game = Game::from_position(pos, RuleSet::Abapa);
-        let eval = evaluate(&mut engine(), &game, Duration::from_secs(2), 6);
+        let eval = evaluate(
+            &mut engine(),
+            &game,
+            Duration::from_secs(2),
+            6,
+            &Databases::none(),
+        );
         assert!(eval.depth >= 1);
         assert_eq!(eval.moves.len(), 2);
         assert_eq!(eval.moves[0].mv, 'F');
@@ -213,7 +242,13 @@ mod tests {
     #[test]
     fn start_position_has_six_values_with_lines() {
         let game = Game::new(RuleSet::Abapa);
-        let eval = evaluate(&mut engine(), &game, Duration::from_secs(5), 6);
+        let eval = evaluate(
+            &mut engine(),
+            &game,
+            Duration::from_secs(5),
+            6,
+            &Databases::none(),
+        );
         assert_eq!(eval.depth, 6);
         assert_eq!(eval.moves.len(), 6);
         for m in &eval.moves {
@@ -232,14 +267,20 @@ mod tests {
     fn a_finished_game_has_no_values() {
         let pos: Position = "0-0-0-0-0-0-0-0-0-0-0-0-25-23-S".parse().unwrap();
         let game = Game::from_position(pos, RuleSet::Abapa);
-        assert!(evaluate(&mut engine(), &game, Duration::from_secs(1), 4)
-            .moves
-            .is_empty());
+        assert!(evaluate(
+            &mut engine(),
+            &game,
+            Duration::from_secs(1),
+            4,
+            &Databases::none()
+        )
+        .moves
+        .is_empty());
     }
 
     #[tokio::test]
     async fn the_pool_bounds_concurrent_searches() {
-        let pool = EnginePool::new(1);
+        let pool = EnginePool::new(1, &Databases::none());
         let held = pool.acquire().await;
         assert_eq!(
             pool.acquire_within(Duration::from_millis(20)).await.err(),
@@ -251,7 +292,8 @@ mod tests {
             .await
             .unwrap();
         let game = Game::new(RuleSet::Abapa);
-        let eval = permit.with_engine(|e| evaluate(e, &game, Duration::from_millis(200), 3));
+        let eval = permit
+            .with_engine(|e| evaluate(e, &game, Duration::from_millis(200), 3, &Databases::none()));
         assert_eq!(eval.moves.len(), 6);
         assert_eq!(
             lock(&pool.engines).len(),

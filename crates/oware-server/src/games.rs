@@ -11,6 +11,7 @@ use tokio::sync::broadcast;
 
 use oware_rules::{format_move_letters, Game, Move, PlayError, Position, RuleSet, Side};
 
+use crate::clock::{now_ms, Clock, ClockView};
 use crate::store::{Store, StoreError, StoredGame};
 
 /// Who plays the game.
@@ -28,6 +29,8 @@ pub struct GameSetup {
     pub mode: GameMode,
     pub rules: RuleSet,
     pub start: Position,
+    /// Time per side in milliseconds, in games played with clocks (friend games only).
+    pub clock_ms: Option<u64>,
 }
 
 /// Why a request about a game was refused. Each has a short code for programs and a sentence for
@@ -48,6 +51,8 @@ pub enum GameError {
     UndoNotAllowed,
     #[error("there is no move of yours to take back")]
     NothingToUndo,
+    #[error("the game is over: {}'s time ran out", .0)]
+    TimeOut(Side),
     #[error("{0}")]
     Store(#[from] StoreError),
 }
@@ -59,7 +64,7 @@ impl GameError {
             GameError::NotAPlayer => "not-a-player",
             GameError::NotYourTurn => "not-your-turn",
             GameError::Stale { .. } => "stale",
-            GameError::Illegal(PlayError::GameOver(_)) => "game-over",
+            GameError::Illegal(PlayError::GameOver(_)) | GameError::TimeOut(_) => "game-over",
             GameError::Illegal(PlayError::Illegal(e)) => e.reason.code(),
             GameError::UndoNotAllowed => "undo-not-allowed",
             GameError::NothingToUndo => "nothing-to-undo",
@@ -93,10 +98,13 @@ pub struct GameView {
     pub end: Option<EndView>,
     /// Set while the computer is thinking about its move.
     pub thinking: bool,
+    /// The clocks, in games played with them.
+    pub clock: Option<ClockView>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct EndView {
+    /// The rules' reason (`capture`, `repetition`, …), or `time` when a flag fell.
     pub reason: &'static str,
     /// `25-23`, South first.
     pub score: String,
@@ -110,6 +118,7 @@ struct RoomState {
     /// Bumped on every change, so that a computer move thought about in an older state is dropped.
     version: u64,
     thinking: bool,
+    clock: Option<Clock>,
 }
 
 /// One game in memory, with the channel its updates go out on.
@@ -151,6 +160,7 @@ impl Room {
                 tokens: stored.tokens,
                 version: 0,
                 thinking: false,
+                clock: stored.clock,
             }),
             updates,
         })
@@ -203,13 +213,64 @@ impl Room {
             computer: computer.map(side_letter),
             level,
             seated,
-            end: game.end().map(|end| EndView {
-                reason: end.reason.word(),
-                score: end.score.to_string(),
-                winner: end.score.winner().map(side_letter),
-            }),
+            end: match state.clock.and_then(|c| c.flagged) {
+                // A flag fall: the other side wins; the score is the stores as they stand.
+                Some(flagged) => Some(EndView {
+                    reason: "time",
+                    score: format!(
+                        "{}-{}",
+                        game.position().store(Side::South),
+                        game.position().store(Side::North)
+                    ),
+                    winner: Some(side_letter(flagged.opponent())),
+                }),
+                None => game.end().map(|end| EndView {
+                    reason: end.reason.word(),
+                    score: end.score.to_string(),
+                    winner: end.score.winner().map(side_letter),
+                }),
+            },
             thinking: state.thinking,
+            clock: state
+                .clock
+                .map(|c| c.view(game.position().side_to_move(), game.is_over(), now_ms())),
         }
+    }
+
+    /// When the flag of the side to move falls, in milliseconds since the Unix epoch, if a clock
+    /// is running.
+    pub fn flag_deadline(&self) -> Option<u64> {
+        let state = self.lock();
+        if state.game.is_over() {
+            return None;
+        }
+        state.clock?.deadline(state.game.position().side_to_move())
+    }
+
+    /// Ends the game if the side to move's time has run out (stored, then announced); says whether
+    /// it did.
+    pub fn check_flag(&self, store: &Mutex<Store>) -> Result<bool, GameError> {
+        let mut state = self.lock();
+        self.check_flag_locked(store, &mut state)
+    }
+
+    fn check_flag_locked(
+        &self,
+        store: &Mutex<Store>,
+        state: &mut RoomState,
+    ) -> Result<bool, GameError> {
+        let to_move = state.game.position().side_to_move();
+        let Some(mut clock) = state.clock else {
+            return Ok(false);
+        };
+        if state.game.is_over() || !clock.check_flag(to_move, now_ms()) {
+            return Ok(false);
+        }
+        lock_store(store).save_clock(&self.id, &clock)?;
+        state.clock = Some(clock);
+        state.version += 1;
+        self.announce(state);
+        Ok(true)
     }
 
     /// Sends the current state to everyone connected. Called with the lock held, so that updates
@@ -265,11 +326,25 @@ impl Room {
         if let Some(end) = state.game.end() {
             return Err(GameError::Illegal(PlayError::GameOver(end)));
         }
+        if let Some(flagged) = state.clock.and_then(|c| c.flagged) {
+            return Err(GameError::TimeOut(flagged));
+        }
         if state.game.position().side_to_move() != side || state.thinking {
             return Err(GameError::NotYourTurn);
         }
         state.game.check_move(mv).map_err(GameError::Illegal)?;
-        lock_store(store).append_move(&self.id, now, mv)?;
+        // A move that arrives after the flag fell (before the watcher noticed) is too late.
+        if self.check_flag_locked(store, &mut state)? {
+            return Err(GameError::TimeOut(side));
+        }
+        match state.clock {
+            Some(mut clock) => {
+                clock.moved(side, now_ms());
+                lock_store(store).append_timed_move(&self.id, now, mv, &clock)?;
+                state.clock = Some(clock);
+            }
+            None => lock_store(store).append_move(&self.id, now, mv)?,
+        }
         state
             .game
             .play(mv)

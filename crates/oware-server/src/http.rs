@@ -140,7 +140,13 @@ struct CreateGame {
     rules: Option<String>,
     #[serde(default)]
     position: Option<String>,
+    /// Minutes per side on the clocks (friend games): 5, 10 or 20; none or 0 for no clocks.
+    #[serde(default)]
+    clock: Option<u32>,
 }
+
+/// The clock times a friend game may be created with, in minutes per side.
+const CLOCK_MINUTES: [u32; 3] = [5, 10, 20];
 
 #[derive(Serialize)]
 struct Seated {
@@ -245,7 +251,28 @@ async fn create_game(State(state): State<Shared>, body: Bytes) -> Result<Respons
             .parse()
             .map_err(|e| ApiError::bad_request("bad-position", format!("bad position: {e}")))?,
     };
-    let setup = GameSetup { mode, rules, start };
+    let clock_ms = match req.clock.unwrap_or(0) {
+        0 => None,
+        minutes if !CLOCK_MINUTES.contains(&minutes) => {
+            return Err(ApiError::bad_request(
+                "bad-clock",
+                format!("clocks give each side 5, 10 or 20 minutes, not {minutes}"),
+            ))
+        }
+        _ if mode != GameMode::Friend => {
+            return Err(ApiError::bad_request(
+                "bad-clock",
+                "clocks are for games between friends",
+            ))
+        }
+        minutes => Some(u64::from(minutes) * state.config.clock_minute.as_millis() as u64),
+    };
+    let setup = GameSetup {
+        mode,
+        rules,
+        start,
+        clock_ms,
+    };
     let id = crate::new_token();
     let token = crate::new_token();
     crate::games::lock_store(&state.store)
@@ -434,8 +461,10 @@ async fn evaluate(
             message: e.to_string(),
         })?;
     let budget = state.config.analysis_time;
+    let databases = state.config.databases.clone();
     let eval = tokio::task::spawn_blocking(move || {
-        permit.with_engine(|engine| crate::analysis::evaluate(engine, &game, budget, 40))
+        permit
+            .with_engine(|engine| crate::analysis::evaluate(engine, &game, budget, 40, &databases))
     })
     .await
     .map_err(|e| ApiError {
@@ -633,6 +662,7 @@ fn handle_message(
                 if let Some(turn) = turn {
                     state.spawn_computer(room.clone(), turn);
                 }
+                state.watch_clock(room.clone());
             })
         }
         ClientMessage::Undo => room.undo(&state.store, token),

@@ -7,11 +7,15 @@
 //! - [`http`]: the routes: pages, the JSON API, the WebSocket endpoint.
 //! - [`analysis`]: the pool of engines that the computer players and the analysis board share.
 //! - [`record`]: the game-record reader/writer.
+//! - [`databases`]: the endgame databases (`--egtb`), probed by the engines and shown on the
+//!   analysis board.
 //!
 //! The browser assets in `web/` are compiled into the binary, so the server needs no other files.
 
 pub mod analysis;
 pub mod assets;
+pub mod clock;
+pub mod databases;
 pub mod games;
 pub mod http;
 pub mod protocol;
@@ -49,6 +53,11 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// Messages a second one WebSocket may send on average (bursts of twice as many).
     pub messages_per_second: u32,
+    /// Endgame databases: the engines probe them, the analysis board shows their values.
+    pub databases: databases::Databases,
+    /// How long one minute of a game clock lasts: a minute, except in tests, which shorten it to
+    /// see flags fall.
+    pub clock_minute: Duration,
 }
 
 impl Default for Config {
@@ -62,6 +71,8 @@ impl Default for Config {
             analysis_time: Duration::from_millis(800),
             idle_timeout: Duration::from_secs(90),
             messages_per_second: 20,
+            databases: databases::Databases::none(),
+            clock_minute: Duration::from_secs(60),
         }
     }
 }
@@ -93,7 +104,7 @@ impl AppState {
             None => Store::in_memory()?,
         };
         Ok(Arc::new(AppState {
-            engines: EnginePool::new(config.searches),
+            engines: EnginePool::new(config.searches, &config.databases),
             config,
             store: Mutex::new(store),
             rooms: Mutex::new(HashMap::new()),
@@ -120,11 +131,30 @@ impl AppState {
         }
         rooms.insert(id.to_string(), room.clone());
         drop(rooms);
+        // A flag may have fallen while the server was down (the clocks keep running).
+        room.check_flag(&self.store)?;
+        self.watch_clock(room.clone());
         // A restart may have caught the computer about to move.
         if let Some(turn) = room.pending_computer_turn() {
             self.spawn_computer(room.clone(), turn);
         }
         Ok(room)
+    }
+
+    /// Declares the flag fall of the side to move when its time runs out, unless it moves first
+    /// (then this watcher finds time left and does nothing; the move started a new one).
+    pub fn watch_clock(self: &Arc<Self>, room: Arc<Room>) {
+        let Some(deadline) = room.flag_deadline() else {
+            return;
+        };
+        let state = self.clone();
+        tokio::spawn(async move {
+            let wait = deadline.saturating_sub(clock::now_ms()) + 1;
+            tokio::time::sleep(Duration::from_millis(wait)).await;
+            if let Err(e) = room.check_flag(&state.store) {
+                eprintln!("oware serve: game {}: flag fall not stored: {e}", room.id);
+            }
+        });
     }
 
     /// Lets the computer think in a blocking thread, then plays its move in the room.

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
+use crate::clock::Clock;
 use crate::games::{GameMode, GameSetup};
 use oware_rules::{Move, Position, RuleSet, Side};
 
@@ -24,7 +25,18 @@ pub struct StoredGame {
     /// The token of the player of each side (South first), if that side has been taken.
     pub tokens: [Option<String>; 2],
     pub moves: Vec<Move>,
+    /// The clocks, in games played with them.
+    pub clock: Option<Clock>,
 }
+
+/// The clock columns of `games`, added to databases made before clocks existed.
+const CLOCK_COLUMNS: [(&str, &str); 5] = [
+    ("clock_ms", "INTEGER"),
+    ("clock_s", "INTEGER"),
+    ("clock_n", "INTEGER"),
+    ("clock_since", "INTEGER"),
+    ("flagged", "TEXT"),
+];
 
 pub struct Store {
     conn: Connection,
@@ -85,6 +97,18 @@ impl Store {
                 PRIMARY KEY(game_id, ply)
              );",
         )?;
+        let mut existing = Vec::new();
+        {
+            let mut stmt = conn.prepare("SELECT name FROM pragma_table_info('games')")?;
+            for name in stmt.query_map([], |r| r.get::<_, String>(0))? {
+                existing.push(name?);
+            }
+        }
+        for (name, kind) in CLOCK_COLUMNS {
+            if !existing.iter().any(|e| e == name) {
+                conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {name} {kind}"))?;
+            }
+        }
         Ok(Store { conn })
     }
 
@@ -107,9 +131,11 @@ impl Store {
             GameMode::Computer { level, .. } => level,
             GameMode::Friend => 0,
         };
+        let clock_ms = setup.clock_ms.map(|ms| ms as i64);
         tx.execute(
-            "INSERT INTO games(id, mode, rules, start, level, computer_side, created)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO games(id, mode, rules, start, level, computer_side, created,
+                               clock_ms, clock_s, clock_n)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8)",
             params![
                 id,
                 mode,
@@ -117,7 +143,8 @@ impl Store {
                 setup.start.to_string(),
                 level,
                 computer_side,
-                now
+                now,
+                clock_ms
             ],
         )?;
         if let Some((token, side)) = creator {
@@ -148,6 +175,29 @@ impl Store {
         Ok(())
     }
 
+    /// Records the move played at `ply` and the clocks after it, in one transaction.
+    pub fn append_timed_move(
+        &mut self,
+        id: &str,
+        ply: usize,
+        mv: Move,
+        clock: &Clock,
+    ) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO moves(game_id, ply, mv) VALUES (?1, ?2, ?3)",
+            params![id, ply as i64, mv.letter().to_string()],
+        )?;
+        write_clock(&tx, id, clock)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Records the clocks (a flag that fell).
+    pub fn save_clock(&mut self, id: &str, clock: &Clock) -> Result<(), StoreError> {
+        write_clock(&self.conn, id, clock)
+    }
+
     /// Records several moves at once (a human move and the computer's answer, or an undo and
     /// what follows) in one transaction: `keep` plies stay, then `moves` are added after them.
     pub fn replace_moves_from(
@@ -176,20 +226,31 @@ impl Store {
         let row = self
             .conn
             .query_row(
-                "SELECT mode, rules, start, level, computer_side FROM games WHERE id = ?1",
+                "SELECT mode, rules, start, level, computer_side,
+                        clock_ms, clock_s, clock_n, clock_since, flagged
+                 FROM games WHERE id = ?1",
                 params![id],
                 |r| {
                     Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, i64>(3)?,
-                        r.get::<_, Option<String>>(4)?,
+                        (
+                            r.get::<_, String>(0)?,
+                            r.get::<_, String>(1)?,
+                            r.get::<_, String>(2)?,
+                            r.get::<_, i64>(3)?,
+                            r.get::<_, Option<String>>(4)?,
+                        ),
+                        (
+                            r.get::<_, Option<i64>>(5)?,
+                            r.get::<_, Option<i64>>(6)?,
+                            r.get::<_, Option<i64>>(7)?,
+                            r.get::<_, Option<i64>>(8)?,
+                            r.get::<_, Option<String>>(9)?,
+                        ),
                     ))
                 },
             )
             .optional()?;
-        let Some((mode, rules, start, level, computer_side)) = row else {
+        let Some(((mode, rules, start, level, computer_side), clock_row)) = row else {
             return Ok(None);
         };
         let damaged = |what: String| StoreError::Damaged {
@@ -207,6 +268,26 @@ impl Store {
             },
             ("friend", _) => GameMode::Friend,
             _ => return Err(damaged(format!("mode {mode:?}"))),
+        };
+        let clock = match clock_row {
+            (None, ..) => None,
+            (Some(initial), south, north, since, flagged) => {
+                let ms = |v: Option<i64>, what: &str| {
+                    v.and_then(|v| u64::try_from(v).ok())
+                        .ok_or_else(|| damaged(format!("clock {what}")))
+                };
+                Some(Clock {
+                    initial_ms: ms(Some(initial), "time")?,
+                    remaining_ms: [ms(south, "of South")?, ms(north, "of North")?],
+                    running_since: since.map(|s| ms(Some(s), "start")).transpose()?,
+                    flagged: match flagged.as_deref() {
+                        None => None,
+                        Some(f) => {
+                            Some(parse_side(f).ok_or_else(|| damaged(format!("flagged {f:?}")))?)
+                        }
+                    },
+                })
+            }
         };
         let mut tokens: [Option<String>; 2] = [None, None];
         let mut stmt = self
@@ -238,11 +319,31 @@ impl Store {
             );
         }
         Ok(Some(StoredGame {
-            setup: GameSetup { mode, rules, start },
+            setup: GameSetup {
+                mode,
+                rules,
+                start,
+                clock_ms: clock.map(|c| c.initial_ms),
+            },
             tokens,
             moves,
+            clock,
         }))
     }
+}
+
+fn write_clock(conn: &Connection, id: &str, clock: &Clock) -> Result<(), StoreError> {
+    conn.execute(
+        "UPDATE games SET clock_s = ?2, clock_n = ?3, clock_since = ?4, flagged = ?5 WHERE id = ?1",
+        params![
+            id,
+            clock.remaining_ms[0] as i64,
+            clock.remaining_ms[1] as i64,
+            clock.running_since.map(|s| s as i64),
+            clock.flagged.map(side_letter)
+        ],
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -259,6 +360,7 @@ mod tests {
             },
             rules: RuleSet::Awari,
             start: Position::start(),
+            clock_ms: None,
         };
         store
             .create_game("g1", &setup, Some(("tok", Side::South)))

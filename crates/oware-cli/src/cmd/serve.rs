@@ -5,7 +5,10 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use oware_server::databases::Databases;
 use oware_server::{AppState, Config};
+
+use super::Exit;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -27,10 +30,22 @@ pub struct Args {
     /// Most engine searches (computer moves and analyses) at once [default: one per processor]
     #[arg(long, value_name = "N")]
     pub searches: Option<usize>,
+    /// Endgame database directory (built by `oware egtb build`; abapa, awari or both): the
+    /// computer and the analysis board use it, and the analysis board shows its values
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let databases = match &args.egtb {
+        None => Databases::none(),
+        Some(dir) => Databases::open(dir).map_err(|e| Exit::bad_input(format!("--egtb: {e}")))?,
+    };
+    if !databases.is_empty() {
+        eprintln!("oware serve: endgame databases: {}", databases.describe());
+    }
     let config = Config {
+        databases,
         data: Some(args.data.clone()),
         computer_time: Duration::from_millis(args.movetime.max(1)),
         max_connections: args.max_connections,

@@ -1,0 +1,140 @@
+//! Game clocks for friend games: each side has a fixed amount of time for the whole game.
+//!
+//! The server keeps the time, by the wall clock (milliseconds since the Unix epoch), so that it
+//! survives a restart: the clock of the side to move **keeps running while the server is down**,
+//! like a clock on a table, and a flag that fell meanwhile is declared when the game is next
+//! loaded. (Pausing instead would need the moment the server stopped, which a crash does not
+//! leave behind.) The clocks start with the first move: the side to move's clock runs from the
+//! moment the previous move was played, so South's first move is not timed.
+
+use oware_rules::Side;
+use serde::Serialize;
+
+/// A game's clocks, as stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    /// Time per side at the start, in milliseconds.
+    pub initial_ms: u64,
+    /// Time left to each side (South first) when its clock last stopped.
+    pub remaining_ms: [u64; 2],
+    /// When the side to move's clock started (the previous move), or `None` before the first move.
+    pub running_since: Option<u64>,
+    /// The side whose time ran out: the game is over and the other side wins.
+    pub flagged: Option<Side>,
+}
+
+/// What clients see: the time left now, and which clock is running (the page counts it down).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ClockView {
+    pub initial_ms: u64,
+    /// South first, at the moment the view was made.
+    pub remaining_ms: [u64; 2],
+    /// `S` or `N` while that side's clock runs.
+    pub running: Option<char>,
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+impl Clock {
+    pub fn new(initial_ms: u64) -> Clock {
+        Clock {
+            initial_ms,
+            remaining_ms: [initial_ms; 2],
+            running_since: None,
+            flagged: None,
+        }
+    }
+
+    /// Time left to `side` at `now`, if `side` is to move.
+    pub fn left(&self, side: Side, to_move: Side, now: u64) -> u64 {
+        let stored = self.remaining_ms[side.index()];
+        match self.running_since {
+            Some(since) if side == to_move && self.flagged.is_none() => {
+                stored.saturating_sub(now.saturating_sub(since))
+            }
+            _ => stored,
+        }
+    }
+
+    /// When the flag of the side to move falls, if its clock runs.
+    pub fn deadline(&self, to_move: Side) -> Option<u64> {
+        if self.flagged.is_some() {
+            return None;
+        }
+        self.running_since
+            .map(|since| since + self.remaining_ms[to_move.index()])
+    }
+
+    /// Marks the side to move's flag fallen if its time is out at `now`; says whether it did.
+    pub fn check_flag(&mut self, to_move: Side, now: u64) -> bool {
+        if self.flagged.is_none() && self.deadline(to_move).is_some_and(|d| now >= d) {
+            self.remaining_ms[to_move.index()] = 0;
+            self.flagged = Some(to_move);
+            return true;
+        }
+        false
+    }
+
+    /// `mover` has just moved at `now` (in time: call [`Clock::check_flag`] first): its clock
+    /// stops and the opponent's starts.
+    pub fn moved(&mut self, mover: Side, now: u64) {
+        self.remaining_ms[mover.index()] = self.left(mover, mover, now);
+        self.running_since = Some(now);
+    }
+
+    /// The view at `now`, with no clock running once the game is over.
+    pub fn view(&self, to_move: Side, over: bool, now: u64) -> ClockView {
+        let running = !over && self.flagged.is_none() && self.running_since.is_some();
+        ClockView {
+            initial_ms: self.initial_ms,
+            remaining_ms: Side::BOTH.map(|s| {
+                if running {
+                    self.left(s, to_move, now)
+                } else {
+                    self.remaining_ms[s.index()]
+                }
+            }),
+            running: running.then(|| to_move.letter()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_move_starts_the_clocks_and_each_move_switches_them() {
+        let mut c = Clock::new(1000);
+        assert_eq!(c.deadline(Side::South), None, "not before the first move");
+        assert!(!c.check_flag(Side::South, 1_000_000));
+        c.moved(Side::South, 5000);
+        assert_eq!(c.remaining_ms, [1000, 1000]);
+        assert_eq!(c.deadline(Side::North), Some(6000));
+        assert_eq!(c.left(Side::North, Side::North, 5300), 700);
+        assert_eq!(c.left(Side::South, Side::North, 5300), 1000);
+        c.moved(Side::North, 5300);
+        assert_eq!(c.remaining_ms, [1000, 700]);
+        let v = c.view(Side::South, false, 5400);
+        assert_eq!(v.remaining_ms, [900, 700]);
+        assert_eq!(v.running, Some('S'));
+    }
+
+    #[test]
+    fn the_flag_falls_at_the_deadline_and_stops_the_clocks() {
+        let mut c = Clock::new(1000);
+        c.moved(Side::South, 0);
+        assert!(!c.check_flag(Side::North, 999));
+        assert!(c.check_flag(Side::North, 1000));
+        assert_eq!(c.flagged, Some(Side::North));
+        assert_eq!(c.remaining_ms, [1000, 0]);
+        assert_eq!(c.deadline(Side::North), None);
+        assert!(!c.check_flag(Side::North, 5000), "only once");
+        assert_eq!(c.view(Side::North, true, 9999).running, None);
+    }
+}

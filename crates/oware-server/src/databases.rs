@@ -1,0 +1,146 @@
+//! The endgame databases the server was given (`oware serve --egtb DIR`): one per rule set, either
+//! may be missing. They serve two uses: the pooled engines probe them in their searches (one probe
+//! that answers for the game's rule set, since an engine plays games of both), and the analysis
+//! board shows each move's database value.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use oware_egtb::EgtbError;
+use oware_engine::tablebase::TablebaseProbe;
+use oware_engine::Probe;
+use oware_rules::{Game, Move, Position, RuleSet};
+
+/// The databases found in one directory.
+#[derive(Default, Clone)]
+pub struct Databases {
+    abapa: Option<Arc<TablebaseProbe>>,
+    awari: Option<Arc<TablebaseProbe>>,
+}
+
+/// Why the databases could not be opened: the server refuses to start rather than run without
+/// databases it was asked to use.
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseError {
+    #[error("{}: no endgame database here for abapa or awari (build one with `oware egtb build`)", .0.display())]
+    NoneFound(PathBuf),
+    #[error("the {rules} endgame database cannot be used: {source}")]
+    Unusable { rules: RuleSet, source: EgtbError },
+}
+
+impl std::fmt::Debug for Databases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let seeds =
+            |tb: &Option<Arc<TablebaseProbe>>| tb.as_ref().map(|t| t.tablebase().max_seeds());
+        f.debug_struct("Databases")
+            .field("abapa_max_seeds", &seeds(&self.abapa))
+            .field("awari_max_seeds", &seeds(&self.awari))
+            .finish()
+    }
+}
+
+/// One move's database value, from the mover's side, in the rule set's units.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct DatabaseValue {
+    /// awari: the final seed difference over the seeds now on the board (mover minus opponent);
+    /// abapa: how many of the seeds now on the board the mover ends with.
+    pub value: i32,
+    /// `false`: `value` is only a lower bound (what the mover can be sure of).
+    pub exact: bool,
+    /// The seeds on the board before the move (abapa values are out of this many).
+    pub seeds: u32,
+}
+
+impl Databases {
+    /// No databases.
+    pub fn none() -> Databases {
+        Databases::default()
+    }
+
+    /// Opens the abapa and awari databases in `dir`. A rule set without a level 0 file is skipped;
+    /// a damaged or foreign file, or a directory with neither, is an error.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Databases, DatabaseError> {
+        let dir = dir.as_ref();
+        let open = |rules| match TablebaseProbe::open(dir, rules) {
+            Ok(tb) => Ok(Some(Arc::new(tb))),
+            Err(EgtbError::NoDatabase { .. }) => Ok(None),
+            Err(source) => Err(DatabaseError::Unusable { rules, source }),
+        };
+        let databases = Databases {
+            abapa: open(RuleSet::Abapa)?,
+            awari: open(RuleSet::Awari)?,
+        };
+        if databases.is_empty() {
+            return Err(DatabaseError::NoneFound(dir.to_path_buf()));
+        }
+        Ok(databases)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.abapa.is_none() && self.awari.is_none()
+    }
+
+    /// The database of `rules`, if the server has it.
+    pub fn of(&self, rules: RuleSet) -> Option<&Arc<TablebaseProbe>> {
+        match rules {
+            RuleSet::Abapa => self.abapa.as_ref(),
+            RuleSet::Awari => self.awari.as_ref(),
+        }
+    }
+
+    /// Words for the startup message, e.g. "abapa up to 12 seeds, awari up to 10 seeds".
+    pub fn describe(&self) -> String {
+        [RuleSet::Abapa, RuleSet::Awari]
+            .into_iter()
+            .filter_map(|r| {
+                self.of(r)
+                    .map(|tb| format!("{r} up to {} seeds", tb.tablebase().max_seeds()))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Each legal move's database value in `game`'s current position, or `None` when the database
+    /// of its rule set is missing or does not cover the position. Abapa values assume no earlier
+    /// history (a repetition's outcome depends on it), so under abapa they are given only where
+    /// the game has none since the last capture.
+    pub fn move_values(&self, game: &Game) -> Option<Vec<(Move, DatabaseValue)>> {
+        if game.is_over() {
+            return None;
+        }
+        let tb = self.of(game.rules())?.tablebase();
+        if game.rules() == RuleSet::Abapa && game.history_since_capture().len() > 1 {
+            return None;
+        }
+        let pos: &Position = game.position();
+        let legal = game.legal_moves();
+        let seeds = u32::from(pos.board_seeds());
+        let values = tb.move_values(pos)?;
+        Some(
+            values
+                .into_iter()
+                .filter(|(mv, _)| legal.contains(*mv))
+                .map(|(mv, p)| {
+                    let value = if p.exact { p.value } else { p.lower };
+                    (
+                        mv,
+                        DatabaseValue {
+                            value: i32::from(value),
+                            exact: p.exact,
+                            seeds,
+                        },
+                    )
+                })
+                .collect(),
+        )
+    }
+}
+
+/// The pooled engines' probe: answers from the database of the searched game's rule set.
+impl Probe for Databases {
+    fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32> {
+        self.of(rules)?.probe(pos, rules)
+    }
+}

@@ -1,0 +1,124 @@
+//! Clocks in friend games: the server keeps the time, a flag fall ends the game for everyone,
+//! and a restart keeps the time left (the side to move's clock keeps running meanwhile).
+
+mod common;
+
+use common::*;
+use serde_json::json;
+use std::time::Duration;
+
+/// Clock minutes of 100 ms: a "5 minute" game gives each side half a second.
+fn clock_config() -> oware_server::Config {
+    oware_server::Config {
+        clock_minute: Duration::from_millis(100),
+        ..quick_config()
+    }
+}
+
+async fn friend_game_with_clock(
+    addr: std::net::SocketAddr,
+    minutes: u32,
+) -> (String, String, String) {
+    let (id, south, _) = create(addr, json!({"mode":"friend","side":"S","clock":minutes})).await;
+    let (_, seat) = post_json(addr, &format!("/api/games/{id}/join"), json!({})).await;
+    (id, south, seat["token"].as_str().unwrap().to_string())
+}
+
+#[tokio::test]
+async fn a_flag_fall_ends_the_game_for_everyone() {
+    let server = TestServer::start(clock_config()).await;
+    let (id, south_token, north_token) = friend_game_with_clock(server.addr, 5).await;
+    let mut south = Client::connect(server.addr, &id, Some(&south_token)).await;
+    let mut north = Client::connect(server.addr, &id, Some(&north_token)).await;
+    let watcher = Client::connect(server.addr, &id, None).await;
+    assert_eq!(
+        watcher.game["clock"],
+        json!({"initial_ms": 500, "remaining_ms": [500, 500], "running": null}),
+        "no clock runs before the first move"
+    );
+    south.play("F").await;
+    north.wait_for(|g| g["moves"] == "F").await;
+    assert_eq!(north.game["clock"]["running"], "N", "{}", north.game);
+    // North does not move: after half a second its flag falls, and everyone is told.
+    let mut watcher = watcher;
+    for client in [&mut south, &mut north, &mut watcher] {
+        client.wait_for(|g| !g["end"].is_null()).await;
+        let end = &client.game["end"];
+        assert_eq!(end["reason"], "time", "{end}");
+        assert_eq!(end["winner"], "S", "{end}");
+        assert_eq!(client.game["clock"]["remaining_ms"][1], 0);
+        assert_eq!(client.game["clock"]["running"], serde_json::Value::Null);
+    }
+    let reply = north.play("a").await;
+    assert_eq!(reply["code"], "game-over", "{reply}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn clocks_are_only_for_friend_games_and_set_times() {
+    let server = TestServer::start(clock_config()).await;
+    for body in [
+        json!({"mode":"friend","clock":7}),
+        json!({"mode":"computer","clock":5}),
+        json!({"mode":"friend","clock":"five"}),
+    ] {
+        let (status, v) = post_json(server.addr, "/api/games", body.clone()).await;
+        assert_eq!(status, 400, "{body}: {v}");
+    }
+    let (status, v) = post_json(
+        server.addr,
+        "/api/games",
+        json!({"mode":"friend","clock":0}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_restart_keeps_the_time_left_and_declares_a_flag_that_fell_meanwhile() {
+    let dir = temp_dir("clocks");
+    let config = oware_server::Config {
+        data: Some(dir.join("games.sqlite")),
+        // 20 "minutes" of 100 ms: two seconds each.
+        ..clock_config()
+    };
+    let server = TestServer::start(config.clone()).await;
+    let (id, south_token, north_token) = friend_game_with_clock(server.addr, 20).await;
+    let mut south = Client::connect(server.addr, &id, Some(&south_token)).await;
+    let mut north = Client::connect(server.addr, &id, Some(&north_token)).await;
+    south.play("F").await;
+    north.wait_for(|g| g["moves"] == "F").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    north.play("a").await;
+    let north_left = north.game["clock"]["remaining_ms"][1].as_u64().unwrap();
+    assert!((1000..=1750).contains(&north_left), "{north_left}");
+    south.close().await;
+    north.close().await;
+    server.stop().await;
+
+    // Back at once: North's time is as it was; South's clock has been running meanwhile.
+    let server = TestServer::start(config.clone()).await;
+    let south = Client::connect(server.addr, &id, Some(&south_token)).await;
+    let clock = &south.game["clock"];
+    assert_eq!(
+        clock["remaining_ms"][1].as_u64(),
+        Some(north_left),
+        "{clock}"
+    );
+    assert_eq!(clock["running"], "S", "{clock}");
+    assert!(south.game["end"].is_null());
+    south.close().await;
+    server.stop().await;
+
+    // Down for longer than South had left: the flag fell during the downtime.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let server = TestServer::start(config).await;
+    let (status, view) = common::http(server.addr, "GET", &format!("/api/games/{id}"), None).await;
+    assert_eq!(status, 200);
+    let view: serde_json::Value = serde_json::from_str(&view).unwrap();
+    assert_eq!(view["end"]["reason"], "time", "{view}");
+    assert_eq!(view["end"]["winner"], "N", "{view}");
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,128 @@
+//! `oware serve --egtb`: the server opens the endgame databases it finds, the analysis board shows
+//! their values, and a damaged database stops the server from starting.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+
+use oware_egtb::build::build;
+use oware_egtb::store::DirStore;
+use oware_rules::RuleSet;
+use oware_server::databases::{DatabaseError, Databases};
+use oware_server::Config;
+
+/// An awari database up to `seeds` seeds in a fresh temporary directory.
+fn awari_database(seeds: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = DirStore::new(dir.path());
+    build(&mut store, RuleSet::Awari, seeds, &(), |_| {}).unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn the_analysis_board_shows_database_values() {
+    let dir = awari_database(6);
+    let databases = Databases::open(dir.path()).unwrap();
+    assert!(databases.of(RuleSet::Awari).is_some());
+    assert!(
+        databases.of(RuleSet::Abapa).is_none(),
+        "no abapa files here"
+    );
+    let server = TestServer::start(Config {
+        databases,
+        ..quick_config()
+    })
+    .await;
+
+    // Four seeds on the board, 22 in each store: South's F sows into `a` and `b` and captures
+    // them, the whole board, +4 over the board; every other move is worse.
+    let (status, v) = post_json(
+        server.addr,
+        "/api/evaluate",
+        json!({"position":"0-0-0-0-0-2-1-1-0-0-0-0-22-22-S", "rules":"awari"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let moves = v["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    let f = moves.iter().find(|m| m["move"] == "F").expect("F is legal");
+    assert_eq!(
+        f["database"],
+        json!({"value": 4, "exact": true, "seeds": 4}),
+        "{v}"
+    );
+    for m in moves {
+        let db = &m["database"];
+        assert_eq!(db["exact"], true, "awari values are exact: {m}");
+        assert!(db["value"].as_i64().unwrap() <= 4, "{m}");
+    }
+
+    // The same board under abapa: the server has no abapa database, so no values.
+    let (status, v) = post_json(
+        server.addr,
+        "/api/evaluate",
+        json!({"position":"0-0-0-0-0-2-1-1-0-0-0-0-22-22-S", "rules":"abapa"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["database"].is_null()),
+        "{v}"
+    );
+
+    // More seeds than the database covers: no values.
+    let (status, v) = post_json(
+        server.addr,
+        "/api/evaluate",
+        json!({"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "rules":"awari"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["database"].is_null()),
+        "{v}"
+    );
+    server.stop().await;
+}
+
+#[test]
+fn a_directory_without_databases_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = Databases::open(dir.path()).unwrap_err();
+    assert!(matches!(err, DatabaseError::NoneFound(_)), "{err}");
+    assert!(err.to_string().contains("oware egtb build"), "{err}");
+}
+
+#[test]
+fn a_damaged_database_is_refused_with_its_file_named() {
+    let dir = awari_database(3);
+    let path = dir
+        .path()
+        .join(oware_egtb::file::file_name(RuleSet::Awari, 2));
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x5a;
+    std::fs::write(&path, bytes).unwrap();
+    let err = Databases::open(dir.path()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            DatabaseError::Unusable {
+                rules: RuleSet::Awari,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let words = err.to_string();
+    assert!(words.contains(&path.display().to_string()), "{words}");
+}
