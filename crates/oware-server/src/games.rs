@@ -53,6 +53,8 @@ pub enum GameError {
     NothingToUndo,
     #[error("the game is over: {}'s time ran out", .0)]
     TimeOut(Side),
+    #[error("the clocks start when your friend has joined: wait for them before moving")]
+    WaitingForOpponent,
     #[error("{0}")]
     Store(#[from] StoreError),
 }
@@ -68,6 +70,7 @@ impl GameError {
             GameError::Illegal(PlayError::Illegal(e)) => e.reason.code(),
             GameError::UndoNotAllowed => "undo-not-allowed",
             GameError::NothingToUndo => "nothing-to-undo",
+            GameError::WaitingForOpponent => "waiting-for-opponent",
             GameError::Store(_) => "storage",
         }
     }
@@ -331,6 +334,10 @@ impl Room {
         }
         if state.game.position().side_to_move() != side || state.thinking {
             return Err(GameError::NotYourTurn);
+        }
+        // With clocks, no clock may run for a seat nobody has taken yet.
+        if state.clock.is_some() && state.tokens.iter().any(Option::is_none) {
+            return Err(GameError::WaitingForOpponent);
         }
         state.game.check_move(mv).map_err(GameError::Illegal)?;
         // A move that arrives after the flag fell (before the watcher noticed) is too late.

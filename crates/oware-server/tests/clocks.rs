@@ -55,6 +55,23 @@ async fn a_flag_fall_ends_the_game_for_everyone() {
 }
 
 #[tokio::test]
+async fn no_clock_runs_before_the_friend_has_joined() {
+    let server = TestServer::start(clock_config()).await;
+    let (id, south_token, _) =
+        create(server.addr, json!({"mode":"friend","side":"S","clock":5})).await;
+    let mut south = Client::connect(server.addr, &id, Some(&south_token)).await;
+    let reply = south.play("F").await;
+    assert_eq!(reply["code"], "waiting-for-opponent", "{reply}");
+    // Once the friend has joined, the game and its clocks start with the first move.
+    let (_, seat) = post_json(server.addr, &format!("/api/games/{id}/join"), json!({})).await;
+    assert_eq!(seat["side"], "N", "{seat}");
+    south.play("F").await;
+    south.wait_for(|g| g["moves"] == "F").await;
+    assert_eq!(south.game["clock"]["running"], "N", "{}", south.game);
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn clocks_are_only_for_friend_games_and_set_times() {
     let server = TestServer::start(clock_config()).await;
     for body in [
