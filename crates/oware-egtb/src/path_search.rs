@@ -7,6 +7,15 @@
 //! finishes within its node budget and every exit it relied on is exact. It runs once with the exits'
 //! lower bounds and once with their upper bounds: each result bounds the true value, and when they
 //! meet the value is exact.
+//!
+//! Inside the level the search prunes with the bounds the threshold solver found there. Those bounds
+//! come from strategies (attractors and safe regions, see [`crate::solve`]) whose play repeats a
+//! position only where the side following them gathers at least the bound; with an earlier path they
+//! still hold for a repetition at a board of that path if the side gathers at least as much there. So
+//! a board reached by path `h` is worth at least `min(lo, least row of the mover along h)` and at most
+//! `max(hi, most row along h)` (rows as the mover of that board gathers them). Folding those bounds
+//! into each node (`L = max(node's lower bound, search)`, and the same for the upper pass) keeps each
+//! pass a bound on the true value.
 
 use oware_rules::RuleSet;
 use rayon::prelude::*;
@@ -15,21 +24,45 @@ use crate::index::{Board, LevelIndex};
 use crate::solve::LowerLevels;
 use crate::values::{decode, encode, successors, terminal_value, through_move, Bounds};
 
+/// The level being searched with the bounds the threshold solver left on it (one code per board, see
+/// [`crate::values::encode`]).
+#[derive(Clone, Copy)]
+pub struct InLevel<'a> {
+    pub index: &'a LevelIndex,
+    pub entries: &'a [u8],
+}
+
+impl InLevel<'_> {
+    fn bounds(&self, board: &Board) -> Option<Bounds> {
+        let i = self.index.rank(board)?;
+        decode(RuleSet::Abapa, self.index.seeds(), self.entries[i as usize])
+    }
+}
+
+fn row(board: &Board) -> i8 {
+    board[..6].iter().map(|&v| v as i8).sum()
+}
+
 struct Search<'a> {
     seeds: usize,
     lower: &'a dyn LowerLevels,
-    /// Use the exits' upper bounds (else their lower bounds).
-    upper: bool,
+    level: Option<InLevel<'a>>,
     nodes_left: u64,
 }
 
 impl Search<'_> {
     /// The mover's seeds from `board` with `history` (boards since the last capture, `board` last),
-    /// within `alpha..beta` (fail-hard); `None` when the node budget runs out.
+    /// within `alpha..beta` (fail-hard); `None` when the node budget runs out. `path_rows` is the
+    /// least and the most the mover gathers at the boards of the history before `board` (`(k, 0)`
+    /// when there are none). With `upper`, the result bounds the mover's value from above (exits
+    /// count with their upper bounds), else from below; the sense flips at each ply, so that a pass
+    /// bounds the root's value from one side.
     fn value(
         &mut self,
+        upper: bool,
         board: &Board,
         history: &mut Vec<Board>,
+        path_rows: (i8, i8),
         mut alpha: i8,
         beta: i8,
     ) -> Option<i8> {
@@ -40,6 +73,37 @@ impl Search<'_> {
         if let Some(v) = terminal_value(board, RuleSet::Abapa) {
             return Some(v);
         }
+        // The solver's strategies, with the path so far (see the module notes).
+        let mut floor = -1;
+        if history.len() > 1 {
+            if let Some(b) = self.level.and_then(|l| l.bounds(board)) {
+                let (lo, hi) = (b.lo.min(path_rows.0), b.hi.max(path_rows.1));
+                if lo >= beta || hi <= alpha {
+                    return Some(if upper { hi } else { lo });
+                }
+                if upper {
+                    // U = min(hi, search): a search result above `hi` is cut to it below.
+                    return self
+                        .expand(upper, board, history, path_rows, alpha, beta.min(hi + 1))
+                        .map(|v| v.min(hi));
+                }
+                floor = lo;
+                alpha = alpha.max(lo - 1);
+            }
+        }
+        self.expand(upper, board, history, path_rows, alpha, beta)
+            .map(|v| v.max(floor))
+    }
+
+    fn expand(
+        &mut self,
+        upper: bool,
+        board: &Board,
+        history: &mut Vec<Board>,
+        path_rows: (i8, i8),
+        mut alpha: i8,
+        beta: i8,
+    ) -> Option<i8> {
         let k = self.seeds as i8;
         let mut best = -1;
         // Moves that leave the level first: they are cheap and often decide the window.
@@ -55,19 +119,38 @@ impl Search<'_> {
                 continue;
             };
             let e = through_move(RuleSet::Abapa, self.seeds, after_seeds, after);
-            best = best.max(if self.upper { e.hi } else { e.lo });
+            best = best.max(if upper { e.hi } else { e.lo });
         }
         alpha = alpha.max(best);
         if alpha >= beta {
             return Some(best);
         }
-        for q in inside.into_iter().flatten() {
+        // The likeliest best moves first, by the solver's bounds for the opponent (lowest first).
+        let mut order: [(i8, usize); 6] = [(i8::MAX, 6); 6];
+        for (n, q) in inside.iter().enumerate() {
+            if let Some(q) = q {
+                let key = self
+                    .level
+                    .and_then(|l| l.bounds(q))
+                    .map_or(k, |b| b.lo + b.hi);
+                order[n] = (key, n);
+            }
+        }
+        order.sort_unstable();
+        for q in order
+            .iter()
+            .take_while(|&&(_, n)| n < 6)
+            .filter_map(|&(_, n)| inside[n])
+        {
             let v = if history.contains(&q) {
                 // The first repetition: the mover gathers its own row, which is the far row of `q`.
                 q[6..].iter().map(|&v| v as i8).sum()
             } else {
+                // The child's mover gathers `k - r` where this mover gathers `r`.
+                let r = row(board);
+                let child_rows = (k - path_rows.1.max(r), k - path_rows.0.min(r));
                 history.push(q);
-                let after = self.value(&q, history, k - beta, k - alpha);
+                let after = self.value(!upper, &q, history, child_rows, k - beta, k - alpha);
                 history.pop();
                 k - after?
             };
@@ -90,15 +173,35 @@ pub fn search_bounds(
     known: Bounds,
     budget: u64,
 ) -> Option<Bounds> {
+    search_bounds_in(seeds, board, lower, None, known, budget)
+}
+
+/// [`search_bounds`], pruning with the solver's bounds on the level being searched.
+pub fn search_bounds_in(
+    seeds: usize,
+    board: &Board,
+    lower: &dyn LowerLevels,
+    level: Option<InLevel>,
+    known: Bounds,
+    budget: u64,
+) -> Option<Bounds> {
     let pass = |upper: bool| {
         let mut s = Search {
             seeds,
             lower,
-            upper,
+            level,
             nodes_left: budget,
         };
         // A window one wider than the known bounds, so that results at its edges are exact.
-        let v = s.value(board, &mut vec![*board], known.lo - 1, known.hi + 1)?;
+        let k = seeds as i8;
+        let v = s.value(
+            upper,
+            board,
+            &mut vec![*board],
+            (k, 0),
+            known.lo - 1,
+            known.hi + 1,
+        )?;
         Some(v.clamp(known.lo, known.hi))
     };
     let lo = pass(false)?;
@@ -119,6 +222,12 @@ pub fn refine_level(
 ) -> u64 {
     let seeds = index.seeds();
     const CHUNK: usize = 1 << 12;
+    // The solver's bounds, which the pruning relies on (refined values come from no such strategy).
+    let solved = entries.to_vec();
+    let level = Some(InLevel {
+        index,
+        entries: &solved,
+    });
     entries
         .par_chunks_mut(CHUNK)
         .enumerate()
@@ -132,7 +241,7 @@ pub fn refine_level(
                 if known.is_exact() {
                     continue;
                 }
-                if let Some(b) = search_bounds(seeds, &board, lower, known, budget) {
+                if let Some(b) = search_bounds_in(seeds, &board, lower, level, known, budget) {
                     if b != known {
                         *code = encode(RuleSet::Abapa, b);
                         resolved += b.is_exact() as u64;

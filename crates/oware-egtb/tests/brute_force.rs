@@ -183,3 +183,59 @@ fn abapa_bounds_hold_the_path_search_value_on_larger_levels() {
     eprintln!("{settled} boards settled by the search");
     assert!(settled > 100, "only {settled} boards settled by the search");
 }
+
+/// The path search that prunes with the solver's bounds inside the level must settle boards to the
+/// same values as the plain path search (checked against the brute force above), and may only settle
+/// more of them.
+#[test]
+fn pruned_path_search_agrees_with_the_plain_one() {
+    use oware_egtb::path_search::search_bounds;
+    use oware_egtb::Bounds;
+    let max = 5;
+    let plain = build(
+        &mut MemoryStore::default(),
+        RuleSet::Abapa,
+        max,
+        &(),
+        |_| {},
+    )
+    .unwrap();
+    let pruned = build_with(
+        &mut MemoryStore::default(),
+        RuleSet::Abapa,
+        max,
+        2_000,
+        &(),
+        |_| {},
+    )
+    .unwrap();
+    let (mut checked, mut exact_plain, mut exact_pruned) = (0, 0, 0);
+    for k in 4..=max {
+        for (i, board) in LevelIndex::new(k, IndexKind::Full).iter_from(0).enumerate() {
+            let before = plain.stored(&board).unwrap();
+            let after = pruned.stored(&board).unwrap();
+            exact_plain += before.is_exact() as u32;
+            exact_pruned += after.is_exact() as u32;
+            // The search only narrows the solver's bounds.
+            assert!(
+                before.lo <= after.lo && after.hi <= before.hi,
+                "level {k} {board:?}: solver {before:?}, after search {after:?}"
+            );
+            if i % 2 != 0 || !after.is_exact() || before.is_exact() {
+                continue;
+            }
+            // The plain search, given the same lower levels.
+            let widest = Bounds { lo: 0, hi: k as i8 };
+            if let Some(found) = search_bounds(k, &board, &pruned, widest, 200_000) {
+                assert!(
+                    found.lo <= after.lo && after.lo <= found.hi,
+                    "level {k} {board:?}: pruned search {after:?}, plain search {found:?}"
+                );
+                checked += found.is_exact() as u32;
+            }
+        }
+    }
+    eprintln!("exact on levels 4..={max}: {exact_plain} by the solver, {exact_pruned} with the pruned search; {checked} checked against the plain search");
+    assert!(exact_pruned > exact_plain);
+    assert!(checked > 15, "only {checked} boards checked");
+}
