@@ -137,18 +137,7 @@ pub fn features(pos: &Position) -> [i32; 8] {
             if seeds == 0 {
                 continue;
             }
-            // Where the last seed lands, and how many seeds that house gains on the way (one per lap).
-            let (last, gained) = if seeds < HOUSES {
-                ((h + seeds) % HOUSES, 1)
-            } else {
-                let rest = seeds % 11;
-                let laps = seeds / 11;
-                if rest == 0 {
-                    ((h + HOUSES - 1) % HOUSES, laps)
-                } else {
-                    ((h + rest) % HOUSES, laps + 1)
-                }
-            };
+            let (last, gained) = landing(h, seeds);
             if (opp_first..opp_first + 6).contains(&last) {
                 f[5] += sign;
                 let after = houses[last] as usize + gained;
@@ -212,18 +201,7 @@ impl EvalTable {
                 let mut target = 255;
                 let mut threat_when = 0;
                 if seeds > 0 {
-                    // As in `features`: the landing house and the seeds it gains on the way.
-                    let (last, gained) = if seeds < HOUSES {
-                        ((h + seeds) % HOUSES, 1)
-                    } else {
-                        let rest = seeds % 11;
-                        let laps = seeds / 11;
-                        if rest == 0 {
-                            ((h + HOUSES - 1) % HOUSES, laps)
-                        } else {
-                            ((h + rest) % HOUSES, laps + 1)
-                        }
-                    };
+                    let (last, gained) = landing(h, seeds);
                     if (opp_first..opp_first + 6).contains(&last) {
                         base += w.reach;
                         target = last as u8;
@@ -278,6 +256,22 @@ impl EvalTable {
             -for_south
         };
         signed + self.tempo
+    }
+}
+
+/// Where the last seed of `seeds` sown from house `h` lands, and how many seeds that house gains on
+/// the way (one per lap; the origin is skipped on every lap).
+fn landing(h: usize, seeds: usize) -> (usize, usize) {
+    if seeds < HOUSES {
+        ((h + seeds) % HOUSES, 1)
+    } else {
+        let rest = seeds % 11;
+        let laps = seeds / 11;
+        if rest == 0 {
+            ((h + HOUSES - 1) % HOUSES, laps)
+        } else {
+            ((h + rest) % HOUSES, laps + 1)
+        }
     }
 }
 

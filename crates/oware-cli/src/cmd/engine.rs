@@ -245,20 +245,24 @@ impl Session {
 
     /// Waits for the worker (after it was told to stop, or when it is done) and takes the engine back.
     fn finish_search(&mut self) {
-        if let Some(worker) = self.worker.take() {
+        if self.worker.is_some() {
             self.control.stop();
-            match worker.join() {
-                Ok(engine) => self.engine = Some(engine),
-                Err(_) => {
-                    // The search panicked (a bug): start over with a fresh engine rather than die.
-                    error("the search failed; the engine was reset");
-                    self.engine = Some(Engine::new(EngineOptions::default()));
-                }
-            }
-            if let Some(engine) = &self.engine {
-                self.control = engine.control();
-            }
+            self.reclaim_engine();
         }
+    }
+
+    /// Joins the worker, if any, and takes its engine back.
+    fn reclaim_engine(&mut self) {
+        let Some(worker) = self.worker.take() else {
+            return;
+        };
+        let engine = worker.join().unwrap_or_else(|_| {
+            // The search panicked (a bug): start over with a fresh engine rather than die.
+            error("the search failed; the engine was reset");
+            Engine::new(EngineOptions::default())
+        });
+        self.control = engine.control();
+        self.engine = Some(engine);
     }
 
     /// The engine, once no search is running. A search with a limit (depth, time, nodes) is waited
@@ -271,19 +275,8 @@ impl Session {
             ));
             return None;
         }
-        if let Some(worker) = self.worker.take() {
-            // Let the limited search end by itself, then take the engine back.
-            match worker.join() {
-                Ok(engine) => self.engine = Some(engine),
-                Err(_) => {
-                    error("the search failed; the engine was reset");
-                    self.engine = Some(Engine::new(EngineOptions::default()));
-                }
-            }
-            if let Some(engine) = &self.engine {
-                self.control = engine.control();
-            }
-        }
+        // A limited search ends by itself: wait for it, then take the engine back.
+        self.reclaim_engine();
         self.engine.as_mut()
     }
 
