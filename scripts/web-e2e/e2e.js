@@ -36,14 +36,24 @@ async function gameAgainstComputer(browser) {
   await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
   await page.waitForSelector('g.house.legal');
   let moves = 0;
+  let retries = 0;
   while (true) {
     await page.waitForFunction(() => document.body.dataset.over === '1' || document.querySelector('g.house.legal'), null, { timeout: 20000 });
     if (await page.evaluate(() => document.body.dataset.over === '1')) break;
     const before = await ply(page);
     const letter = await page.getAttribute('g.house.legal', 'data-house');
-    if (moves % 2 === 0) await page.click(`g.house.legal[data-house="${letter}"]`);
-    else await page.keyboard.press(letter.toLowerCase());
-    await page.waitForFunction((b) => Number(document.body.dataset.ply) > b, before, { timeout: 20000 });
+    // The board can be redrawn between reading a legal house and acting on it (a state arriving
+    // late): then the house is no longer offered and the move is tried again from the new board,
+    // a bounded number of times.
+    try {
+      if (moves % 2 === 0) await page.click(`g.house.legal[data-house="${letter}"]`, { timeout: 5000 });
+      else await page.keyboard.press(letter.toLowerCase());
+      await page.waitForFunction((b) => Number(document.body.dataset.ply) > b, before, { timeout: 20000 });
+    } catch (e) {
+      retries++;
+      check(retries < 5, 'a move offered on the board can be played: ' + e.message.split('\n')[0]);
+      continue;
+    }
     moves++;
     check(moves < 300, 'the game ends');
   }
