@@ -1,35 +1,8 @@
 //! The `oware` binary as a user runs it: perft, replay, show, play.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn oware(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(args)
-        .output()
-        .expect("run oware")
-}
-
-fn oware_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run oware");
-    // The program may exit before reading its input (a refused record): a broken pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::*;
 
 #[test]
 fn perft_prints_one_line_per_depth() {

@@ -1,21 +1,8 @@
 //! `oware egtb` end to end: build, probe (text and JSON), verify, stats, and a damaged file.
 
-use std::process::{Command, Output};
+mod common;
 
-fn oware(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(args)
-        .output()
-        .expect("run oware")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use common::*;
 
 #[test]
 fn build_probe_verify_stats() {

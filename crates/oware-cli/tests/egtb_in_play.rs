@@ -1,28 +1,9 @@
 //! Endgame databases in use: `oware engine` (the `EGTB` option and `--egtb`) and `oware analyze
 //! --egtb` play and show database values where a database covers the position.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn oware(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run oware");
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    child.wait_with_output().unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+use common::*;
 
 /// South to move with 5 seeds on the board: F captures 3 (the database's best, +1 over the board);
 /// D gives North the better of the ending (-5).
@@ -32,26 +13,23 @@ const POSITION: &str = "0-0-0-1-0-2-0-2-0-0-0-0-22-21-S";
 fn engine_and_analyze_use_the_databases() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    let built = oware(
-        &[
-            "egtb",
-            "build",
-            "--rules",
-            "awari",
-            "--max-seeds",
-            "6",
-            "--dir",
-            d,
-        ],
-        "",
-    );
+    let built = oware(&[
+        "egtb",
+        "build",
+        "--rules",
+        "awari",
+        "--max-seeds",
+        "6",
+        "--dir",
+        d,
+    ]);
     assert!(built.status.success(), "{}", text(&built));
 
     let session = format!(
         "uci\nsetoption name Rules value awari\nsetoption name EGTB value {d}\n\
          position fen {POSITION}\ngo depth 3\nisready\nquit\n"
     );
-    let out = oware(&["engine"], &session);
+    let out = oware_with_input(&["engine"], &session);
     let t = text(&out);
     assert!(t.contains("option name EGTB type string"), "{t}");
     assert!(
@@ -63,7 +41,7 @@ fn engine_and_analyze_use_the_databases() {
 
     // `--egtb` on the command line; a directory without databases is an error on the protocol,
     // and the engine plays on without them.
-    let out = oware(
+    let out = oware_with_input(
         &["engine", "--egtb", "/nonexistent-oware-egtb"],
         "isready\nquit\n",
     );
@@ -71,19 +49,16 @@ fn engine_and_analyze_use_the_databases() {
     assert!(t.contains("info string error: setoption EGTB"), "{t}");
     assert!(t.contains("readyok"), "{t}");
 
-    let out = oware(
-        &[
-            "analyze",
-            "--rules",
-            "awari",
-            "--egtb",
-            d,
-            "--movetime",
-            "50",
-            POSITION,
-        ],
-        "",
-    );
+    let out = oware(&[
+        "analyze",
+        "--rules",
+        "awari",
+        "--egtb",
+        d,
+        "--movetime",
+        "50",
+        POSITION,
+    ]);
     let t = text(&out);
     assert!(out.status.success(), "{t}");
     assert!(t.contains("database: 1 (exact"), "{t}");
@@ -93,9 +68,6 @@ fn engine_and_analyze_use_the_databases() {
         .expect("a line for D");
     assert!(d_line.split_whitespace().any(|w| w == "-5"), "{d_line}");
 
-    let out = oware(
-        &["analyze", "--egtb", "/nonexistent-oware-egtb", POSITION],
-        "",
-    );
+    let out = oware(&["analyze", "--egtb", "/nonexistent-oware-egtb", POSITION]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }

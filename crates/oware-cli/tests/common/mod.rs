@@ -1,0 +1,37 @@
+//! Running the built `oware` binary from integration tests.
+#![allow(dead_code)] // each test file uses a different part
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `oware ARGS` with no input.
+pub fn oware(args: &[&str]) -> Output {
+    oware_with_input(args, "")
+}
+
+/// Runs `oware ARGS` with `input` on its standard input.
+pub fn oware_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run oware");
+    // The program may exit before reading its input (a refused record): a broken pipe is fine.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Standard output then standard error.
+pub fn text(o: &Output) -> String {
+    format!("{}{}", stdout(o), stderr(o))
+}
