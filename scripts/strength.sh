@@ -31,11 +31,8 @@ SEED="${STRENGTH_SEED:-20261122}"
 SIMS="${MCTS_SIMULATIONS:-1000}"
 UCT_C="${MCTS_UCT_C:-2}"
 ROLLOUTS="${MCTS_ROLLOUTS:-1}"
-PYTHON="${PYTHON:-python3}"
-OPENSPIEL_VERSION=2.0.2
 NUMPY_VERSION=2.4.6
 ABSL_VERSION=2.5.1
-VENV=target/openspiel-venv
 OUT="${STRENGTH_OUT:-target/strength}"
 
 case "$WHICH" in
@@ -47,27 +44,10 @@ esac
 cargo build --release --locked -p oware-cli
 OWARE=target/release/oware
 
-install_python_with_apt() {
-  echo "strength.sh: installing python3 and python3-venv with apt-get"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv >/dev/null
-  PYTHON=python3
-}
-
-# The same venv as scripts/test.d/openspiel.sh (which needs pyspiel only), plus what OpenSpiel's
-# Python MCTS imports when the MCTS bot plays. Binary wheels only: never build OpenSpiel from source.
-if ! "$VENV/bin/python" -c "import pyspiel; assert pyspiel.__version__ == '$OPENSPIEL_VERSION'" \
-  2>/dev/null; then
-  command -v "$PYTHON" >/dev/null || install_python_with_apt
-  rm -rf "$VENV"
-  if ! "$PYTHON" -m venv "$VENV"; then
-    rm -rf "$VENV"
-    install_python_with_apt
-    "$PYTHON" -m venv "$VENV"
-  fi
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
-    --only-binary=:all: "open_spiel==$OPENSPIEL_VERSION"
-fi
+# The same venv as scripts/test.d/openspiel.sh, plus what OpenSpiel's Python MCTS imports when the
+# MCTS bot plays.
+. scripts/lib/openspiel-venv.sh
+ensure_openspiel_venv
 if [ "$WHICH" != greedy ] && ! "$VENV/bin/python" -c "import numpy, absl" 2>/dev/null; then
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --only-binary=:all: \
     "numpy==$NUMPY_VERSION" "absl-py==$ABSL_VERSION"
