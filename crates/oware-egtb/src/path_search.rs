@@ -39,6 +39,15 @@ impl InLevel<'_> {
     }
 }
 
+/// Whether playing to `next` after `history` (boards since the last capture, the current board last)
+/// repeats a position. A position is the houses *and the side to move*: boards are seen by their
+/// mover, so `next` repeats an earlier board only at an even distance, when the same side is to move.
+/// (The same board seen by the other side is a different position; from 4 seeds on, the in-level
+/// graph has cycles of odd length, so this is not a formality.)
+fn repeats(history: &[Board], next: &Board) -> bool {
+    history.iter().rev().skip(1).step_by(2).any(|b| b == next)
+}
+
 fn row(board: &Board) -> i8 {
     board[..6].iter().map(|&v| v as i8).sum()
 }
@@ -142,7 +151,7 @@ impl Search<'_> {
             .take_while(|&&(_, n)| n < 6)
             .filter_map(|&(_, n)| inside[n])
         {
-            let v = if history.contains(&q) {
+            let v = if repeats(history, &q) {
                 // The first repetition: the mover gathers its own row, which is the far row of `q`.
                 q[6..].iter().map(|&v| v as i8).sum()
             } else {
@@ -251,4 +260,27 @@ pub fn refine_level(
             resolved
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A board seen by its mover repeats a position only when the same side is to move again: at an
+    /// even distance back along the history.
+    #[test]
+    fn a_repetition_needs_the_same_side_to_move() {
+        let a: Board = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+        let b: Board = [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0];
+        let c: Board = [0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0];
+        // history a b c, next a: three plies after a, the other side is to move.
+        assert!(!repeats(&[a, b, c], &a));
+        // history a b c d, next a: four plies, the same side.
+        assert!(repeats(&[a, b, c, b], &a));
+        // next b after a b c: two plies after b.
+        assert!(repeats(&[a, b, c], &b));
+        // next c right after c: one ply, the other side.
+        assert!(!repeats(&[a, b, c], &c));
+        assert!(!repeats(&[a], &a));
+    }
 }

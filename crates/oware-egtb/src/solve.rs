@@ -13,9 +13,10 @@
 //! Thresholds go from `k` down to 1, so each set only grows, and the classic counting method applies:
 //! each board keeps the count of its moves within the level whose board is not yet in `A`. When a board
 //! joins `A`, its predecessors' counts drop; when a board joins `B`, its predecessors join `A`.
-//! Boards that join at a sweep are flagged and handled at the next sweep over the (dirty parts of the)
-//! level, so no queue is needed: the working memory is the value byte and one byte of count and flags
-//! (awari), plus one byte for abapa's second bound.
+//! Boards that join at a sweep are flagged and handled at a later sweep over the (dirty parts of the)
+//! level, so no queue is needed. Working memory: two bytes per board for both rule sets (see
+//! [`AwariScheme`] and [`AbapaScheme`] for how they are packed), plus, for abapa's safe regions, a list
+//! of the boards taken out of a region that are still to be handled.
 //!
 //! awari: the value is `t` for a board that joins `A` at `t`, `-t` for one that joins `B`, and 0 (a
 //! cycle) for the rest. abapa: `lo` is the threshold at which the board joined `A` (0 if never) and
@@ -33,11 +34,16 @@ use crate::values::{encode, predecessors, successors, terminal_value, through_mo
 /// Boards per unit of parallel work and of dirty tracking.
 const CHUNK: u64 = 1 << 12;
 
-const COUNT_MASK: u8 = 0b111;
-const NEW_A: [u8; 2] = [1 << 3, 1 << 4];
-const NEW_B: [u8; 2] = [1 << 5, 1 << 6];
+/// The flags of a board that joined a set and whose predecessors are still to be told. Each scheme
+/// keeps them in two bits of its own.
+const NEW_A: u8 = 1;
+const NEW_B: u8 = 2;
 
-/// The finished lower levels a level's captures lead to.
+/// abapa's safe regions, while they are worked out (no board carries a flag then, so they share the
+/// flags' bits): the board still meets A's (B's) conditions.
+const SAFE_A: u8 = NEW_A;
+const SAFE_B: u8 = NEW_B;
+
 pub trait LowerLevels: Sync {
     /// The bounds of `board` (mover in houses 0..6) on the level of `seeds` seeds, below the level
     /// being built.
@@ -67,34 +73,46 @@ pub fn work_units(index: &LevelIndex) -> u64 {
 /// Where the per-board state lives; the two rule sets pack it differently.
 trait Scheme: Sync {
     fn set_terminal(&self, i: usize, v: i8);
-    fn set_open(&self, i: usize, exit: Option<Bounds>);
-    fn a_open(&self, i: usize) -> bool;
+    /// A board that can move: its best exits, and its count of moves that stay in the level.
+    fn set_open(&self, i: usize, exit: Option<Bounds>, inside: u8);
+    /// At the start of threshold `t`: whether the board joins `A_t` by an exit of at least `t` (it is
+    /// then in `A_t` and must be flagged).
+    fn joins_a_by_exit(&self, i: usize, t: i8) -> bool;
+    /// Not in `A_t` (during threshold `t`, after its first scan).
+    fn a_open(&self, i: usize, t: i8) -> bool;
     fn b_open(&self, i: usize) -> bool;
-    fn exit_lo(&self, i: usize) -> Option<i8>;
     fn exit_hi(&self, i: usize) -> Option<i8>;
     fn join_a(&self, i: usize, t: i8) -> bool;
     fn join_b(&self, i: usize, t: i8) -> bool;
     /// The value a board gets below `t` on the other side of `B_t`.
     fn neg(&self, t: i8) -> i8;
+    /// The count of moves in the level to boards not yet in `A`.
+    fn count(&self, i: usize) -> u8;
+    /// Lowers the count by one; returns the count before.
+    fn decrement(&self, i: usize) -> u8;
+    /// Sets flags (`NEW_A`, `NEW_B`, or the safe-region bits that share them).
+    fn set_flags(&self, i: usize, flags: u8);
+    fn flags(&self, i: usize) -> u8;
+    /// Clears the flags in `mask`, returning all flags as they were.
+    fn clear_flags(&self, i: usize, mask: u8) -> u8;
     fn finish(self) -> Vec<u8>;
 }
 
 const JOINED: u8 = 0x80;
-
-/// abapa's safe regions: the row condition still holds (A / B side), a good exit exists; the count of
-/// moves into B's region sits in bits 3..6.
-const SAFE_A: u8 = 1;
-const SAFE_B: u8 = 2;
-const GOOD_EXIT: u8 = 4;
+const COUNT_MASK: u8 = 0b111;
 
 /// abapa: at most this many alternations of safe region and attractor per threshold (each costs a
 /// pass over the level's moves).
 const SAFE_REGION_ROUNDS: usize = 4;
 
-/// awari: one byte, `JOINED | (v + 64)` once solved, else the best exit `+ 64` (0: none).
+/// awari, two bytes per board: the value, `JOINED | (v + 64)` once solved, else the best exit `+ 64`
+/// (0: none); and the count of moves in the level (bits 0..3) with the flags (bits 3..5).
 struct AwariScheme {
     state: Vec<AtomicU8>,
+    work: Vec<AtomicU8>,
 }
+
+const AWARI_FLAGS_SHIFT: u32 = 3;
 
 impl AwariScheme {
     fn join(&self, i: usize, v: i8) -> bool {
@@ -103,24 +121,29 @@ impl AwariScheme {
             .fetch_update(Relaxed, Relaxed, |s| (s & JOINED == 0).then_some(code))
             .is_ok()
     }
+
+    fn exit_lo(&self, i: usize) -> Option<i8> {
+        let s = self.state[i].load(Relaxed);
+        (s != 0).then(|| (s & !JOINED) as i8 - 64)
+    }
 }
 
 impl Scheme for AwariScheme {
     fn set_terminal(&self, i: usize, v: i8) {
         self.state[i].store(JOINED | (v + 64) as u8, Relaxed);
     }
-    fn set_open(&self, i: usize, exit: Option<Bounds>) {
+    fn set_open(&self, i: usize, exit: Option<Bounds>, inside: u8) {
         self.state[i].store(exit.map_or(0, |e| (e.lo + 64) as u8), Relaxed);
+        self.work[i].store(inside, Relaxed);
     }
-    fn a_open(&self, i: usize) -> bool {
+    fn joins_a_by_exit(&self, i: usize, t: i8) -> bool {
+        self.a_open(i, t) && self.exit_lo(i).is_some_and(|e| e >= t) && self.join(i, t)
+    }
+    fn a_open(&self, i: usize, _: i8) -> bool {
         self.state[i].load(Relaxed) & JOINED == 0
     }
     fn b_open(&self, i: usize) -> bool {
         self.state[i].load(Relaxed) & JOINED == 0
-    }
-    fn exit_lo(&self, i: usize) -> Option<i8> {
-        let s = self.state[i].load(Relaxed);
-        (s != 0).then(|| (s & !JOINED) as i8 - 64)
     }
     fn exit_hi(&self, i: usize) -> Option<i8> {
         self.exit_lo(i)
@@ -134,7 +157,24 @@ impl Scheme for AwariScheme {
     fn neg(&self, t: i8) -> i8 {
         -t
     }
+    fn count(&self, i: usize) -> u8 {
+        self.work[i].load(Relaxed) & COUNT_MASK
+    }
+    fn decrement(&self, i: usize) -> u8 {
+        self.work[i].fetch_sub(1, Relaxed) & COUNT_MASK
+    }
+    fn set_flags(&self, i: usize, flags: u8) {
+        self.work[i].fetch_or(flags << AWARI_FLAGS_SHIFT, Relaxed);
+    }
+    fn flags(&self, i: usize) -> u8 {
+        self.work[i].load(Relaxed) >> AWARI_FLAGS_SHIFT
+    }
+    fn clear_flags(&self, i: usize, mask: u8) -> u8 {
+        self.work[i].fetch_and(!(mask << AWARI_FLAGS_SHIFT), Relaxed) >> AWARI_FLAGS_SHIFT
+    }
     fn finish(self) -> Vec<u8> {
+        drop(self.work);
+        // In place: the value bytes become the entries.
         self.state
             .into_iter()
             .map(|s| {
@@ -150,75 +190,107 @@ impl Scheme for AwariScheme {
     }
 }
 
-/// abapa: a byte per bound, `JOINED | t` once joined, else the best exit bound `+ 1` (0: none).
+/// abapa, two bytes per board.
+///
+/// `low`: the count of moves in the level (bits 0..3; 7 marks a board where the game is over) and the
+/// lower bound (bits 3..8). The lower bound needs no "joined" mark: thresholds only go down, and a
+/// board joins `A_t` at the latest at `t` = its best exit's lower bound, so during threshold `t` a
+/// stored value of at least `t` is the threshold it joined at, and one below `t` is its best exit
+/// still waiting (0: none, or none that matters).
+///
+/// `high`: `HI_JOINED | t` once in `B_t`, else the best exit's upper bound `+ 1` (0: none), in bits
+/// 0..6, and the flags in bits 6..8.
 struct AbapaScheme {
     seeds: i8,
-    lo: Vec<AtomicU8>,
-    hi: Vec<AtomicU8>,
+    low: Vec<AtomicU8>,
+    high: Vec<AtomicU8>,
 }
 
-fn join_byte(byte: &AtomicU8, t: i8) -> bool {
-    byte.fetch_update(Relaxed, Relaxed, |s| {
-        (s & JOINED == 0).then_some(JOINED | t as u8)
-    })
-    .is_ok()
-}
+const LO_SHIFT: u32 = 3;
+const TERMINAL_COUNT: u8 = 7;
+const HI_JOINED: u8 = 0x20;
+const HI_MASK: u8 = 0x3f;
+const ABAPA_FLAGS_SHIFT: u32 = 6;
 
-fn exit_of(byte: &AtomicU8) -> Option<i8> {
-    let s = byte.load(Relaxed);
-    (s & JOINED == 0 && s != 0).then(|| s as i8 - 1)
+impl AbapaScheme {
+    fn lo(&self, i: usize) -> i8 {
+        (self.low[i].load(Relaxed) >> LO_SHIFT) as i8
+    }
 }
 
 impl Scheme for AbapaScheme {
     fn set_terminal(&self, i: usize, v: i8) {
-        self.lo[i].store(JOINED | v as u8, Relaxed);
-        self.hi[i].store(JOINED | (self.seeds - v) as u8, Relaxed);
+        self.low[i].store(((v as u8) << LO_SHIFT) | TERMINAL_COUNT, Relaxed);
+        self.high[i].store(HI_JOINED | (self.seeds - v) as u8, Relaxed);
     }
-    fn set_open(&self, i: usize, exit: Option<Bounds>) {
-        self.lo[i].store(exit.map_or(0, |e| (e.lo + 1) as u8), Relaxed);
-        self.hi[i].store(exit.map_or(0, |e| (e.hi + 1) as u8), Relaxed);
+    fn set_open(&self, i: usize, exit: Option<Bounds>, inside: u8) {
+        let lo = exit.map_or(0, |e| e.lo as u8);
+        self.low[i].store((lo << LO_SHIFT) | inside, Relaxed);
+        self.high[i].store(exit.map_or(0, |e| (e.hi + 1) as u8), Relaxed);
     }
-    fn a_open(&self, i: usize) -> bool {
-        self.lo[i].load(Relaxed) & JOINED == 0
+    fn joins_a_by_exit(&self, i: usize, t: i8) -> bool {
+        // Exits above `t` joined at their own thresholds.
+        let w = self.low[i].load(Relaxed);
+        (w >> LO_SHIFT) as i8 == t && w & COUNT_MASK != TERMINAL_COUNT
+    }
+    fn a_open(&self, i: usize, t: i8) -> bool {
+        self.lo(i) < t
     }
     fn b_open(&self, i: usize) -> bool {
-        self.hi[i].load(Relaxed) & JOINED == 0
-    }
-    fn exit_lo(&self, i: usize) -> Option<i8> {
-        exit_of(&self.lo[i])
+        self.high[i].load(Relaxed) & HI_JOINED == 0
     }
     fn exit_hi(&self, i: usize) -> Option<i8> {
-        exit_of(&self.hi[i])
+        let s = self.high[i].load(Relaxed) & HI_MASK;
+        (s & HI_JOINED == 0 && s != 0).then(|| s as i8 - 1)
     }
     fn join_a(&self, i: usize, t: i8) -> bool {
-        join_byte(&self.lo[i], t)
+        self.low[i]
+            .fetch_update(Relaxed, Relaxed, |w| {
+                ((w >> LO_SHIFT) < t as u8).then_some(((t as u8) << LO_SHIFT) | (w & COUNT_MASK))
+            })
+            .is_ok()
     }
     fn join_b(&self, i: usize, t: i8) -> bool {
-        join_byte(&self.hi[i], t)
+        self.high[i]
+            .fetch_update(Relaxed, Relaxed, |w| {
+                (w & HI_JOINED == 0).then_some((w & !HI_MASK) | HI_JOINED | t as u8)
+            })
+            .is_ok()
     }
     fn neg(&self, t: i8) -> i8 {
         self.seeds - t
     }
+    fn count(&self, i: usize) -> u8 {
+        self.low[i].load(Relaxed) & COUNT_MASK
+    }
+    fn decrement(&self, i: usize) -> u8 {
+        self.low[i].fetch_sub(1, Relaxed) & COUNT_MASK
+    }
+    fn set_flags(&self, i: usize, flags: u8) {
+        self.high[i].fetch_or(flags << ABAPA_FLAGS_SHIFT, Relaxed);
+    }
+    fn flags(&self, i: usize) -> u8 {
+        self.high[i].load(Relaxed) >> ABAPA_FLAGS_SHIFT
+    }
+    fn clear_flags(&self, i: usize, mask: u8) -> u8 {
+        self.high[i].fetch_and(!(mask << ABAPA_FLAGS_SHIFT), Relaxed) >> ABAPA_FLAGS_SHIFT
+    }
     fn finish(self) -> Vec<u8> {
         let k = self.seeds;
-        self.lo
-            .into_iter()
-            .zip(self.hi)
-            .map(|(lo, hi)| {
-                let (lo, hi) = (lo.into_inner(), hi.into_inner());
-                let lo = if lo & JOINED != 0 {
-                    (lo & !JOINED) as i8
-                } else {
-                    0
-                };
-                let hi = if hi & JOINED != 0 {
-                    k - (hi & !JOINED) as i8
-                } else {
-                    k
-                };
-                encode(RuleSet::Abapa, Bounds { lo, hi })
-            })
-            .collect()
+        let AbapaScheme { low, mut high, .. } = self;
+        // In place: the `high` bytes become the entries, then `low` goes.
+        for (h, l) in high.iter_mut().zip(&low) {
+            let w = *h.get_mut();
+            let hi = if w & HI_JOINED != 0 {
+                k - (w & HI_MASK & !HI_JOINED) as i8
+            } else {
+                k
+            };
+            let lo = (l.load(Relaxed) >> LO_SHIFT) as i8;
+            *h.get_mut() = encode(RuleSet::Abapa, Bounds { lo, hi });
+        }
+        drop(low);
+        high.into_iter().map(AtomicU8::into_inner).collect()
     }
 }
 
@@ -226,11 +298,8 @@ struct Solver<'a, S: Scheme> {
     rules: RuleSet,
     index: &'a LevelIndex,
     scheme: S,
-    /// Per board: the count of moves within the level to boards not yet in `A`, and the flags of
-    /// boards that joined a set at the current sweep.
-    work: Vec<AtomicU8>,
-    /// Per chunk and sweep parity: whether any board in it carries a flag.
-    dirty: [Vec<AtomicBool>; 2],
+    /// Per chunk: whether any board in it carries a flag.
+    dirty: Vec<AtomicBool>,
     progress: &'a dyn Progress,
 }
 
@@ -250,14 +319,17 @@ pub fn solve_level(
     let atomics = |n: usize| (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
     match rules {
         RuleSet::Awari => {
-            let scheme = AwariScheme { state: atomics(n) };
+            let scheme = AwariScheme {
+                state: atomics(n),
+                work: atomics(n),
+            };
             Solver::new(rules, index, scheme, progress).run(lower)
         }
         RuleSet::Abapa => {
             let scheme = AbapaScheme {
                 seeds: index.seeds() as i8,
-                lo: atomics(n),
-                hi: atomics(n),
+                low: atomics(n),
+                high: atomics(n),
             };
             let mut entries = Solver::new(rules, index, scheme, progress).run(lower);
             if search_nodes > 0 {
@@ -272,31 +344,33 @@ impl<'a, S: Scheme> Solver<'a, S> {
     fn new(rules: RuleSet, index: &'a LevelIndex, scheme: S, progress: &'a dyn Progress) -> Self {
         let n = index.count() as usize;
         let chunks = n.div_ceil(CHUNK as usize);
-        let flags = |c: usize| (0..c).map(|_| AtomicBool::new(false)).collect::<Vec<_>>();
         Solver {
             rules,
             index,
             scheme,
-            work: (0..n).map(|_| AtomicU8::new(0)).collect(),
-            dirty: [flags(chunks), flags(chunks)],
+            dirty: (0..chunks).map(|_| AtomicBool::new(false)).collect(),
             progress,
         }
     }
 
     fn chunks(&self) -> usize {
-        self.dirty[0].len()
+        self.dirty.len()
+    }
+
+    fn chunk_range(&self, c: usize) -> std::ops::Range<usize> {
+        let start = c * CHUNK as usize;
+        start..(start + CHUNK as usize).min(self.index.count() as usize)
     }
 
     /// The boards of chunk `c` with their indices.
     fn chunk_boards(&self, c: usize) -> impl Iterator<Item = (usize, Board)> + '_ {
-        let start = c as u64 * CHUNK;
-        let end = (start + CHUNK).min(self.index.count());
-        (start as usize..end as usize).zip(self.index.iter_from(start))
+        let range = self.chunk_range(c);
+        range.clone().zip(self.index.iter_from(range.start as u64))
     }
 
-    fn flag(&self, i: usize, bit: u8, parity: usize) {
-        self.work[i].fetch_or(bit, Relaxed);
-        self.dirty[parity][i / CHUNK as usize].store(true, Relaxed);
+    fn flag(&self, i: usize, flags: u8) {
+        self.scheme.set_flags(i, flags);
+        self.dirty[i / CHUNK as usize].store(true, Relaxed);
     }
 
     fn run(self, lower: &dyn LowerLevels) -> Vec<u8> {
@@ -321,7 +395,9 @@ impl<'a, S: Scheme> Solver<'a, S> {
                 }
             }
         }
-        self.scheme.finish()
+        let Solver { scheme, dirty, .. } = self;
+        drop(dirty);
+        scheme.finish()
     }
 
     /// Terminal value, or the best exits and the count of moves staying in the level.
@@ -352,8 +428,36 @@ impl<'a, S: Scheme> Solver<'a, S> {
                 },
             });
         }
-        self.scheme.set_open(i, best);
-        self.work[i].store(inside, Relaxed);
+        self.scheme.set_open(i, best, inside);
+    }
+
+    /// The exit of a move that leaves the level (a capture, or a board where the game is over), or
+    /// `None` for a move that stays in it.
+    fn exit(&self, s: &crate::values::Successor, lower: &dyn LowerLevels) -> Option<Bounds> {
+        let k = self.index.seeds();
+        let after_seeds = k - s.captured as usize;
+        let after = if s.captured > 0 {
+            lower.bounds(after_seeds, &s.board)
+        } else {
+            Bounds::exact(terminal_value(&s.board, self.rules)?)
+        };
+        Some(through_move(self.rules, k, after_seeds, after))
+    }
+
+    fn rank(&self, board: &Board) -> usize {
+        self.index.rank(board).expect("a move's board is indexed") as usize
+    }
+
+    /// abapa: whether a board of A's safe region at `t` can stay in it: a move leaves the level with
+    /// at least `t`, or leads to a board already in `B_t` or still in B's safe region.
+    fn a_can_stay(&self, board: &Board, t: i8, lower: &dyn LowerLevels) -> bool {
+        successors(board, self.rules).any(|s| match self.exit(&s, lower) {
+            Some(e) => e.lo >= t,
+            None => {
+                let j = self.rank(&s.board);
+                !self.scheme.b_open(j) || self.scheme.flags(j) & SAFE_B != 0
+            }
+        })
     }
 
     /// abapa: seeds `A_t` and `B_t` with the boards where one side can keep the play, until it leaves
@@ -362,102 +466,90 @@ impl<'a, S: Scheme> Solver<'a, S> {
     /// Boards already in `A_t` or `B_t` count as good exits: play that enters them never comes back
     /// to the boards joining now, so a repetition can only happen inside one region, where every
     /// board meets the row condition. Returns how many boards joined.
+    ///
+    /// The regions are marked with the flag bits (no board carries a flag between sweeps); boards are
+    /// taken out of a region until each remaining board meets its region's condition.
     fn seed_safe_region(&self, t: i8, lower: &dyn LowerLevels) -> u64 {
         let k = self.index.seeds() as i8;
-        let n = self.index.count() as usize;
-        let safe: Vec<AtomicU8> = (0..n).map(|_| AtomicU8::new(0)).collect();
-        // Row conditions, good exits, and the count of moves into boards meeting B's row condition.
-        let mut removals: Vec<(usize, u8)> = (0..self.chunks())
+        // Row conditions, and the boards that fail their region's condition from the start.
+        let mut removals: Vec<u32> = (0..self.chunks())
             .into_par_iter()
             .flat_map_iter(|c| {
                 let mut out = Vec::new();
                 for (i, board) in self.chunk_boards(c) {
                     let row: i8 = board[..6].iter().map(|&v| v as i8).sum();
-                    let row_a = row >= t && self.scheme.a_open(i);
+                    let row_a = row >= t && self.scheme.a_open(i, t);
                     let row_b = row <= k - t && self.scheme.b_open(i);
                     if !(row_a || row_b) || terminal_value(&board, self.rules).is_some() {
                         continue;
                     }
-                    let (mut good_a, mut bad_b, mut into_b) = (false, false, 0u8);
+                    let (mut a_stays, mut bad_b) = (false, false);
                     for s in successors(&board, self.rules) {
-                        let after_seeds = k as usize - s.captured as usize;
-                        let after = if s.captured > 0 {
-                            lower.bounds(after_seeds, &s.board)
-                        } else if let Some(v) = terminal_value(&s.board, self.rules) {
-                            Bounds::exact(v)
-                        } else {
-                            // Boards already won for one side count as good exits; the others must
-                            // meet the row condition to be in the other side's region.
-                            let j = self
-                                .index
-                                .rank(&s.board)
-                                .expect("a move's board is indexed");
-                            let j = j as usize;
-                            let q_row: i8 = s.board[..6].iter().map(|&v| v as i8).sum();
-                            if !self.scheme.b_open(j) {
-                                good_a = true;
-                            } else if q_row <= k - t {
-                                into_b += 1;
+                        match self.exit(&s, lower) {
+                            Some(e) => {
+                                a_stays |= e.lo >= t;
+                                bad_b |= e.hi > k - t;
                             }
-                            bad_b |= self.scheme.a_open(j) && q_row < t;
-                            continue;
-                        };
-                        let e = through_move(self.rules, k as usize, after_seeds, after);
-                        good_a |= e.lo >= t;
-                        bad_b |= e.hi > k - t;
+                            None => {
+                                // Boards already won for one side count as good exits; the others
+                                // must meet the row condition to be in the other side's region.
+                                let j = self.rank(&s.board);
+                                let q_row: i8 = s.board[..6].iter().map(|&v| v as i8).sum();
+                                a_stays |= !self.scheme.b_open(j) || q_row <= k - t;
+                                bad_b |= self.scheme.a_open(j, t) && q_row < t;
+                            }
+                        }
                     }
-                    let bits = (row_a as u8 * SAFE_A)
-                        | (row_b as u8 * SAFE_B)
-                        | (good_a as u8 * GOOD_EXIT)
-                        | (into_b << 3);
-                    safe[i].store(bits, Relaxed);
-                    if row_a && into_b == 0 && !good_a {
-                        out.push((i, SAFE_A));
+                    self.scheme
+                        .set_flags(i, (row_a as u8 * SAFE_A) | (row_b as u8 * SAFE_B));
+                    if row_a && !a_stays {
+                        out.push(i as u32);
                     }
                     if row_b && bad_b {
-                        out.push((i, SAFE_B));
+                        out.push(i as u32 | REMOVE_B);
                     }
                 }
                 out
             })
             .collect();
         // Take out boards that cannot stay, and with them what depended on them.
-        while let Some((i, which)) = removals.pop() {
-            let before = safe[i].fetch_and(!which, Relaxed);
-            if before & which == 0 {
+        while let Some(entry) = removals.pop() {
+            let i = (entry & !REMOVE_B) as usize;
+            let which = if entry & REMOVE_B != 0 {
+                SAFE_B
+            } else {
+                SAFE_A
+            };
+            if self.scheme.clear_flags(i, which) & which == 0 {
                 continue;
             }
             let board = self.index.unrank(i as u64).expect("index in range");
             predecessors(&board, self.rules, |p| {
                 let Some(j) = self.index.rank(&p) else { return };
-                let j = j as usize;
-                let w = safe[j].load(Relaxed);
-                if which == SAFE_B && w & SAFE_A != 0 {
-                    // One fewer move into B's region.
-                    let w = safe[j].fetch_sub(1 << 3, Relaxed) - (1 << 3);
-                    if w >> 3 == 0 && w & GOOD_EXIT == 0 {
-                        removals.push((j, SAFE_A));
-                    }
-                } else if which == SAFE_A && w & SAFE_B != 0 {
-                    removals.push((j, SAFE_B));
+                let flags = self.scheme.flags(j as usize);
+                if which == SAFE_B && flags & SAFE_A != 0 && !self.a_can_stay(&p, t, lower) {
+                    removals.push(j as u32);
+                } else if which == SAFE_A && flags & SAFE_B != 0 {
+                    removals.push(j as u32 | REMOVE_B);
                 }
             });
         }
         (0..self.chunks())
             .into_par_iter()
             .map(|c| {
-                let start = c * CHUNK as usize;
-                let end = (start + CHUNK as usize).min(n);
                 let mut joined = 0;
-                for (i, w) in safe.iter().enumerate().take(end).skip(start) {
-                    let w = w.load(Relaxed);
-                    if w & SAFE_A != 0 && self.scheme.a_open(i) && self.scheme.join_a(i, t) {
-                        self.flag(i, NEW_A[0], 0);
-                        joined += 1;
+                for i in self.chunk_range(c) {
+                    let safe = self.scheme.clear_flags(i, SAFE_A | SAFE_B);
+                    let mut new = 0;
+                    if safe & SAFE_A != 0 && self.scheme.a_open(i, t) && self.scheme.join_a(i, t) {
+                        new |= NEW_A;
                     }
-                    if w & SAFE_B != 0 && self.scheme.b_open(i) && self.scheme.join_b(i, t) {
-                        self.flag(i, NEW_B[0], 0);
-                        joined += 1;
+                    if safe & SAFE_B != 0 && self.scheme.b_open(i) && self.scheme.join_b(i, t) {
+                        new |= NEW_B;
+                    }
+                    if new != 0 {
+                        self.flag(i, new);
+                        joined += new.count_ones() as u64;
                     }
                 }
                 joined
@@ -474,22 +566,22 @@ impl<'a, S: Scheme> Solver<'a, S> {
     fn threshold(&self, t: i8) {
         // Boards that join by their exits alone, or whose moves in the level all lead into A already.
         (0..self.chunks()).into_par_iter().for_each(|c| {
-            let start = c * CHUNK as usize;
-            let end = (start + CHUNK as usize).min(self.work.len());
-            let done = (end - start) as u64;
-            for i in start..end {
-                if self.scheme.a_open(i)
-                    && self.scheme.exit_lo(i).is_some_and(|e| e >= t)
-                    && self.scheme.join_a(i, t)
-                {
-                    self.flag(i, NEW_A[0], 0);
+            let range = self.chunk_range(c);
+            let done = range.len() as u64;
+            for i in range {
+                let mut new = 0;
+                if self.scheme.joins_a_by_exit(i, t) {
+                    new |= NEW_A;
                 }
                 if self.scheme.b_open(i)
-                    && self.work[i].load(Relaxed) & COUNT_MASK == 0
+                    && self.scheme.count(i) == 0
                     && self.b_ready(i, t)
                     && self.scheme.join_b(i, t)
                 {
-                    self.flag(i, NEW_B[0], 0);
+                    new |= NEW_B;
+                }
+                if new != 0 {
+                    self.flag(i, new);
                 }
             }
             self.progress.advance(done);
@@ -497,23 +589,21 @@ impl<'a, S: Scheme> Solver<'a, S> {
         self.propagate(t);
     }
 
-    /// Spreads the news of flagged boards backwards, one sweep per move of depth.
+    /// Spreads the news of flagged boards backwards, one sweep per move of depth (boards flagged
+    /// during a sweep are handled by a later one, or by this one if it has not passed them yet).
     fn propagate(&self, t: i8) {
-        let mut parity = 0;
         loop {
             let dirty: Vec<usize> = (0..self.chunks())
-                .filter(|&c| self.dirty[parity][c].swap(false, Relaxed))
+                .filter(|&c| self.dirty[c].swap(false, Relaxed))
                 .collect();
             if dirty.is_empty() {
                 break;
             }
-            let next = parity ^ 1;
-            let mask = NEW_A[parity] | NEW_B[parity];
             dirty.into_par_iter().for_each(|c| {
-                let start = c * CHUNK as usize;
-                let end = (start + CHUNK as usize).min(self.work.len());
-                let flagged: Vec<usize> = (start..end)
-                    .filter(|&i| self.work[i].load(Relaxed) & mask != 0)
+                let range = self.chunk_range(c);
+                let flagged: Vec<usize> = range
+                    .clone()
+                    .filter(|&i| self.scheme.flags(i) & (NEW_A | NEW_B) != 0)
                     .collect();
                 // Few flags: unrank each; many: walk the chunk in order, which is cheaper per board.
                 let boards: Vec<(usize, Board)> = if flagged.len() < CHUNK as usize / 16 {
@@ -523,40 +613,40 @@ impl<'a, S: Scheme> Solver<'a, S> {
                         .collect()
                 } else {
                     self.chunk_boards(c)
-                        .filter(|(i, _)| self.work[*i].load(Relaxed) & mask != 0)
+                        .filter(|(i, _)| self.scheme.flags(*i) & (NEW_A | NEW_B) != 0)
                         .collect()
                 };
                 for (i, board) in boards {
-                    let w = self.work[i].fetch_and(!mask, Relaxed);
-                    if w & NEW_A[parity] != 0 {
+                    let w = self.scheme.clear_flags(i, NEW_A | NEW_B);
+                    if w & NEW_A != 0 {
                         predecessors(&board, self.rules, |p| {
                             let Some(j) = self.index.rank(&p) else { return };
                             let j = j as usize;
                             if !self.scheme.b_open(j) {
                                 return;
                             }
-                            let before = self.work[j].fetch_sub(1, Relaxed);
-                            debug_assert!(before & COUNT_MASK > 0, "move count underflow");
-                            if before & COUNT_MASK == 1
-                                && self.b_ready(j, t)
-                                && self.scheme.join_b(j, t)
-                            {
-                                self.flag(j, NEW_B[next], next);
+                            let before = self.scheme.decrement(j);
+                            debug_assert!(before > 0, "move count underflow");
+                            if before == 1 && self.b_ready(j, t) && self.scheme.join_b(j, t) {
+                                self.flag(j, NEW_B);
                             }
                         });
                     }
-                    if w & NEW_B[parity] != 0 {
+                    if w & NEW_B != 0 {
                         predecessors(&board, self.rules, |p| {
                             let Some(j) = self.index.rank(&p) else { return };
                             let j = j as usize;
-                            if self.scheme.a_open(j) && self.scheme.join_a(j, t) {
-                                self.flag(j, NEW_A[next], next);
+                            if self.scheme.a_open(j, t) && self.scheme.join_a(j, t) {
+                                self.flag(j, NEW_A);
                             }
                         });
                     }
                 }
             });
-            parity = next;
         }
     }
 }
+
+/// In a removal list entry: the board leaves B's safe region (else A's). Board indices of abapa
+/// levels stay far below 2^31.
+const REMOVE_B: u32 = 1 << 31;

@@ -2,7 +2,7 @@
 
 use std::fs;
 
-use oware_egtb::build::build;
+use oware_egtb::build::{build, build_with};
 use oware_egtb::check::{level_stats, verify_level};
 use oware_egtb::file::file_name;
 use oware_egtb::store::{DirStore, MemoryStore};
@@ -176,4 +176,109 @@ fn probe_ignores_stores_and_turns_the_board_for_north() {
     assert_eq!(tb.best_moves(&south).unwrap().len(), 1);
     // Beyond the database: no answer.
     assert!(tb.probe(&Position::start()).is_none());
+}
+
+/// Entries the path-tracking search settles are values with the board itself as history after each
+/// move that stays in the level; verify must accept them (it used to flag some).
+#[test]
+fn verify_passes_on_levels_the_path_search_refined() {
+    let max = 7;
+    let levels = build_with(
+        &mut MemoryStore::default(),
+        RuleSet::Abapa,
+        max,
+        2_000,
+        &(),
+        |_| {},
+    )
+    .unwrap();
+    let mut off_fixpoint = 0;
+    for seeds in 0..=max {
+        let check = verify_level(&levels, seeds);
+        assert_eq!(check.bad, 0, "abapa level {seeds}: {:?}", check.examples);
+        off_fixpoint += entries_off_the_plain_fixpoint(&levels, seeds);
+    }
+    // The test means something only if the search settled values that the plain fixpoint (each bound
+    // the best of the moves' bounds, as if every move were worth its successor's no-history value)
+    // rejects, as the old verify did.
+    assert!(off_fixpoint > 0);
+}
+
+fn entries_off_the_plain_fixpoint(levels: &oware_egtb::tablebase::Levels, seeds: usize) -> usize {
+    use oware_egtb::index::{IndexKind, LevelIndex};
+    use oware_egtb::values::{successors, terminal_value, through_move};
+    LevelIndex::new(seeds, IndexKind::Full)
+        .iter_from(0)
+        .filter(|board| {
+            if terminal_value(board, RuleSet::Abapa).is_some() {
+                return false;
+            }
+            let (mut lo, mut hi) = (0, 0);
+            for s in successors(board, RuleSet::Abapa) {
+                let after_seeds = seeds - s.captured as usize;
+                let after = levels.stored(&s.board).unwrap();
+                let b = through_move(RuleSet::Abapa, seeds, after_seeds, after);
+                lo = lo.max(b.lo);
+                hi = hi.max(b.hi);
+            }
+            let stored = levels.stored(board).unwrap();
+            (stored.lo, stored.hi) != (lo, hi)
+        })
+        .count()
+}
+
+/// A wrong abapa entry in a file with a correct checksum (so only verify can tell): an exact value
+/// outside what the board's moves allow, on a board with a move in the level and on one without.
+#[test]
+fn verify_catches_a_corrupted_abapa_file() {
+    use oware_egtb::check::derive;
+    use oware_egtb::file::write_level;
+    use oware_egtb::index::{IndexKind, LevelIndex};
+    use oware_egtb::values::{encode, successors, terminal_value};
+    use oware_egtb::Bounds;
+
+    let seeds = 6;
+    let dir = tempfile::tempdir().unwrap();
+    build(
+        &mut DirStore::new(dir.path()),
+        RuleSet::Abapa,
+        seeds,
+        &(),
+        |_| {},
+    )
+    .unwrap();
+    let tb = Tablebase::open(dir.path(), RuleSet::Abapa).unwrap();
+    assert_eq!(verify_level(tb.levels(), seeds).bad, 0);
+    let index = LevelIndex::new(seeds, IndexKind::Full);
+    let k = seeds as i8;
+    // The first board of each kind whose moves rule out some exact value.
+    let mut targets = Vec::new();
+    for want_in_level in [true, false] {
+        let found = index.iter_from(0).enumerate().find_map(|(i, board)| {
+            if terminal_value(&board, RuleSet::Abapa).is_some() {
+                return None;
+            }
+            let in_level = successors(&board, RuleSet::Abapa)
+                .any(|s| s.captured == 0 && terminal_value(&s.board, RuleSet::Abapa).is_none());
+            let d = derive(tb.levels(), &board, seeds);
+            let wrong = (0..=k).find(|v| !d.accepts(Bounds::exact(*v)))?;
+            (in_level == want_in_level).then_some((i, wrong))
+        });
+        targets.push(found.expect("a board to corrupt"));
+    }
+    let (_, data) = tb.levels().level(seeds).unwrap();
+    let mut entries = data.to_vec();
+    drop(tb);
+    for &(i, wrong) in &targets {
+        entries[i] = encode(RuleSet::Abapa, Bounds::exact(wrong));
+    }
+    write_level(dir.path(), RuleSet::Abapa, seeds, &entries).unwrap();
+    let tb = Tablebase::open(dir.path(), RuleSet::Abapa).expect("the checksum is right");
+    let check = verify_level(tb.levels(), seeds);
+    // The corrupted entries, and possibly boards whose moves lead to them.
+    assert!(check.bad >= targets.len() as u64, "{check:?}");
+    for &(i, wrong) in &targets {
+        let board = index.unrank(i as u64).unwrap();
+        assert!(!derive(tb.levels(), &board, seeds).accepts(Bounds::exact(wrong)));
+    }
 }

@@ -218,9 +218,14 @@ fn run_verify(rules: RuleSet, dir: PathBuf) -> anyhow::Result<()> {
                 check.boards, check.bad
             );
             for e in &check.examples {
+                let rule = if e.derived.fixed {
+                    "must be"
+                } else {
+                    "must meet"
+                };
                 println!(
-                    "  entry {} board {:?}: stored {:?}, successors say {:?}",
-                    e.index, e.board, e.stored, e.derived
+                    "  entry {} board {:?}: stored {:?}, successors say it {rule} {:?}",
+                    e.index, e.board, e.stored, e.derived.bounds
                 );
             }
         }
