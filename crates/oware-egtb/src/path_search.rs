@@ -8,14 +8,14 @@
 //! lower bounds and once with their upper bounds: each result bounds the true value, and when they
 //! meet the value is exact.
 //!
-//! Inside the level the search prunes with the bounds the threshold solver found there. Those bounds
-//! come from strategies (attractors and safe regions, see [`crate::solve`]) whose play repeats a
-//! position only where the side following them gathers at least the bound; with an earlier path they
-//! still hold for a repetition at a board of that path if the side gathers at least as much there. So
-//! a board reached by path `h` is worth at least `min(lo, least row of the mover along h)` and at most
-//! `max(hi, most row along h)` (rows as the mover of that board gathers them). Folding those bounds
-//! into each node (`L = max(node's lower bound, search)`, and the same for the upper pass) keeps each
-//! pass a bound on the true value.
+//! Inside the level the search prunes with the level's stored bounds on no-history values. A board
+//! reached by path `h` is worth at least `min(lo, least row of the mover along h)` and at most
+//! `max(hi, most row along h)` (rows as the mover of that board gathers them): let the mover follow
+//! its best play for no history; a play that never comes back to a board of `h` (with the same side
+//! to move) is a play of the no-history game with the same repetitions, and one that does ends there
+//! with the mover gathering its row. This holds for any sound bounds, the solver's or the ones an
+//! earlier pass of this search settled. Folding those bounds into each node (`L = max(node's lower
+//! bound, search)`, and the same for the upper pass) keeps each pass a bound on the true value.
 
 use oware_rules::RuleSet;
 use rayon::prelude::*;
@@ -221,28 +221,51 @@ pub fn search_bounds_in(
     })
 }
 
-/// Tightens the non-exact entries of an abapa level in place by path-tracking search; returns how
-/// many became exact.
+/// At most this many passes of [`refine_level`]; at levels 4..=9 with 2,000 nodes a third pass
+/// already settles nothing new.
+const REFINE_PASSES: usize = 4;
+
+/// Tightens the non-exact entries of an abapa level in place by path-tracking search, pass after
+/// pass while a pass changes something: each pass prunes with the bounds the previous one left, so
+/// boards settled late in a pass help the next; returns how many became exact.
 pub fn refine_level(
     index: &LevelIndex,
     lower: &dyn LowerLevels,
     entries: &mut [u8],
     budget: u64,
 ) -> u64 {
+    let mut resolved = 0;
+    for _ in 0..REFINE_PASSES {
+        let (exact, changed) = refine_pass(index, lower, entries, budget);
+        resolved += exact;
+        if changed == 0 {
+            break;
+        }
+    }
+    resolved
+}
+
+/// One pass of [`refine_level`], pruning with the entries as they were at its start; returns how many
+/// entries became exact and how many changed.
+fn refine_pass(
+    index: &LevelIndex,
+    lower: &dyn LowerLevels,
+    entries: &mut [u8],
+    budget: u64,
+) -> (u64, u64) {
     let seeds = index.seeds();
     const CHUNK: usize = 1 << 12;
-    // The solver's bounds, which the pruning relies on (refined values come from no such strategy).
-    let solved = entries.to_vec();
+    let before = entries.to_vec();
     let level = Some(InLevel {
         index,
-        entries: &solved,
+        entries: &before,
     });
     entries
         .par_chunks_mut(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {
             let start = (c * CHUNK) as u64;
-            let mut resolved = 0;
+            let (mut exact, mut changed) = (0, 0);
             for (code, board) in chunk.iter_mut().zip(index.iter_from(start)) {
                 let Some(known) = decode(RuleSet::Abapa, seeds, *code) else {
                     continue;
@@ -253,13 +276,14 @@ pub fn refine_level(
                 if let Some(b) = search_bounds_in(seeds, &board, lower, level, known, budget) {
                     if b != known {
                         *code = encode(RuleSet::Abapa, b);
-                        resolved += b.is_exact() as u64;
+                        exact += b.is_exact() as u64;
+                        changed += 1;
                     }
                 }
             }
-            resolved
+            (exact, changed)
         })
-        .sum()
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
 #[cfg(test)]
