@@ -38,7 +38,8 @@ pub enum EgtbCommand {
         /// Worker threads (default: one per core)
         #[arg(long, value_name = "T")]
         threads: Option<usize>,
-        /// abapa: search boards left with bounds by path tracking, up to N nodes each (0: off)
+        /// abapa: search boards left with bounds by path tracking, up to N nodes per board and pass,
+        /// in passes while one settles something (at most 4; 0: off)
         #[arg(long, value_name = "N", default_value_t = 0)]
         search_nodes: u64,
     },
