@@ -653,6 +653,11 @@ impl<'a> Worker<'a> {
                 return (result_score(diff, ply + 1), index);
             }
         }
+        if depth <= 1 {
+            // The child is a leaf: scored here, without entering it on the path (the same value and
+            // node count as `search` would give; most nodes are leaves).
+            return (-self.leaf(&pos, played.captured > 0, ply + 1), NO_REPETITION);
+        }
         let saved_boundary = self.boundary;
         self.keys.push(key);
         self.positions.push(pos);
@@ -664,6 +669,37 @@ impl<'a> Worker<'a> {
         self.positions.pop();
         self.boundary = saved_boundary;
         (-score, rep)
+    }
+
+    /// The value of a leaf (a node searched at depth 0) at `ply`, for its side to move: what `search`
+    /// gives there, without the path bookkeeping. `after_capture`: the move into it captured (so it
+    /// has no earlier history, and a database value holds under either rule set).
+    #[inline]
+    fn leaf(&mut self, pos: &Position, after_capture: bool, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 1024;
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let rules = self.shared.rules;
+        if movegen::legal_moves(pos, rules).is_empty() {
+            return end_score(pos, ply);
+        }
+        if let Some(probe) = self.shared.probe {
+            if rules == RuleSet::Awari || after_capture {
+                if let Some(board_diff) = probe.probe(pos, rules) {
+                    let me = pos.side_to_move();
+                    let diff = pos.store(me) as i32 - pos.store(me.opponent()) as i32 + board_diff;
+                    return result_score(2 * diff, ply);
+                }
+            }
+        }
+        self.evaluate(pos)
     }
 
     /// The path index of an earlier occurrence of `pos` since the last capture, if any. Positions
