@@ -328,7 +328,6 @@ impl Engine {
             eval: EvalTable::new(&self.options.weights),
             probe: self.options.probe.as_deref(),
             budget: limits.time_budget(side),
-            fixed_time: limits.movetime.is_some() && !limits.infinite,
             node_limit: limits.nodes,
             nodes: AtomicU64::new(0),
             helpers_stop: AtomicBool::new(false),
@@ -385,16 +384,9 @@ struct Shared<'a> {
     eval: EvalTable,
     probe: Option<&'a dyn Probe>,
     budget: Option<(Duration, Duration)>,
-    /// A fixed time per move (`go movetime`): spend it, rather than keep time for later moves.
-    fixed_time: bool,
     node_limit: Option<u64>,
     nodes: AtomicU64,
     helpers_stop: AtomicBool,
-}
-
-pub(crate) fn exp() -> u32 {
-    static E: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *E.get_or_init(|| std::env::var("OWARE_EXP").ok().and_then(|v| v.parse().ok()).unwrap_or(0))
 }
 
 /// Late move reductions in plies, by remaining depth (capped at 63) and move number (0..6): the
@@ -448,7 +440,6 @@ struct Worker<'a> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     root_moves: Vec<RootMove>,
-    after_null: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -487,7 +478,6 @@ impl<'a> Worker<'a> {
             pv: vec![[Move::new(0).expect("house 0"); MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_moves,
-            after_null: false,
         }
     }
 
@@ -559,8 +549,6 @@ impl<'a> Worker<'a> {
             return result;
         }
         let mut depth = 1;
-        let mut iteration_start = Duration::ZERO;
-        let mut last_iteration = Duration::ZERO;
         while depth <= max_depth {
             let search_depth = if self.id % 2 == 1 && depth > 2 {
                 depth + 1
@@ -568,30 +556,7 @@ impl<'a> Worker<'a> {
                 depth
             };
             self.seldepth = 0;
-            if exp() & 0x100 != 0 && !all_moves && depth >= 5 && result.score.abs() < WIN_THRESHOLD {
-                // Aspiration: a window around the last score, widened on each failure.
-                let mut delta = if exp() & 0x200 != 0 { 25 } else { 50 };
-                let mut low = (result.score - delta).max(-INFINITY);
-                let mut high = (result.score + delta).min(INFINITY);
-                loop {
-                    let best = self.search_root(search_depth as i32, false, low, high);
-                    if self.aborted {
-                        break;
-                    }
-                    if best <= low && low > -INFINITY {
-                        low = (low - delta).max(-INFINITY);
-                        if delta > 400 { low = -INFINITY; }
-                    } else if best >= high && high < INFINITY {
-                        high = (high + delta).min(INFINITY);
-                        if delta > 400 { high = INFINITY; }
-                    } else {
-                        break;
-                    }
-                    delta *= 2;
-                }
-            } else {
-                self.search_root(search_depth as i32, all_moves, -INFINITY, INFINITY);
-            }
+            self.search_root(search_depth as i32, all_moves);
             if self.aborted {
                 break;
             }
@@ -626,46 +591,27 @@ impl<'a> Worker<'a> {
             if plies_to_end(result.score).is_some_and(|p| (p.unsigned_abs()) < depth) {
                 break;
             }
-            if let Some((soft, hard)) = self.shared.budget {
-                let elapsed = self.shared.control.elapsed();
-                if exp() & 0x400 != 0 && self.shared.fixed_time {
-                    // Start the next iteration only if it is likely to finish: it is predicted to take
-                    // as much longer than the last one as the last took than the one before.
-                    let last = elapsed.saturating_sub(iteration_start);
-                    let growth = if last_iteration.is_zero() {
-                        3.0
-                    } else {
-                        (last.as_secs_f64() / last_iteration.as_secs_f64()).clamp(1.2, 4.0)
-                    };
-                    let predicted = last.mul_f64(growth);
-                    last_iteration = last;
-                    if elapsed >= soft.mul_f64(1.6).min(hard) || elapsed + predicted > hard {
-                        break;
-                    }
-                } else if elapsed >= soft {
+            if let Some((soft, _)) = self.shared.budget {
+                if self.shared.control.elapsed() >= soft {
                     break;
                 }
             }
-            iteration_start = self.shared.control.elapsed();
             depth += 1;
         }
         result
     }
 
-    /// Searches every root move within (`low`, `high`); returns the best score (a bound when it falls
-    /// outside the window: the caller widens it and searches again).
-    fn search_root(&mut self, depth: i32, all_moves: bool, low: i32, high: i32) -> i32 {
+    fn search_root(&mut self, depth: i32, all_moves: bool) {
         let rules = self.shared.rules;
-        let mut alpha = low;
-        let mut best = -INFINITY;
+        let mut alpha = -INFINITY;
         for i in 0..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             let played = self.root.play_unchecked(mv, rules);
             let key = hash::key(&played.position);
             let (score, _) = if !all_moves && i > 0 {
                 let (s, r) = self.child(&played, key, depth, -alpha - 1, -alpha, 0, false);
-                if s > alpha && s < high && !self.aborted {
-                    self.child(&played, key, depth, -high, -alpha, 0, true)
+                if s > alpha && !self.aborted {
+                    self.child(&played, key, depth, -INFINITY, -alpha, 0, true)
                 } else {
                     (s, r)
                 }
@@ -674,16 +620,15 @@ impl<'a> Worker<'a> {
                     &played,
                     key,
                     depth,
-                    -high,
+                    -INFINITY,
                     if all_moves { INFINITY } else { -alpha },
                     0,
                     true,
                 )
             };
             if self.aborted {
-                return best;
+                return;
             }
-            best = best.max(score);
             let r = &mut self.root_moves[i];
             if score > alpha || all_moves {
                 r.score = score;
@@ -698,14 +643,7 @@ impl<'a> Worker<'a> {
                 r.score = score.min(alpha) - 1;
                 r.pv.truncate(1);
             }
-            if score >= high {
-                // Fail high: this move is best so far; the caller searches again with a wider window.
-                // Keep it first so the next search starts with it.
-                self.root_moves[..=i].rotate_right(1);
-                return score;
-            }
         }
-        best
     }
 
     /// Plays into `played` from the current node at `ply` and returns its value for the side that
@@ -736,7 +674,10 @@ impl<'a> Worker<'a> {
         if depth <= 1 {
             // The child is a leaf: scored here, without entering it on the path (the same value and
             // node count as `search` would give; most nodes are leaves).
-            return (-self.leaf(&pos, played.captured > 0, ply + 1), NO_REPETITION);
+            return (
+                -self.leaf(&pos, played.captured > 0, ply + 1),
+                NO_REPETITION,
+            );
         }
         let saved_boundary = self.boundary;
         self.keys.push(key);
@@ -864,6 +805,14 @@ impl<'a> Worker<'a> {
             }
         }
 
+        if !pv_node && depth <= FUTILITY_DEPTH && beta.abs() < WIN_THRESHOLD {
+            // Reverse futility pruning: the evaluation is so far above beta, this close to the
+            // leaves, that the search below would very likely fail high too.
+            let eval = self.evaluate(pos);
+            if eval - FUTILITY_MARGIN * depth >= beta {
+                return (eval, NO_REPETITION);
+            }
+        }
         // Copy-make: play every move once, order by table move, captures, killers, history. With a
         // table move, it alone is played first; the others only if it does not cut (most nodes with
         // one cut on it), ordered by the history as it was before its search, exactly as if all had
@@ -892,37 +841,6 @@ impl<'a> Worker<'a> {
             }
         }
 
-        if !pv_node && depth <= FUTILITY_DEPTH && beta.abs() < WIN_THRESHOLD {
-            // Reverse futility pruning: the evaluation is so far above beta, this close to the
-            // leaves, that the search below would very likely fail high too.
-            let eval = self.evaluate(pos);
-            if eval - FUTILITY_MARGIN * depth >= beta {
-                return (eval, NO_REPETITION);
-            }
-        }
-        if exp() & 0x40 != 0
-            && !pv_node
-            && depth >= 3
-            && beta.abs() < WIN_THRESHOLD
-            && !self.after_null
-            && pos.row_seeds(pos.side_to_move()) >= if exp() & 0x80 != 0 { 12 } else { 6 }
-            && self.evaluate(pos) >= beta
-        {
-            // Null move: give the opponent a free move; if they still cannot reach beta, cut.
-            let null = pos.with_side_to_move(pos.side_to_move().opponent());
-            let r = 2 + depth / 4;
-            let played = oware_rules::Played { position: null, captured: 1 };
-            let key = hash::key(&null);
-            self.after_null = true;
-            let (score, _) = self.child(&played, key, depth - r, -beta, -beta + 1, ply, false);
-            self.after_null = false;
-            if self.aborted {
-                return (0, NO_REPETITION);
-            }
-            if score >= beta {
-                return (if score > WIN_THRESHOLD { beta } else { score }, NO_REPETITION);
-            }
-        }
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
