@@ -1062,3 +1062,23 @@ fn from_table(score: i16, ply: usize) -> i32 {
         s
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_number() {
+        let r = &*REDUCTIONS;
+        for depth in 1..64 {
+            assert_eq!(r[depth][0], 0, "the first move is never reduced");
+            for i in 1..6 {
+                assert!(r[depth][i] >= r[depth][i - 1], "depth {depth} move {i}");
+                assert!(r[depth][i] >= r[depth - 1][i], "depth {depth} move {i}");
+            }
+        }
+        // ln(3)·ln(3)/1.3 = 0.93 and ln(20)·ln(6)/1.3 = 4.12, rounded.
+        assert_eq!(r[3][2], 1);
+        assert_eq!(r[20][5], 4);
+    }
+}
