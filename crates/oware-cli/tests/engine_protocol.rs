@@ -281,5 +281,53 @@ fn a_short_match_between_two_engines() {
         .unwrap();
     assert!(!result.status.success());
     assert!(String::from_utf8_lossy(&result.stderr).contains("refused the match's options"));
+
+    // Options for one engine only: each engine is wrapped to log what it is sent.
+    let log1 = dir.join("first.log");
+    let log2 = dir.join("second.log");
+    let logged = |log: &std::path::Path| format!("tee {} | {engine}", log.display());
+    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args([
+            "match",
+            "--engine",
+            &logged(&log1),
+            "--engine",
+            &logged(&log2),
+        ])
+        .args(["--games", "1", "--movetime", "5", "--option", "Hash=4"])
+        .args(["--option1", "Level=3", "--option2", "Hash=2"])
+        .arg("--out")
+        .arg(dir.join("per-engine.ogn"))
+        .output()
+        .unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let first = std::fs::read_to_string(&log1).unwrap();
+    let second = std::fs::read_to_string(&log2).unwrap();
+    for log in [&first, &second] {
+        assert!(log.contains("setoption name Hash value 4\n"), "{log}");
+    }
+    assert!(first.contains("setoption name Level value 3\n"), "{first}");
+    assert!(!first.contains("Hash value 2"), "{first}");
+    assert!(second.contains("setoption name Hash value 2\n"), "{second}");
+    assert!(!second.contains("Level"), "{second}");
+    // A refused option for the second engine stops the match, naming that engine.
+    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["match", "--engine", &engine, "--engine", &logged(&log2)])
+        .args(["--games", "1", "--option2", "NoSuchOption=1"])
+        .arg("--out")
+        .arg(dir.join("none.ogn"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(!result.status.success());
+    assert!(stderr.contains("refused the match's options"), "{stderr}");
+    assert!(
+        stderr.contains("tee"),
+        "the second engine is named: {stderr}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -389,6 +389,24 @@ struct Shared<'a> {
     helpers_stop: AtomicBool,
 }
 
+/// Late move reductions in plies, by remaining depth (capped at 63) and move number (0..6): the
+/// usual logarithmic table, ln(depth) * ln(move number + 1) / 1.3, rounded. Accepted with match
+/// evidence against the earlier fixed one-or-two-ply scheme (docs/engine-matches.md).
+static REDUCTIONS: std::sync::LazyLock<[[i32; 6]; 64]> = std::sync::LazyLock::new(|| {
+    let mut table = [[0; 6]; 64];
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (depth as f64).ln() * ((i + 1) as f64).ln() / 1.3) as i32;
+        }
+    }
+    table
+});
+
+/// Reverse futility pruning (a node this far above beta by the evaluation, at this little depth,
+/// is cut): the margin per ply of depth, and the deepest node it applies to.
+const FUTILITY_MARGIN: i32 = 60;
+const FUTILITY_DEPTH: i32 = 3;
+
 /// "No repetition in this subtree": larger than any path index.
 const NO_REPETITION: usize = usize::MAX;
 
@@ -653,6 +671,14 @@ impl<'a> Worker<'a> {
                 return (result_score(diff, ply + 1), index);
             }
         }
+        if depth <= 1 {
+            // The child is a leaf: scored here, without entering it on the path (the same value and
+            // node count as `search` would give; most nodes are leaves).
+            return (
+                -self.leaf(&pos, played.captured > 0, ply + 1),
+                NO_REPETITION,
+            );
+        }
         let saved_boundary = self.boundary;
         self.keys.push(key);
         self.positions.push(pos);
@@ -664,6 +690,37 @@ impl<'a> Worker<'a> {
         self.positions.pop();
         self.boundary = saved_boundary;
         (-score, rep)
+    }
+
+    /// The value of a leaf (a node searched at depth 0) at `ply`, for its side to move: what `search`
+    /// gives there, without the path bookkeeping. `after_capture`: the move into it captured (so it
+    /// has no earlier history, and a database value holds under either rule set).
+    #[inline]
+    fn leaf(&mut self, pos: &Position, after_capture: bool, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 1024;
+            self.check_limits();
+        }
+        if self.aborted {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let rules = self.shared.rules;
+        if movegen::legal_moves(pos, rules).is_empty() {
+            return end_score(pos, ply);
+        }
+        if let Some(probe) = self.shared.probe {
+            if rules == RuleSet::Awari || after_capture {
+                if let Some(board_diff) = probe.probe(pos, rules) {
+                    let me = pos.side_to_move();
+                    let diff = pos.store(me) as i32 - pos.store(me.opponent()) as i32 + board_diff;
+                    return result_score(2 * diff, ply);
+                }
+            }
+        }
+        self.evaluate(pos)
     }
 
     /// The path index of an earlier occurrence of `pos` since the last capture, if any. Positions
@@ -748,6 +805,14 @@ impl<'a> Worker<'a> {
             }
         }
 
+        if !pv_node && depth <= FUTILITY_DEPTH && beta.abs() < WIN_THRESHOLD {
+            // Reverse futility pruning: the evaluation is so far above beta, this close to the
+            // leaves, that the search below would very likely fail high too.
+            let eval = self.evaluate(pos);
+            if eval - FUTILITY_MARGIN * depth >= beta {
+                return (eval, NO_REPETITION);
+            }
+        }
         // Copy-make: play every move once, order by table move, captures, killers, history. With a
         // table move, it alone is played first; the others only if it does not cut (most nodes with
         // one cut on it), ordered by the history as it was before its search, exactly as if all had
@@ -815,14 +880,12 @@ impl<'a> Worker<'a> {
                 self.child(&played, child_key, depth, -beta, -alpha, ply, pv_node)
             } else {
                 // Late move reductions: quiet moves that ordering put late are searched shallower
-                // first, and again at full depth only if they beat alpha.
+                // first (more the later and the deeper, less in PV nodes), and again at full depth
+                // only if they beat alpha.
                 let quiet = played.captured == 0 && !killers.contains(&Some(mv));
                 let reduction = if quiet && i >= 2 && depth >= 3 {
-                    if i >= 4 && depth >= 6 && !pv_node {
-                        2
-                    } else {
-                        1
-                    }
+                    let r = REDUCTIONS[(depth as usize).min(63)][i] - i32::from(pv_node);
+                    r.clamp(1, depth - 1)
                 } else {
                     0
                 };
@@ -997,5 +1060,25 @@ fn from_table(score: i16, ply: usize) -> i32 {
         s + ply as i32
     } else {
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_number() {
+        let r = &*REDUCTIONS;
+        for depth in 1..64 {
+            assert_eq!(r[depth][0], 0, "the first move is never reduced");
+            for i in 1..6 {
+                assert!(r[depth][i] >= r[depth][i - 1], "depth {depth} move {i}");
+                assert!(r[depth][i] >= r[depth - 1][i], "depth {depth} move {i}");
+            }
+        }
+        // ln(3)·ln(3)/1.3 = 0.93 and ln(20)·ln(6)/1.3 = 4.12, rounded.
+        assert_eq!(r[3][2], 1);
+        assert_eq!(r[20][5], 4);
     }
 }

@@ -102,9 +102,18 @@ impl Slot {
 /// Bytes per bucket (two slots of two `u64`s).
 const BUCKET_BYTES: usize = 32;
 
+/// The two slots of a bucket, aligned to their size so that a bucket never straddles two cache lines
+/// (a large allocation starts 16 bytes past a page boundary: unaligned, every other bucket would
+/// cost two cache misses, and the prefetch would load only one of its lines).
+#[derive(Default)]
+#[repr(C, align(32))]
+struct Bucket([Slot; 2]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
+
 /// A transposition table of a given size.
 pub struct Table {
-    buckets: Vec<[Slot; 2]>,
+    buckets: Vec<Bucket>,
     mask: usize,
     generation: AtomicU8,
 }
@@ -114,7 +123,7 @@ impl Table {
     pub fn new(megabytes: usize) -> Table {
         let bytes = megabytes.saturating_mul(1 << 20).max(BUCKET_BYTES);
         let mut count = 1usize << (usize::BITS - 1 - (bytes / BUCKET_BYTES).leading_zeros());
-        let mut buckets: Vec<[Slot; 2]> = Vec::new();
+        let mut buckets: Vec<Bucket> = Vec::new();
         // Memory that cannot be had gives a smaller table, never an abort.
         while buckets.try_reserve_exact(count).is_err() && count > 1 {
             count /= 2;
@@ -124,7 +133,7 @@ impl Table {
         // Zeroed memory may be mapped lazily; touch every page now so that the first search does not
         // pay the page faults (and timings measure the search).
         for bucket in buckets.iter().step_by(4096 / BUCKET_BYTES) {
-            bucket[0].data.store(0, Ordering::Relaxed);
+            bucket.0[0].data.store(0, Ordering::Relaxed);
         }
         Table {
             buckets,
@@ -156,7 +165,7 @@ impl Table {
     #[inline]
     fn bucket(&self, key: u64) -> &[Slot; 2] {
         // The high bits pick the bucket; the low bits are what tends to differ between neighbours.
-        &self.buckets[(key >> 20) as usize & self.mask]
+        &self.buckets[(key >> 20) as usize & self.mask].0
     }
 
     /// Starts loading the bucket of `key` into the cache (a hint; no effect on results).
@@ -222,7 +231,7 @@ impl Table {
         let generation = self.generation.load(Ordering::Relaxed);
         let used = self.buckets[..n]
             .iter()
-            .flat_map(|b| b.iter())
+            .flat_map(|b| b.0.iter())
             .filter(|s| {
                 Entry::unpack(s.data.load(Ordering::Relaxed))
                     .is_some_and(|e| e.generation == generation)

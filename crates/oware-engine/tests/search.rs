@@ -295,5 +295,5 @@ fn bench_signature_at_depth_12_is_pinned() {
             engine.search(g, &Limits::depth(12), &mut |_| {}).nodes
         })
         .sum();
-    assert_eq!(total, 205_304);
+    assert_eq!(total, 97_216);
 }

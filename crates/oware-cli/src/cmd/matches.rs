@@ -41,6 +41,29 @@ pub struct Args {
     /// Extra `setoption` lines for both engines, as `Name=Value` (e.g. `Hash=16`)
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
+    /// Extra `setoption` lines for the first engine only, sent after the `--option` ones (so they
+    /// win over them)
+    #[arg(long = "option1", value_name = "NAME=VALUE")]
+    pub options1: Vec<String>,
+    /// Extra `setoption` lines for the second engine only, sent after the `--option` ones
+    #[arg(long = "option2", value_name = "NAME=VALUE")]
+    pub options2: Vec<String>,
+}
+
+/// Parses `NAME=VALUE` options (`flag` names the command-line flag in the error).
+fn parse_options<'a>(
+    flag: &str,
+    options: impl IntoIterator<Item = &'a String>,
+) -> Result<Vec<(String, String)>, String> {
+    options
+        .into_iter()
+        .map(|option| match option.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                Ok((name.trim().to_string(), value.trim().to_string()))
+            }
+            _ => Err(format!("{flag} {option:?}: expected NAME=VALUE")),
+        })
+        .collect()
 }
 
 /// A game longer than this is stopped and scored as a repetition would be (it cannot happen between
@@ -387,15 +410,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "--movetime must be 1..=3600000 milliseconds",
         ));
     }
-    let mut options = Vec::new();
-    for option in &args.options {
-        let Some((name, value)) = option.split_once('=') else {
-            return Err(Exit::bad_input(format!(
-                "--option {option:?}: expected NAME=VALUE"
-            )));
-        };
-        options.push((name.trim().to_string(), value.trim().to_string()));
-    }
+    let both = parse_options("--option", &args.options).map_err(Exit::bad_input)?;
+    let mut options1 = both.clone();
+    options1.extend(parse_options("--option1", &args.options1).map_err(Exit::bad_input)?);
+    let mut options2 = both;
+    options2.extend(parse_options("--option2", &args.options2).map_err(Exit::bad_input)?);
     let openings = match &args.openings {
         None => default_openings(),
         Some(path) => {
@@ -405,8 +424,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .map_err(|e| Exit::bad_input(format!("{}: {e}", path.display())))?
         }
     };
-    let mut first = EngineProcess::start(&args.engines[0], args.rules, &options)?;
-    let mut second = EngineProcess::start(&args.engines[1], args.rules, &options)?;
+    let mut first = EngineProcess::start(&args.engines[0], args.rules, &options1)?;
+    let mut second = EngineProcess::start(&args.engines[1], args.rules, &options2)?;
     let mut out = std::fs::File::create(&args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     let date = today();
@@ -513,6 +532,25 @@ mod tests {
         assert!(parse_openings("4-4-4 F\n", RuleSet::Abapa).is_err());
         assert!(parse_openings("# nothing\n", RuleSet::Abapa).is_err());
         assert_eq!(default_openings().len(), 36);
+    }
+
+    #[test]
+    fn options_are_name_value_pairs() {
+        let given = ["Hash=16".to_string(), " Level = 3 ".to_string()];
+        assert_eq!(
+            parse_options("--option1", &given),
+            Ok(vec![
+                ("Hash".to_string(), "16".to_string()),
+                ("Level".to_string(), "3".to_string())
+            ])
+        );
+        let bad = ["Hash".to_string()];
+        let err = parse_options("--option2", &bad).unwrap_err();
+        assert!(
+            err.contains("--option2") && err.contains("NAME=VALUE"),
+            "{err}"
+        );
+        assert!(parse_options("--option", &["=3".to_string()]).is_err());
     }
 
     #[test]
