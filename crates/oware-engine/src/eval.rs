@@ -164,7 +164,8 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
 struct HouseTerm {
     /// Row seeds, vulnerable, empty, kroo and reach, weighted.
     base: i32,
-    /// The house where the last seed lands when it is on the opponent's row, else 255.
+    /// The house where the last seed lands when it is on the opponent's row, else [`NO_TARGET`]
+    /// (a padding byte that reads as 3 seeds: never a threat).
     target: u8,
     /// Bit `v` set: the sowing is a threat when the target house holds `v` seeds (`v` < 3; with
     /// more the target always ends above 3).
@@ -176,7 +177,8 @@ struct HouseTerm {
 /// threat depends on one house alone. The search builds one per search.
 #[derive(Debug, Clone)]
 pub struct EvalTable {
-    terms: Box<[[HouseTerm; VALUES]; HOUSES]>,
+    /// By house, then seeds (rows padded to [`ROW`], so that a masked index needs no bounds check).
+    terms: Box<[[HouseTerm; ROW]; HOUSES]>,
     store: i32,
     threat: i32,
     tempo: i32,
@@ -184,13 +186,18 @@ pub struct EvalTable {
 
 /// Seeds one house can hold: 0..=48.
 const VALUES: usize = 49;
+/// A power of two above [`VALUES`].
+const ROW: usize = 64;
+
+/// [`HouseTerm::target`] of a sowing that does not end on the opponent's row.
+const NO_TARGET: u8 = HOUSES as u8;
 
 impl EvalTable {
     pub fn new(w: &Weights) -> EvalTable {
-        let mut terms = Box::new([[HouseTerm::default(); VALUES]; HOUSES]);
+        let mut terms = Box::new([[HouseTerm::default(); ROW]; HOUSES]);
         for (h, row) in terms.iter_mut().enumerate() {
             let opp_first = if h < 6 { 6 } else { 0 };
-            for (seeds, term) in row.iter_mut().enumerate() {
+            for (seeds, term) in row.iter_mut().enumerate().take(VALUES) {
                 let mut base = w.row_seeds * seeds as i32;
                 base += match seeds {
                     0 => w.empty,
@@ -198,7 +205,7 @@ impl EvalTable {
                     12.. => w.kroo,
                     _ => 0,
                 };
-                let mut target = 255;
+                let mut target = NO_TARGET;
                 let mut threat_when = 0;
                 if seeds > 0 {
                     let (last, gained) = landing(h, seeds);
@@ -230,24 +237,18 @@ impl EvalTable {
     /// The evaluation of `pos` for the side to move: equal to [`evaluate`] with these weights.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let houses = pos.houses();
-        let mut south = 0;
-        let mut north = 0;
-        for h in 0..HOUSES {
-            let term = &self.terms[h][houses[h] as usize];
-            let mut v = term.base;
-            if term.target != 255 {
-                let at = houses[term.target as usize & 15] as u32;
-                if at < 3 && (term.threat_when >> at) & 1 != 0 {
-                    v += self.threat;
-                }
-            }
-            if h < 6 {
-                south += v;
-            } else {
-                north += v;
-            }
-        }
+        // The houses padded to 16 bytes: the padding reads as 3 seeds, so a house without a target
+        // looks at a house that is never a threat, and the loop has no branch.
+        let mut board = [3u8; 16];
+        board[..HOUSES].copy_from_slice(pos.houses());
+        let term_value = |h: usize| {
+            let term = &self.terms[h][board[h] as usize & (ROW - 1)];
+            // At most 48 seeds: the shift stays inside the 64-bit word.
+            let at = board[term.target as usize & 15];
+            term.base + self.threat * ((u64::from(term.threat_when) >> at) & 1) as i32
+        };
+        let south: i32 = (0..6).map(term_value).sum();
+        let north: i32 = (6..HOUSES).map(term_value).sum();
         let stores = pos.store(Side::South) as i32 - pos.store(Side::North) as i32;
         let for_south = south - north + self.store * stores;
         let signed = if pos.side_to_move() == Side::South {
