@@ -818,16 +818,7 @@ impl<'a> Worker<'a> {
         // one cut on it), ordered by the history as it was before its search, exactly as if all had
         // been generated at once (the bench signature holds this).
         let killers = self.killers[ply];
-        let blank: Child = (
-            0,
-            Move::new(0).expect("house 0"),
-            oware_rules::Played {
-                position: *pos,
-                captured: 0,
-            },
-            0,
-        );
-        let mut children = [blank; 6];
+        let mut children = [BLANK_CHILD; 6];
         let n = moves.len();
         let mut history_before = None;
         if let Some(mv) = tt_move {
@@ -995,6 +986,21 @@ impl<'a> Worker<'a> {
 
 /// One move at a node: its ordering value, the move, the position it plays into, the child's key.
 type Child = (i32, Move, oware_rules::Played, u64);
+
+/// What fills the ordering array before the children are made (never read: a constant, so filling
+/// costs a few stores rather than copies of the node's position).
+const BLANK_CHILD: Child = (
+    0,
+    match Move::new(0) {
+        Some(mv) => mv,
+        None => panic!("house 0 is a move"),
+    },
+    oware_rules::Played {
+        position: Position::start(),
+        captured: 0,
+    },
+    0,
+);
 
 /// The ordering value of a move that is not the table move: captures (biggest first), then the
 /// killers, then the history.
