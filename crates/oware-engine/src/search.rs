@@ -424,9 +424,12 @@ struct Worker<'a> {
     shared: &'a Shared<'a>,
     id: usize,
     root: Position,
-    /// Keys and positions since the last capture: the game's history, then the search path.
+    /// Keys and positions since the last capture: the game's history, then the search path, in
+    /// the first `path_len` entries. Allocated once for the deepest path, so entering a node is two
+    /// stores rather than two vector pushes.
     keys: Vec<u64>,
     positions: Vec<Position>,
+    path_len: usize,
     /// Index in `keys` of the first position since the last capture.
     boundary: usize,
     nodes: u64,
@@ -445,8 +448,12 @@ struct Worker<'a> {
 impl<'a> Worker<'a> {
     fn new(shared: &'a Shared<'a>, game: &Game, id: usize) -> Worker<'a> {
         let history = game.history_since_capture();
-        let positions: Vec<Position> = history.to_vec();
-        let keys: Vec<u64> = positions.iter().map(hash::key).collect();
+        let path_len = history.len();
+        let mut positions: Vec<Position> = history.to_vec();
+        let mut keys: Vec<u64> = positions.iter().map(hash::key).collect();
+        // The search path adds at most one position per ply.
+        positions.resize(path_len + MAX_PLY + 2, Position::start());
+        keys.resize(path_len + MAX_PLY + 2, 0);
         let root = *game.position();
         let root_moves = if game.is_over() {
             Vec::new()
@@ -467,6 +474,7 @@ impl<'a> Worker<'a> {
             root,
             keys,
             positions,
+            path_len,
             boundary: 0,
             nodes: 0,
             flushed: 0,
@@ -680,14 +688,15 @@ impl<'a> Worker<'a> {
             );
         }
         let saved_boundary = self.boundary;
-        self.keys.push(key);
-        self.positions.push(pos);
+        let at = self.path_len;
+        self.keys[at] = key;
+        self.positions[at] = pos;
+        self.path_len = at + 1;
         if played.captured > 0 {
-            self.boundary = self.keys.len() - 1;
+            self.boundary = at;
         }
         let (score, rep) = self.search(&pos, depth - 1, alpha, beta, ply + 1, pv_node);
-        self.keys.pop();
-        self.positions.pop();
+        self.path_len = at;
         self.boundary = saved_boundary;
         (-score, rep)
     }
@@ -730,7 +739,7 @@ impl<'a> Worker<'a> {
     fn repetition(&self, pos: &Position) -> Option<usize> {
         // The child would sit at index len; sides alternate, so only every other position can match:
         // len - 2, len - 4, ... down to the last capture.
-        let len = self.positions.len();
+        let len = self.path_len;
         let last = len.checked_sub(1)?;
         let stretch = &self.positions[self.boundary.min(last)..last];
         stretch
@@ -765,7 +774,7 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return (end_score(pos, ply), NO_REPETITION);
         }
-        let index = self.keys.len() - 1;
+        let index = self.path_len - 1;
         if let Some(probe) = self.shared.probe {
             // Abapa database values assume no earlier history: exact only right after a capture.
             // Awari values do not depend on history (a repetition splits the seeds: worth 0 from
