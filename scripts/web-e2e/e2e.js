@@ -37,11 +37,20 @@ async function gameAgainstComputer(browser) {
   await page.waitForSelector('g.house.legal');
   let moves = 0;
   let retries = 0;
+  let stale = 0;
   while (true) {
     await page.waitForFunction(() => document.body.dataset.over === '1' || document.querySelector('g.house.legal'), null, { timeout: 20000 });
     if (await page.evaluate(() => document.body.dataset.over === '1')) break;
     const before = await ply(page);
-    const letter = await page.getAttribute('g.house.legal', 'data-house');
+    // Read the house without waiting: the computer's reply may have redrawn the board (or ended the
+    // game) since the wait above, and then the loop looks again instead of waiting for a house that
+    // will not come.
+    const letter = await page.evaluate(() => document.querySelector('g.house.legal')?.dataset.house);
+    if (!letter) {
+      stale++;
+      check(stale < 100, 'the board settles after a reply');
+      continue;
+    }
     // The board can be redrawn between reading a legal house and acting on it (a state arriving
     // late): then the house is no longer offered and the move is tried again from the new board,
     // a bounded number of times.
