@@ -701,18 +701,25 @@ impl<'a> Worker<'a> {
         (-score, rep)
     }
 
-    /// The value of a leaf (a node searched at depth 0) at `ply`, for its side to move: what `search`
-    /// gives there, without the path bookkeeping. `after_capture`: the move into it captured (so it
-    /// has no earlier history, and a database value holds under either rule set).
-    #[inline]
-    fn leaf(&mut self, pos: &Position, after_capture: bool, ply: usize) -> i32 {
+    /// Counts a node entered at `ply` (its principal variation starts empty) and, every 1024 nodes,
+    /// checks the time and the stop flag; true when the search has been stopped.
+    #[inline(always)]
+    fn enter_node(&mut self, ply: usize) -> bool {
         self.pv_len[ply] = ply;
         self.nodes += 1;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + 1024;
             self.check_limits();
         }
-        if self.aborted {
+        self.aborted
+    }
+
+    /// The value of a leaf (a node searched at depth 0) at `ply`, for its side to move: what `search`
+    /// gives there, without the path bookkeeping. `after_capture`: the move into it captured (so it
+    /// has no earlier history, and a database value holds under either rule set).
+    #[inline]
+    fn leaf(&mut self, pos: &Position, after_capture: bool, ply: usize) -> i32 {
+        if self.enter_node(ply) {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
@@ -759,13 +766,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         pv_node: bool,
     ) -> (i32, usize) {
-        self.pv_len[ply] = ply;
-        self.nodes += 1;
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + 1024;
-            self.check_limits();
-        }
-        if self.aborted {
+        if self.enter_node(ply) {
             return (0, NO_REPETITION);
         }
         self.seldepth = self.seldepth.max(ply);
