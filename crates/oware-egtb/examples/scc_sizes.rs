@@ -8,9 +8,8 @@
 //!
 //! `cargo run --release -p oware-egtb --example scc_sizes -- 12` (builds levels 0..=N in memory).
 
-use oware_egtb::build::build;
+use oware_egtb::build::build_in_memory;
 use oware_egtb::index::{IndexKind, LevelIndex};
-use oware_egtb::store::MemoryStore;
 use oware_egtb::values::{decode, successors, terminal_value};
 use oware_rules::RuleSet;
 
@@ -115,14 +114,7 @@ fn main() {
     let max: usize = std::env::args()
         .nth(1)
         .map_or(10, |s| s.parse().expect("a level"));
-    let levels = build(
-        &mut MemoryStore::default(),
-        RuleSet::Abapa,
-        max,
-        &(),
-        |_| {},
-    )
-    .expect("build in memory");
+    let levels = build_in_memory(RuleSet::Abapa, max, 0).expect("build in memory");
     println!(
         "level positions on-a-cycle components>1 largest odd-cycle | open: off-cycle on-cycle"
     );

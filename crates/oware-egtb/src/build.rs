@@ -9,7 +9,7 @@ use oware_rules::RuleSet;
 use crate::index::LevelIndex;
 use crate::solve::{solve_level, work_units, Progress};
 
-use crate::store::LevelStore;
+use crate::store::{LevelStore, MemoryStore};
 use crate::tablebase::Levels;
 use crate::values::{decode, index_kind, max_level};
 use crate::EgtbError;
@@ -51,6 +51,23 @@ pub fn build(
     on_level: impl FnMut(&LevelReport),
 ) -> Result<Levels, EgtbError> {
     build_with(store, rules, max_seeds, 0, progress, on_level)
+}
+
+/// [`build_with`] into a fresh [`MemoryStore`], with no progress shown and no report per level: the
+/// levels of small builds for tests and experiments.
+pub fn build_in_memory(
+    rules: RuleSet,
+    max_seeds: usize,
+    search_nodes: u64,
+) -> Result<Levels, EgtbError> {
+    build_with(
+        &mut MemoryStore::default(),
+        rules,
+        max_seeds,
+        search_nodes,
+        &(),
+        |_| {},
+    )
 }
 
 /// [`build`], with abapa's path-tracking search given `search_nodes` nodes per board and pass (0:

@@ -2,9 +2,8 @@
 //! tree from each board with the history since the last capture, a repetition ending the game the first
 //! time a position recurs (scored by `oware_rules::repetition_end`), and no transposition shortcuts.
 
-use oware_egtb::build::{build, build_with};
+use oware_egtb::build::build_in_memory;
 use oware_egtb::index::{Board, IndexKind, LevelIndex};
-use oware_egtb::store::MemoryStore;
 use oware_egtb::Tablebase;
 use oware_rules::{repetition_end, Position, RuleSet, Side};
 
@@ -85,8 +84,7 @@ fn brute_force(board: &Board, rules: RuleSet) -> i32 {
 }
 
 fn tablebase(rules: RuleSet, max_seeds: usize) -> Tablebase {
-    let mut store = MemoryStore::default();
-    Tablebase::from_levels(build(&mut store, rules, max_seeds, &(), |_| {}).unwrap())
+    Tablebase::from_levels(build_in_memory(rules, max_seeds, 0).unwrap())
 }
 
 #[test]
@@ -117,9 +115,7 @@ fn abapa_bounds_hold_the_brute_force_value() {
     // With and without the path-tracking search: every bound must hold, every exact value be right.
     // Small budgets leave boards for later passes, which prune with what earlier passes settled.
     for search_nodes in [0, 50, 300, 2_000, 1_000_000] {
-        let mut store = MemoryStore::default();
-        let levels =
-            build_with(&mut store, RuleSet::Abapa, max, search_nodes, &(), |_| {}).unwrap();
+        let levels = build_in_memory(RuleSet::Abapa, max, search_nodes).unwrap();
         check_abapa(&Tablebase::from_levels(levels), max);
     }
 }
@@ -152,14 +148,7 @@ fn abapa_bounds_hold_the_path_search_value_on_larger_levels() {
     use oware_egtb::path_search::search_bounds;
     use oware_egtb::Bounds;
     let max = 5;
-    let levels = build(
-        &mut MemoryStore::default(),
-        RuleSet::Abapa,
-        max,
-        &(),
-        |_| {},
-    )
-    .unwrap();
+    let levels = build_in_memory(RuleSet::Abapa, max, 0).unwrap();
     let mut settled = 0;
     for k in 4..=max {
         for (i, board) in LevelIndex::new(k, IndexKind::Full).iter_from(0).enumerate() {
@@ -193,23 +182,8 @@ fn pruned_path_search_agrees_with_the_plain_one() {
     use oware_egtb::path_search::search_bounds;
     use oware_egtb::Bounds;
     let max = 5;
-    let plain = build(
-        &mut MemoryStore::default(),
-        RuleSet::Abapa,
-        max,
-        &(),
-        |_| {},
-    )
-    .unwrap();
-    let pruned = build_with(
-        &mut MemoryStore::default(),
-        RuleSet::Abapa,
-        max,
-        2_000,
-        &(),
-        |_| {},
-    )
-    .unwrap();
+    let plain = build_in_memory(RuleSet::Abapa, max, 0).unwrap();
+    let pruned = build_in_memory(RuleSet::Abapa, max, 2_000).unwrap();
     let (mut checked, mut exact_plain, mut exact_pruned) = (0, 0, 0);
     for k in 4..=max {
         for (i, board) in LevelIndex::new(k, IndexKind::Full).iter_from(0).enumerate() {
