@@ -20,6 +20,25 @@ fn awari_database(seeds: usize) -> tempfile::TempDir {
     dir
 }
 
+/// `/api/evaluate` answers `position` under `rules` with no database value for any move.
+async fn assert_no_database_values(addr: std::net::SocketAddr, position: &str, rules: &str) {
+    let (status, v) = post_json(
+        addr,
+        "/api/evaluate",
+        json!({"position": position, "rules": rules}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert!(
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["database"].is_null()),
+        "{position} ({rules}): {v}"
+    );
+}
+
 #[tokio::test]
 async fn the_analysis_board_shows_database_values() {
     let dir = awari_database(6);
@@ -59,38 +78,9 @@ async fn the_analysis_board_shows_database_values() {
     }
 
     // The same board under abapa: the server has no abapa database, so no values.
-    let (status, v) = post_json(
-        server.addr,
-        "/api/evaluate",
-        json!({"position":"0-0-0-0-0-2-1-1-0-0-0-0-22-22-S", "rules":"abapa"}),
-    )
-    .await;
-    assert_eq!(status, 200, "{v}");
-    assert!(
-        v["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|m| m["database"].is_null()),
-        "{v}"
-    );
-
+    assert_no_database_values(server.addr, "0-0-0-0-0-2-1-1-0-0-0-0-22-22-S", "abapa").await;
     // More seeds than the database covers: no values.
-    let (status, v) = post_json(
-        server.addr,
-        "/api/evaluate",
-        json!({"position":"4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "rules":"awari"}),
-    )
-    .await;
-    assert_eq!(status, 200, "{v}");
-    assert!(
-        v["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|m| m["database"].is_null()),
-        "{v}"
-    );
+    assert_no_database_values(server.addr, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "awari").await;
     server.stop().await;
 }
 
