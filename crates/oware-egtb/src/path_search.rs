@@ -152,6 +152,8 @@ struct Search<'a> {
     seeds: usize,
     lower: &'a dyn LowerLevels,
     level: Option<InLevel<'a>>,
+    /// Whether results below the root tighten the level's table.
+    record: bool,
     nodes_left: u64,
 }
 
@@ -206,7 +208,7 @@ impl Search<'_> {
             beta.min(hi + 1),
         )?;
         let r = r.clamp(lo, hi);
-        if below >= depth {
+        if self.record && below >= depth {
             let found = if upper {
                 (r < beta).then(|| Bounds {
                     lo: 0,
@@ -310,6 +312,31 @@ pub fn search_bounds(
     search_bounds_in(seeds, board, lower, None, known, budget)
 }
 
+/// [`search_bounds`], pruning inside the level with fixed bounds `entries` (one code per board of
+/// `index`) and recording nothing it finds below the root: the search as it was before boards shared
+/// their results, kept as a reference for tests.
+pub fn search_bounds_fixed(
+    board: &Board,
+    lower: &dyn LowerLevels,
+    index: &LevelIndex,
+    entries: &[u8],
+    known: Bounds,
+    budget: u64,
+) -> Option<Bounds> {
+    let seeds = index.seeds();
+    let bounds = LevelBounds::new(seeds, entries.to_vec());
+    let level = Some(InLevel {
+        index,
+        bounds: &bounds,
+    });
+    let (lo, hi) = search_passes(seeds, board, lower, level, false, known, budget);
+    let (lo, hi) = (lo?, hi?);
+    Some(Bounds {
+        lo: lo.min(hi),
+        hi: hi.max(lo),
+    })
+}
+
 /// [`search_bounds`], pruning with the known bounds on the level being searched, and tightening them
 /// with what the search finds on the way (see the module notes).
 pub fn search_bounds_in(
@@ -320,7 +347,7 @@ pub fn search_bounds_in(
     known: Bounds,
     budget: u64,
 ) -> Option<Bounds> {
-    let (lo, hi) = search_passes(seeds, board, lower, level, known, budget);
+    let (lo, hi) = search_passes(seeds, board, lower, level, true, known, budget);
     let (lo, hi) = (lo?, hi?);
     Some(Bounds {
         lo: lo.min(hi),
@@ -329,13 +356,14 @@ pub fn search_bounds_in(
 }
 
 /// Both passes from `board`, each on its own budget: the lower and the upper bound they find within
-/// `known`, `None` for a pass that ran out of nodes (both run either way: a pass that runs out still
-/// leaves what it found below the root in the level's table).
+/// `known`, `None` for a pass that ran out of nodes (what it finished below the root is in the
+/// level's table all the same).
 fn search_passes(
     seeds: usize,
     board: &Board,
     lower: &dyn LowerLevels,
     level: Option<InLevel>,
+    record: bool,
     known: Bounds,
     budget: u64,
 ) -> (Option<i8>, Option<i8>) {
@@ -344,6 +372,7 @@ fn search_passes(
             seeds,
             lower,
             level,
+            record,
             nodes_left: budget,
         };
         // A window one wider than the known bounds, so that results at its edges are exact.
@@ -358,7 +387,12 @@ fn search_passes(
         )?;
         Some(v.clamp(known.lo, known.hi))
     };
-    (pass(false), pass(true))
+    // The upper pass is not tried after a lower one that ran out: it would most likely run out too
+    // (trying it anyway cost about twice the time and settled nothing more at levels 6..=10).
+    match pass(false) {
+        Some(lo) => (Some(lo), pass(true)),
+        None => (None, None),
+    }
 }
 
 /// At most this many passes of [`refine_level`].
@@ -419,7 +453,7 @@ fn refine_pass(index: &LevelIndex, lower: &dyn LowerLevels, table: &LevelBounds,
             if known.is_exact() {
                 continue;
             }
-            let (lo, hi) = search_passes(seeds, &board, lower, level, known, budget);
+            let (lo, hi) = search_passes(seeds, &board, lower, level, true, known, budget);
             table.tighten(
                 i,
                 Bounds {
