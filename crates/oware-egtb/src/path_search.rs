@@ -48,6 +48,55 @@ fn repeats(history: &[Board], next: &Board) -> bool {
     history.iter().rev().skip(1).step_by(2).any(|b| b == next)
 }
 
+/// Buckets of [`Path`]'s filter, per side to move.
+const FILTER_BUCKETS: usize = 1 << 10;
+
+/// The boards of the path from the root (the history of the search), with a counting filter that
+/// answers most [`repeats`] questions without scanning the path: how many boards of the path fall in
+/// each bucket of a hash, apart for the two sides to move (a board's index parity on the path).
+struct Path {
+    boards: Vec<Board>,
+    counts: Box<[[u32; FILTER_BUCKETS]; 2]>,
+}
+
+impl Path {
+    fn new(root: &Board) -> Path {
+        let mut path = Path {
+            boards: Vec::with_capacity(64),
+            counts: Box::new([[0; FILTER_BUCKETS]; 2]),
+        };
+        path.push(*root);
+        path
+    }
+
+    #[inline]
+    fn bucket(board: &Board) -> usize {
+        let lo = u64::from_le_bytes(board[..8].try_into().expect("8 bytes"));
+        let hi = u32::from_le_bytes(board[8..].try_into().expect("4 bytes")) as u64;
+        let h = (lo ^ hi.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> (64 - FILTER_BUCKETS.trailing_zeros())) as usize
+    }
+
+    #[inline]
+    fn push(&mut self, board: Board) {
+        self.counts[self.boards.len() & 1][Self::bucket(&board)] += 1;
+        self.boards.push(board);
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        let board = self.boards.pop().expect("never pops the root");
+        self.counts[self.boards.len() & 1][Self::bucket(&board)] -= 1;
+    }
+
+    /// [`repeats`] for `next` played after the path: `next` would sit at index `len`, so it repeats
+    /// a board at an index of the same parity.
+    #[inline]
+    fn repeats(&self, next: &Board) -> bool {
+        self.counts[self.boards.len() & 1][Self::bucket(next)] != 0 && repeats(&self.boards, next)
+    }
+}
+
 fn row(board: &Board) -> i8 {
     board[..6].iter().map(|&v| v as i8).sum()
 }
@@ -60,17 +109,21 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// The mover's seeds from `board` with `history` (boards since the last capture, `board` last),
-    /// within `alpha..beta` (fail-hard); `None` when the node budget runs out. `path_rows` is the
-    /// least and the most the mover gathers at the boards of the history before `board` (`(k, 0)`
-    /// when there are none). With `upper`, the result bounds the mover's value from above (exits
-    /// count with their upper bounds), else from below; the sense flips at each ply, so that a pass
-    /// bounds the root's value from one side.
+    /// The mover's seeds from `board` with the path `history` (boards since the last capture,
+    /// `board` last), within `alpha..beta` (fail-hard); `None` when the node budget runs out.
+    /// `bounds` are the level's stored bounds on `board` (`None` without them, or at the root, where
+    /// they are the window), which the caller has already looked up. `path_rows` is the least and the
+    /// most the mover gathers at the boards of the history before `board` (`(k, 0)` when there are
+    /// none). With `upper`, the result bounds the mover's value from above (exits count with their
+    /// upper bounds), else from below; the sense flips at each ply, so that a pass bounds the root's
+    /// value from one side. `board` is not over (the caller checked).
+    #[allow(clippy::too_many_arguments)]
     fn value(
         &mut self,
         upper: bool,
         board: &Board,
-        history: &mut Vec<Board>,
+        bounds: Option<Bounds>,
+        history: &mut Path,
         path_rows: (i8, i8),
         mut alpha: i8,
         beta: i8,
@@ -79,26 +132,21 @@ impl Search<'_> {
             return None;
         }
         self.nodes_left -= 1;
-        if let Some(v) = terminal_value(board, RuleSet::Abapa) {
-            return Some(v);
-        }
         // The solver's strategies, with the path so far (see the module notes).
         let mut floor = -1;
-        if history.len() > 1 {
-            if let Some(b) = self.level.and_then(|l| l.bounds(board)) {
-                let (lo, hi) = (b.lo.min(path_rows.0), b.hi.max(path_rows.1));
-                if lo >= beta || hi <= alpha {
-                    return Some(if upper { hi } else { lo });
-                }
-                if upper {
-                    // U = min(hi, search): a search result above `hi` is cut to it below.
-                    return self
-                        .expand(upper, board, history, path_rows, alpha, beta.min(hi + 1))
-                        .map(|v| v.min(hi));
-                }
-                floor = lo;
-                alpha = alpha.max(lo - 1);
+        if let Some(b) = bounds {
+            let (lo, hi) = (b.lo.min(path_rows.0), b.hi.max(path_rows.1));
+            if lo >= beta || hi <= alpha {
+                return Some(if upper { hi } else { lo });
             }
+            if upper {
+                // U = min(hi, search): a search result above `hi` is cut to it below.
+                return self
+                    .expand(upper, board, history, path_rows, alpha, beta.min(hi + 1))
+                    .map(|v| v.min(hi));
+            }
+            floor = lo;
+            alpha = alpha.max(lo - 1);
         }
         self.expand(upper, board, history, path_rows, alpha, beta)
             .map(|v| v.max(floor))
@@ -108,7 +156,7 @@ impl Search<'_> {
         &mut self,
         upper: bool,
         board: &Board,
-        history: &mut Vec<Board>,
+        history: &mut Path,
         path_rows: (i8, i8),
         mut alpha: i8,
         beta: i8,
@@ -134,24 +182,20 @@ impl Search<'_> {
         if alpha >= beta {
             return Some(best);
         }
-        // The likeliest best moves first, by the solver's bounds for the opponent (lowest first).
+        // The likeliest best moves first, by the solver's bounds for the opponent (lowest first);
+        // the bounds looked up here are the child's own pruning bounds below.
         let mut order: [(i8, usize); 6] = [(i8::MAX, 6); 6];
+        let mut child_bounds: [Option<Bounds>; 6] = [None; 6];
         for (n, q) in inside.iter().enumerate() {
             if let Some(q) = q {
-                let key = self
-                    .level
-                    .and_then(|l| l.bounds(q))
-                    .map_or(k, |b| b.lo + b.hi);
-                order[n] = (key, n);
+                child_bounds[n] = self.level.and_then(|l| l.bounds(q));
+                order[n] = (child_bounds[n].map_or(k, |b| b.lo + b.hi), n);
             }
         }
         order.sort_unstable();
-        for q in order
-            .iter()
-            .take_while(|&&(_, n)| n < 6)
-            .filter_map(|&(_, n)| inside[n])
-        {
-            let v = if repeats(history, &q) {
+        for &(_, n) in order.iter().take_while(|&&(_, n)| n < 6) {
+            let Some(q) = inside[n] else { continue };
+            let v = if history.repeats(&q) {
                 // The first repetition: the mover gathers its own row, which is the far row of `q`.
                 q[6..].iter().map(|&v| v as i8).sum()
             } else {
@@ -159,7 +203,15 @@ impl Search<'_> {
                 let r = row(board);
                 let child_rows = (k - path_rows.1.max(r), k - path_rows.0.min(r));
                 history.push(q);
-                let after = self.value(!upper, &q, history, child_rows, k - beta, k - alpha);
+                let after = self.value(
+                    !upper,
+                    &q,
+                    child_bounds[n],
+                    history,
+                    child_rows,
+                    k - beta,
+                    k - alpha,
+                );
                 history.pop();
                 k - after?
             };
@@ -203,14 +255,22 @@ pub fn search_bounds_in(
         };
         // A window one wider than the known bounds, so that results at its edges are exact.
         let k = seeds as i8;
-        let v = s.value(
-            upper,
-            board,
-            &mut vec![*board],
-            (k, 0),
-            known.lo - 1,
-            known.hi + 1,
-        )?;
+        let v = if s.nodes_left == 0 {
+            return None;
+        } else if let Some(v) = terminal_value(board, RuleSet::Abapa) {
+            v
+        } else {
+            // The root prunes with its window alone: no stored bounds.
+            s.value(
+                upper,
+                board,
+                None,
+                &mut Path::new(board),
+                (k, 0),
+                known.lo - 1,
+                known.hi + 1,
+            )?
+        };
         Some(v.clamp(known.lo, known.hi))
     };
     let lo = pass(false)?;

@@ -72,20 +72,32 @@ pub fn decode(rules: RuleSet, seeds: usize, code: u8) -> Option<Bounds> {
             (-k..=k).contains(&v).then_some(Bounds::exact(v as i8))
         }
         RuleSet::Abapa => {
-            let code = code as i16;
-            // hi is the largest h with h(h+1)/2 <= code.
-            let mut hi = 0i16;
-            while (hi + 1) * (hi + 2) / 2 <= code {
-                hi += 1;
-            }
-            let lo = code - hi * (hi + 1) / 2;
-            (hi <= k && lo <= hi).then_some(Bounds {
-                lo: lo as i8,
-                hi: hi as i8,
-            })
+            // A table: the path search decodes an entry at every node it visits.
+            let b = TRIANGULAR[code as usize];
+            (b.hi as i16 <= k).then_some(b)
         }
     }
 }
+
+/// `TRIANGULAR[code]`: the `lo..=hi` with `hi * (hi + 1) / 2 + lo == code` and `lo <= hi` (abapa's
+/// code before the check against the level's seeds).
+const TRIANGULAR: [Bounds; 256] = {
+    let mut table = [Bounds { lo: 0, hi: 0 }; 256];
+    let mut code = 0;
+    while code < 256 {
+        // hi is the largest h with h(h+1)/2 <= code.
+        let mut hi = 0;
+        while (hi + 1) * (hi + 2) / 2 <= code {
+            hi += 1;
+        }
+        table[code] = Bounds {
+            lo: (code - hi * (hi + 1) / 2) as i8,
+            hi: hi as i8,
+        };
+        code += 1;
+    }
+    table
+};
 
 /// What a mover gets by a move to a board whose own mover has `after` (on a level of `after_seeds`),
 /// playing from a level of `seeds` seeds.
@@ -236,6 +248,21 @@ mod tests {
             None
         );
         assert_eq!(decode(RuleSet::Abapa, 3, 255), None);
+        // Every abapa byte: a code below the count of pairs `lo <= hi <= k` decodes to the pair that
+        // encodes to it, every other byte is no entry.
+        for k in 0..=ABAPA_MAX_SEEDS {
+            let pairs = (k + 1) * (k + 2) / 2;
+            for code in 0..=255u8 {
+                match decode(RuleSet::Abapa, k, code) {
+                    Some(b) => {
+                        assert!((code as usize) < pairs, "k {k} code {code}");
+                        assert!(0 <= b.lo && b.lo <= b.hi && b.hi <= k as i8);
+                        assert_eq!(encode(RuleSet::Abapa, b), code);
+                    }
+                    None => assert!(code as usize >= pairs, "k {k} code {code}"),
+                }
+            }
+        }
     }
 
     /// Every non-capturing move into a non-terminal board is found backwards, exactly once.
