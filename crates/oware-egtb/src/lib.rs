@@ -27,6 +27,7 @@ use std::path::PathBuf;
 
 use oware_rules::RuleSet;
 
+mod abapa_moves;
 pub mod build;
 pub mod check;
 pub mod file;

@@ -20,9 +20,10 @@
 use oware_rules::RuleSet;
 use rayon::prelude::*;
 
+use crate::abapa_moves::{successors, terminal_value};
 use crate::index::{Board, LevelIndex};
 use crate::solve::LowerLevels;
-use crate::values::{decode, encode, successors, terminal_value, through_move, Bounds};
+use crate::values::{decode, encode, through_move, Bounds};
 
 /// The level being searched with the bounds the threshold solver left on it (one code per board, see
 /// [`crate::values::encode`]).
@@ -165,11 +166,11 @@ impl Search<'_> {
         let mut best = -1;
         // Moves that leave the level first: they are cheap and often decide the window.
         let mut inside: [Option<Board>; 6] = [None; 6];
-        for (n, s) in successors(board, RuleSet::Abapa).enumerate() {
+        for (n, s) in successors(board).enumerate() {
             let after_seeds = self.seeds - s.captured as usize;
             let after = if s.captured > 0 {
                 self.lower.bounds(after_seeds, &s.board)
-            } else if let Some(v) = terminal_value(&s.board, RuleSet::Abapa) {
+            } else if let Some(v) = terminal_value(&s.board) {
                 Bounds::exact(v)
             } else {
                 inside[n] = Some(s.board);
@@ -257,7 +258,7 @@ pub fn search_bounds_in(
         let k = seeds as i8;
         let v = if s.nodes_left == 0 {
             return None;
-        } else if let Some(v) = terminal_value(board, RuleSet::Abapa) {
+        } else if let Some(v) = terminal_value(board) {
             v
         } else {
             // The root prunes with its window alone: no stored bounds.
@@ -366,5 +367,41 @@ mod tests {
         // next c right after c: one ply, the other side.
         assert!(!repeats(&[a, b, c], &c));
         assert!(!repeats(&[a], &a));
+    }
+
+    /// The filtered answer is the scanning one, whatever the path: random walks of pushes and pops
+    /// over a few boards, pushing only boards that do not repeat, as the search does (repetitions at
+    /// both parities are common).
+    #[test]
+    fn the_path_filter_answers_as_the_scan() {
+        let boards: Vec<Board> = (0..5u8)
+            .map(|i| [i, 1, 0, 0, 2, 0, 0, 0, i % 2, 0, 0, 1])
+            .collect();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut path = Path::new(&boards[0]);
+        let (mut yes, mut no) = (0, 0);
+        for _ in 0..20_000 {
+            let q = boards[(next() % 5) as usize];
+            let expected = repeats(&path.boards, &q);
+            assert_eq!(path.repeats(&q), expected, "{:?} then {q:?}", path.boards);
+            if expected {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+            // As the search does: a board that repeats is not pushed.
+            if path.boards.len() > 1 && (expected || next() % 3 == 0) {
+                path.pop();
+            } else if !expected {
+                path.push(q);
+            }
+        }
+        assert!(yes > 1000 && no > 1000, "{yes} repeats, {no} not");
     }
 }

@@ -1,0 +1,197 @@
+//! abapa moves on bare boards (the mover in houses 0..6), for the path search's inner loop.
+//!
+//! The path search generates successors at every node it visits, and going through the rules
+//! crate's `Position` (building it, playing, copying the houses back out and turning the board to
+//! the new mover) was about a third of its time. This plays the same rules directly on the twelve
+//! houses, with the sowing already turned to the new mover's view, and the tests below hold it to
+//! [`crate::values::successors`] (the rules crate) on every board up to 9 seeds and on boards with
+//! laps up to 48 seeds.
+
+use crate::index::Board;
+use crate::values::Successor;
+
+const MAX_SEEDS: usize = 48;
+
+/// `SOWN[house][seeds]`: what sowing `seeds` from `house` (0..6) adds to each house, one byte per
+/// house of the board seen by the *next* mover (houses 6..12 first); with 12 or more seeds the
+/// origin is skipped on each lap. `LAST[house][seeds]`: the house (0..12, the current mover's view)
+/// the last seed falls in. Built seed by seed, as the rules say, at compile time.
+#[allow(clippy::type_complexity)]
+const fn sowing() -> ([[u128; MAX_SEEDS + 1]; 6], [[u8; MAX_SEEDS + 1]; 6]) {
+    let mut sown = [[0u128; MAX_SEEDS + 1]; 6];
+    let mut last = [[0u8; MAX_SEEDS + 1]; 6];
+    let mut house = 0;
+    while house < 6 {
+        let mut seeds = 1;
+        while seeds <= MAX_SEEDS {
+            let mut gains = [0u8; 16];
+            let mut at = house;
+            let mut left = seeds;
+            while left > 0 {
+                at = (at + 1) % 12;
+                if at != house {
+                    // House `at` of this mover is house `at + 6 (mod 12)` of the next one.
+                    gains[(at + 6) % 12] += 1;
+                    left -= 1;
+                }
+            }
+            sown[house][seeds] = u128::from_le_bytes(gains);
+            last[house][seeds] = at as u8;
+            seeds += 1;
+        }
+        house += 1;
+    }
+    (sown, last)
+}
+
+const TABLES: ([[u128; MAX_SEEDS + 1]; 6], [[u8; MAX_SEEDS + 1]; 6]) = sowing();
+const SOWN: [[u128; MAX_SEEDS + 1]; 6] = TABLES.0;
+const LAST: [[u8; MAX_SEEDS + 1]; 6] = TABLES.1;
+
+/// The houses of `board` from the other side's view, as 16 little-endian bytes (the last 4 zero).
+#[inline]
+fn turned(board: &Board) -> u128 {
+    let mut bytes = [0u8; 16];
+    bytes[..6].copy_from_slice(&board[6..]);
+    bytes[6..12].copy_from_slice(&board[..6]);
+    u128::from_le_bytes(bytes)
+}
+
+/// The houses the mover may play, as bits 0..6: every non-empty house, or when the other row is
+/// empty, only those that reach it.
+#[inline]
+pub fn legal_houses(board: &Board) -> u8 {
+    let other_empty = board[6..].iter().all(|&v| v == 0);
+    let mut bits = 0u8;
+    for (c, &s) in board[..6].iter().enumerate() {
+        let s = s as usize;
+        if s != 0 && (!other_empty || s >= 6 - c) {
+            bits |= 1 << c;
+        }
+    }
+    bits
+}
+
+/// [`crate::values::terminal_value`] for abapa: the mover's row when it has no legal move.
+#[inline]
+pub fn terminal_value(board: &Board) -> Option<i8> {
+    (legal_houses(board) == 0).then(|| board[..6].iter().map(|&v| v as i8).sum())
+}
+
+/// [`crate::values::successors`] for abapa, in the same order (by house).
+#[inline]
+pub fn successors(board: &Board) -> impl Iterator<Item = Successor> + '_ {
+    let legal = legal_houses(board);
+    let base = turned(board);
+    (0..6usize)
+        .filter(move |&c| legal & (1 << c) != 0)
+        .map(move |c| play(board, base, c))
+}
+
+#[inline]
+fn play(board: &Board, base: u128, house: usize) -> Successor {
+    let seeds = board[house] as usize;
+    // Empty the origin (house `house + 6` of the next mover), then add the sowing.
+    let emptied = base & !(0xffu128 << (8 * (house + 6)));
+    let bytes = (emptied + SOWN[house][seeds]).to_le_bytes();
+    let mut after: Board = bytes[..12].try_into().expect("12 houses");
+    let mut captured = 0u8;
+    let last = LAST[house][seeds] as usize;
+    if last >= 6 {
+        // The last seed fell on the other row, which is the next mover's row 0..6.
+        let mut i = last - 6;
+        let mut end = i + 1;
+        loop {
+            let v = after[i];
+            if v != 2 && v != 3 {
+                break;
+            }
+            captured += v;
+            end = i;
+            if i == 0 {
+                break;
+            }
+            i -= 1;
+        }
+        if captured > 0 {
+            let row: u8 = after[..6].iter().sum();
+            if row == captured {
+                // Grand slam: abapa captures nothing.
+                captured = 0;
+            } else {
+                for v in &mut after[end..=last - 6] {
+                    *v = 0;
+                }
+            }
+        }
+    }
+    Successor {
+        house,
+        board: after,
+        captured,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use oware_rules::RuleSet;
+
+    use super::*;
+    use crate::index::{IndexKind, LevelIndex};
+    use crate::values;
+
+    fn assert_same(board: &Board) {
+        let ours: Vec<_> = successors(board)
+            .map(|s| (s.house, s.board, s.captured))
+            .collect();
+        let rules: Vec<_> = values::successors(board, RuleSet::Abapa)
+            .map(|s| (s.house, s.board, s.captured))
+            .collect();
+        assert_eq!(ours, rules, "{board:?}");
+        assert_eq!(
+            terminal_value(board),
+            values::terminal_value(board, RuleSet::Abapa),
+            "{board:?}"
+        );
+    }
+
+    /// Every board up to 9 seeds: sowing, captures of 2s and 3s, grand slams, feeding.
+    #[test]
+    fn the_same_moves_as_the_rules_crate_on_every_small_board() {
+        for k in 0..=9 {
+            for board in LevelIndex::new(k, IndexKind::Full).iter_from(0) {
+                assert_same(&board);
+            }
+        }
+    }
+
+    /// Boards with 12 or more seeds in a house (laps that skip the origin), up to 48 seeds, and captures.
+    #[test]
+    fn the_same_moves_as_the_rules_crate_with_laps() {
+        // A small generator of its own (xorshift), so that the boards are the same on every run.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..200_000 {
+            let mut board = [0u8; 12];
+            let mut left = 48 - (next() % 30) as u8;
+            // One big house, then the rest scattered (often small, so that captures happen).
+            let big = (next() % 6) as usize;
+            let first = (next() % (left as u64 + 1)) as u8;
+            board[big] = first;
+            left -= first;
+            while left > 0 && next() % 8 != 0 {
+                let h = (next() % 12) as usize;
+                let add = 1 + (next() % 3) as u8;
+                let add = add.min(left);
+                board[h] += add;
+                left -= add;
+            }
+            assert_same(&board);
+        }
+    }
+}
