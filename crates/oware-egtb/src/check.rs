@@ -176,6 +176,16 @@ pub struct LevelStats {
     /// abapa: the bounds straddle a draw, so the result is not known.
     pub unknown: u64,
     pub exact: u64,
+    /// abapa: the entries left open, by how far apart their bounds are: `hi - lo` = 1, 2, 3 or more
+    /// seeds (all zero for awari, whose entries are exact).
+    pub open_by_width: [u64; 3],
+}
+
+impl LevelStats {
+    /// Open entries: those whose bounds have not met.
+    pub fn open(&self) -> u64 {
+        self.open_by_width.iter().sum()
+    }
 }
 
 /// Counts wins, draws, losses and exact entries of level `seeds`.
@@ -207,6 +217,9 @@ pub fn level_stats(levels: &Levels, seeds: usize) -> LevelStats {
                     s.unknown += 1;
                 }
                 s.exact += b.is_exact() as u64;
+                if !b.is_exact() {
+                    s.open_by_width[(b.hi - b.lo).min(3) as usize - 1] += 1;
+                }
             }
             s
         })
@@ -218,6 +231,7 @@ pub fn level_stats(levels: &Levels, seeds: usize) -> LevelStats {
             losses: a.losses + b.losses,
             unknown: a.unknown + b.unknown,
             exact: a.exact + b.exact,
+            open_by_width: [0, 1, 2].map(|w| a.open_by_width[w] + b.open_by_width[w]),
         });
     stats.seeds = seeds;
     stats.boards = index.count();

@@ -130,12 +130,48 @@ fn verify_passes_on_every_built_level() {
                 stats.wins + stats.draws + stats.losses + stats.unknown,
                 stats.boards
             );
+            // Every entry decodes, so each is exact or open by some width.
+            assert_eq!(stats.exact + stats.open(), stats.boards);
             if rules == RuleSet::Awari {
                 assert_eq!(stats.exact, stats.boards);
                 assert_eq!(stats.unknown, 0);
             }
         }
     }
+}
+
+/// The widths of the open abapa entries, counted by hand from the level's bounds, and the search
+/// stage only moving entries toward exact (it never widens bounds).
+#[test]
+fn stats_count_open_abapa_entries_by_width() {
+    use oware_egtb::values::decode;
+    let max = 8;
+    let solver = build_in_memory(RuleSet::Abapa, max, 0).unwrap();
+    let searched = build_in_memory(RuleSet::Abapa, max, 300).unwrap();
+    let mut some_of_each = [false; 3];
+    for seeds in 0..=max {
+        let stats = level_stats(&solver, seeds);
+        let (_, data) = solver.level(seeds).unwrap();
+        let mut widths = [0u64; 3];
+        for &code in data {
+            let b = decode(RuleSet::Abapa, seeds, code).unwrap();
+            match b.hi - b.lo {
+                0 => {}
+                1 => widths[0] += 1,
+                2 => widths[1] += 1,
+                _ => widths[2] += 1,
+            }
+        }
+        assert_eq!(stats.open_by_width, widths, "level {seeds}");
+        for (seen, &n) in some_of_each.iter_mut().zip(&widths) {
+            *seen |= n > 0;
+        }
+        let after = level_stats(&searched, seeds);
+        assert!(after.open() <= stats.open(), "level {seeds}");
+        assert_eq!(after.exact + after.open(), after.boards);
+    }
+    // Levels up to 8 have open entries of every width class, so each counter was exercised.
+    assert_eq!(some_of_each, [true; 3]);
 }
 
 #[test]

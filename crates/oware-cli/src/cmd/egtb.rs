@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::Subcommand;
 use oware_egtb::build::{build_with, pending_work, progress_bar};
-use oware_egtb::check::{level_stats, verify_level};
+use oware_egtb::check::{level_stats, verify_level, LevelStats};
 use oware_egtb::store::DirStore;
 use oware_egtb::values::max_level;
 use oware_egtb::Tablebase;
@@ -64,7 +64,8 @@ pub enum EgtbCommand {
         #[arg(long, value_name = "DIR")]
         dir: PathBuf,
     },
-    /// Per level: positions, wins/draws/losses for the mover, exact entries
+    /// Per level: positions, wins/draws/losses for the mover, exact entries (abapa: and the open
+    /// ones by how far apart their bounds are, hi - lo = 1, 2, 3 or more seeds)
     Stats {
         #[arg(long, short = 'r', value_name = "abapa|awari")]
         rules: RuleSet,
@@ -241,23 +242,88 @@ fn run_verify(rules: RuleSet, dir: PathBuf) -> anyhow::Result<()> {
 
 fn run_stats(rules: RuleSet, dir: PathBuf) -> anyhow::Result<()> {
     let tb = Tablebase::open(&dir, rules)?;
-    println!(
+    println!("{}", stats_header(rules));
+    for seeds in 0..=tb.max_seeds() {
+        println!("{}", stats_line(rules, &level_stats(tb.levels(), seeds)));
+    }
+    Ok(())
+}
+
+/// The header of `stats`: abapa adds the open entries by the width of their bounds, `hi - lo` in
+/// seeds (awari's entries are all exact).
+fn stats_header(rules: RuleSet) -> String {
+    let mut line = format!(
         "{:>5} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>7}",
         "level", "positions", "wins", "draws", "losses", "unknown", "exact", "exact%"
     );
-    for seeds in 0..=tb.max_seeds() {
-        let s = level_stats(tb.levels(), seeds);
-        println!(
-            "{:>5} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>6.1}%",
-            seeds,
-            s.boards,
-            s.wins,
-            s.draws,
-            s.losses,
-            s.unknown,
-            s.exact,
-            100.0 * s.exact as f64 / s.boards as f64
+    if rules == RuleSet::Abapa {
+        line += &format!(" {:>10} {:>10} {:>10}", "hi-lo=1", "hi-lo=2", "hi-lo>=3");
+    }
+    line
+}
+
+fn stats_line(rules: RuleSet, s: &LevelStats) -> String {
+    let mut line = format!(
+        "{:>5} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12} {:>6.1}%",
+        s.seeds,
+        s.boards,
+        s.wins,
+        s.draws,
+        s.losses,
+        s.unknown,
+        s.exact,
+        100.0 * s.exact as f64 / s.boards as f64
+    );
+    if rules == RuleSet::Abapa {
+        let [one, two, more] = s.open_by_width;
+        line += &format!(" {one:>10} {two:>10} {more:>10}");
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn level() -> LevelStats {
+        LevelStats {
+            seeds: 12,
+            boards: 1_352_078,
+            wins: 500_000,
+            draws: 1_000,
+            losses: 400_000,
+            unknown: 451_078,
+            exact: 471_422,
+            open_by_width: [300_000, 200_000, 380_656],
+        }
+    }
+
+    /// abapa's line gives the open entries by width, each under its heading; awari's has no such
+    /// columns (every entry exact).
+    #[test]
+    fn abapa_stats_show_how_far_apart_the_open_bounds_are() {
+        let header = stats_header(RuleSet::Abapa);
+        let line = stats_line(RuleSet::Abapa, &level());
+        let words = |s: &str| s.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+        let (header, line) = (words(&header), words(&line));
+        assert_eq!(header.len(), line.len());
+        let column = |name: &str| line[header.iter().position(|h| h == name).unwrap()].clone();
+        assert_eq!(column("exact"), "471422");
+        assert_eq!(column("exact%"), "34.9%");
+        assert_eq!(column("hi-lo=1"), "300000");
+        assert_eq!(column("hi-lo=2"), "200000");
+        assert_eq!(column("hi-lo>=3"), "380656");
+        // Columns line up: the header and the line have the same width.
+        assert_eq!(
+            stats_header(RuleSet::Abapa).len(),
+            stats_line(RuleSet::Abapa, &level()).len()
+        );
+        assert!(!stats_header(RuleSet::Awari).contains("hi-lo"));
+        assert_eq!(
+            stats_header(RuleSet::Awari).split_whitespace().count(),
+            stats_line(RuleSet::Awari, &level())
+                .split_whitespace()
+                .count()
         );
     }
-    Ok(())
 }
