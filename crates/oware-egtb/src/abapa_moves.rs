@@ -8,7 +8,6 @@
 //! laps up to 48 seeds.
 
 use crate::index::Board;
-use crate::values::Successor;
 
 const MAX_SEEDS: usize = 48;
 
@@ -48,23 +47,35 @@ const TABLES: ([[u128; MAX_SEEDS + 1]; 6], [[u8; MAX_SEEDS + 1]; 6]) = sowing();
 const SOWN: [[u128; MAX_SEEDS + 1]; 6] = TABLES.0;
 const LAST: [[u8; MAX_SEEDS + 1]; 6] = TABLES.1;
 
-/// The houses of `board` from the other side's view, as 16 little-endian bytes (the last 4 zero).
+/// The houses of `board` as 16 little-endian bytes (the last 4 zero).
 #[inline]
-fn turned(board: &Board) -> u128 {
+fn packed(board: &Board) -> u128 {
     let mut bytes = [0u8; 16];
-    bytes[..6].copy_from_slice(&board[6..]);
-    bytes[6..12].copy_from_slice(&board[..6]);
+    bytes[..12].copy_from_slice(board);
     u128::from_le_bytes(bytes)
 }
 
-/// The houses the mover may play, as bits 0..6: every non-empty house, or when the other row is
-/// empty, only those that reach it.
+/// The houses of `board` from the other side's view, packed.
 #[inline]
-pub fn legal_houses(board: &Board) -> u8 {
-    let other_empty = board[6..].iter().all(|&v| v == 0);
+fn turned(board: &Board) -> u128 {
+    let x = packed(board);
+    const ROW: u128 = (1 << 48) - 1;
+    ((x & ROW) << 48) | ((x >> 48) & ROW)
+}
+
+#[inline]
+fn house_of(x: u128, house: usize) -> u8 {
+    (x >> (8 * house)) as u8
+}
+
+/// The houses the mover of the packed board may play, as bits 0..6: every non-empty house, or when
+/// the other row is empty, only those that reach it.
+#[inline]
+fn legal_houses_packed(x: u128) -> u8 {
+    let other_empty = (x >> 48) as u64 & ((1 << 48) - 1) == 0;
     let mut bits = 0u8;
-    for (c, &s) in board[..6].iter().enumerate() {
-        let s = s as usize;
+    for c in 0..6 {
+        let s = house_of(x, c) as usize;
         if s != 0 && (!other_empty || s >= 6 - c) {
             bits |= 1 << c;
         }
@@ -72,16 +83,33 @@ pub fn legal_houses(board: &Board) -> u8 {
     bits
 }
 
+/// [`crate::values::terminal_value`] for abapa on a packed board.
+#[inline]
+fn terminal_value_packed(x: u128) -> Option<i8> {
+    (legal_houses_packed(x) == 0).then(|| (0..6).map(|c| house_of(x, c) as i8).sum())
+}
+
 /// [`crate::values::terminal_value`] for abapa: the mover's row when it has no legal move.
 #[inline]
 pub fn terminal_value(board: &Board) -> Option<i8> {
-    (legal_houses(board) == 0).then(|| board[..6].iter().map(|&v| v as i8).sum())
+    terminal_value_packed(packed(board))
 }
 
-/// [`crate::values::successors`] for abapa, in the same order (by house).
+/// One move: the board after it seen by the new mover, the seeds captured, and whether the game is
+/// over there ([`terminal_value`] of that board).
+#[derive(Debug, Clone, Copy)]
+pub struct Played {
+    pub board: Board,
+    pub captured: u8,
+    pub over: Option<i8>,
+}
+
+/// [`crate::values::successors`] for abapa, in the same order (by house), each with whether the
+/// game is over after it. The board stays packed in a register until it is handed out: writing it
+/// byte by byte and reading it back whole stalled the processor.
 #[inline]
-pub fn successors(board: &Board) -> impl Iterator<Item = Successor> + '_ {
-    let legal = legal_houses(board);
+pub fn successors(board: &Board) -> impl Iterator<Item = Played> + '_ {
+    let legal = legal_houses_packed(packed(board));
     let base = turned(board);
     (0..6usize)
         .filter(move |&c| legal & (1 << c) != 0)
@@ -89,46 +117,39 @@ pub fn successors(board: &Board) -> impl Iterator<Item = Successor> + '_ {
 }
 
 #[inline]
-fn play(board: &Board, base: u128, house: usize) -> Successor {
+fn play(board: &Board, base: u128, house: usize) -> Played {
     let seeds = board[house] as usize;
     // Empty the origin (house `house + 6` of the next mover), then add the sowing.
-    let emptied = base & !(0xffu128 << (8 * (house + 6)));
-    let bytes = (emptied + SOWN[house][seeds]).to_le_bytes();
-    let mut after: Board = bytes[..12].try_into().expect("12 houses");
+    let mut x = (base & !(0xffu128 << (8 * (house + 6)))) + SOWN[house][seeds];
     let mut captured = 0u8;
     let last = LAST[house][seeds] as usize;
     if last >= 6 {
-        // The last seed fell on the other row, which is the next mover's row 0..6.
-        let mut i = last - 6;
-        let mut end = i + 1;
-        loop {
-            let v = after[i];
+        // The last seed fell on the other row, which is the next mover's row 0..6: take the 2s and
+        // 3s from there back toward its first house.
+        let mut taken = 0u128;
+        for i in (0..=last - 6).rev() {
+            let v = house_of(x, i);
             if v != 2 && v != 3 {
                 break;
             }
             captured += v;
-            end = i;
-            if i == 0 {
-                break;
-            }
-            i -= 1;
+            taken |= 0xff << (8 * i);
         }
         if captured > 0 {
-            let row: u8 = after[..6].iter().sum();
+            let row: u8 = (0..6).map(|c| house_of(x, c)).sum();
             if row == captured {
                 // Grand slam: abapa captures nothing.
                 captured = 0;
             } else {
-                for v in &mut after[end..=last - 6] {
-                    *v = 0;
-                }
+                x &= !taken;
             }
         }
     }
-    Successor {
-        house,
-        board: after,
+    let bytes = x.to_le_bytes();
+    Played {
+        board: bytes[..12].try_into().expect("12 houses"),
         captured,
+        over: terminal_value_packed(x),
     }
 }
 
@@ -142,10 +163,13 @@ mod tests {
 
     fn assert_same(board: &Board) {
         let ours: Vec<_> = successors(board)
-            .map(|s| (s.house, s.board, s.captured))
+            .map(|s| (s.board, s.captured, s.over))
             .collect();
         let rules: Vec<_> = values::successors(board, RuleSet::Abapa)
-            .map(|s| (s.house, s.board, s.captured))
+            .map(|s| {
+                let over = values::terminal_value(&s.board, RuleSet::Abapa);
+                (s.board, s.captured, over)
+            })
             .collect();
         assert_eq!(ours, rules, "{board:?}");
         assert_eq!(

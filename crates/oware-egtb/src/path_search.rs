@@ -170,7 +170,7 @@ impl Search<'_> {
             let after_seeds = self.seeds - s.captured as usize;
             let after = if s.captured > 0 {
                 self.lower.bounds(after_seeds, &s.board)
-            } else if let Some(v) = terminal_value(&s.board) {
+            } else if let Some(v) = s.over {
                 Bounds::exact(v)
             } else {
                 inside[n] = Some(s.board);
