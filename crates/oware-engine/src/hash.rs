@@ -3,6 +3,8 @@
 
 use oware_rules::{Position, Side, HOUSES};
 
+use crate::board::Board;
+
 /// Seeds a house or store can hold: 0..=48.
 const VALUES: usize = 49;
 
@@ -67,6 +69,20 @@ pub fn key(pos: &Position) -> u64 {
     k
 }
 
+/// The same key for the search's [`Board`].
+#[inline]
+pub fn board_key(board: Board) -> u64 {
+    let bytes = board.word().to_le_bytes();
+    let mut k = KEYS.south_store[bytes[HOUSES] as usize];
+    for (h, &v) in bytes[..HOUSES].iter().enumerate() {
+        k ^= KEYS.houses[h][v as usize];
+    }
+    if board.side_to_move() == Side::North {
+        k ^= KEYS.north_to_move;
+    }
+    k
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +102,8 @@ mod tests {
         let d: Position = "0-0-0-0-0-1-0-0-0-0-0-1-23-23-S".parse().unwrap();
         let e: Position = "0-0-0-0-0-1-0-0-0-0-0-1-22-24-S".parse().unwrap();
         assert_ne!(key(&d), key(&e));
+        for p in [start, north, a, b, d, e] {
+            assert_eq!(board_key(Board::from_position(&p)), key(&p));
+        }
     }
 }
