@@ -85,8 +85,11 @@ mod tests {
             counts[(k >> 20) as usize & (BUCKETS - 1)] += 1;
         }
         let mean = seen.len() as f64 / BUCKETS as f64;
-        let variance =
-            counts.iter().map(|&c| (c as f64 - mean).powi(2)).sum::<f64>() / BUCKETS as f64;
+        let variance = counts
+            .iter()
+            .map(|&c| (c as f64 - mean).powi(2))
+            .sum::<f64>()
+            / BUCKETS as f64;
         // Uniform placement gives a variance near the mean (Poisson); a weak mix far more.
         assert!(variance < 1.5 * mean, "variance {variance}, mean {mean}");
     }
