@@ -3,14 +3,13 @@
 //! instead of calling into [`Position`]'s general, checked representation.
 //!
 //! Bytes 0..12 are the houses, byte 12 South's store, byte 13 North's, byte 14 the side to move
-//! (0 South, 1 North), byte 15 zero. Equality of boards is equality of positions. Tests hold sowing,
+//! (0 South, 1 North), byte 15 zero. Equality of boards is equality of positions. Sowing adds the rules
+//! crate's own sowing word ([`oware_rules::sowing`]), whose bytes 12..16 are zero. Tests hold sowing,
 //! capture (grand slams included) and legal moves equal to the rules crate on random games of both
 //! rule sets; the rules crate stays the authority, this is only a faster copy of its arithmetic.
 
 use oware_rules::{Move, MoveSet, Position, RuleSet, Side, HOUSES};
 
-/// Seeds in the game.
-const TOTAL_SEEDS: usize = 48;
 /// Byte of South's store (North's is the next one).
 const STORE_BYTE: usize = 12;
 /// Byte of the side to move.
@@ -19,44 +18,6 @@ const SIDE_BYTE: usize = 14;
 const HOUSES_MASK: u128 = (1 << (8 * HOUSES)) - 1;
 /// Six bytes: one row.
 const ROW_MASK: u64 = 0xffff_ffff_ffff;
-
-/// `SOWING[house][seeds]`: what each house gains when `house` is sown with `seeds` seeds (the origin
-/// is skipped on every lap), one byte per house. No house passes 48, so adding it to a board never
-/// carries into the next byte, and the stores and side bytes gain nothing.
-static SOWING: [[u128; TOTAL_SEEDS + 1]; HOUSES] = sowing_tables().0;
-/// `LAST_SOWN[house][seeds]`: the house the last seed falls into.
-static LAST_SOWN: [[u8; TOTAL_SEEDS + 1]; HOUSES] = sowing_tables().1;
-
-/// Both tables, by sowing seed by seed at compile time.
-#[allow(clippy::type_complexity)]
-const fn sowing_tables() -> (
-    [[u128; TOTAL_SEEDS + 1]; HOUSES],
-    [[u8; TOTAL_SEEDS + 1]; HOUSES],
-) {
-    let mut gains = [[0u128; TOTAL_SEEDS + 1]; HOUSES];
-    let mut last = [[0u8; TOTAL_SEEDS + 1]; HOUSES];
-    let mut house = 0;
-    while house < HOUSES {
-        let mut seeds = 1;
-        while seeds <= TOTAL_SEEDS {
-            let mut word = 0u128;
-            let mut at = house;
-            let mut left = seeds;
-            while left > 0 {
-                at = (at + 1) % HOUSES;
-                if at != house {
-                    word += 1 << (8 * at);
-                    left -= 1;
-                }
-            }
-            gains[house][seeds] = word;
-            last[house][seeds] = at as u8;
-            seeds += 1;
-        }
-        house += 1;
-    }
-    (gains, last)
-}
 
 /// A position as one word (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,8 +108,8 @@ impl Board {
         let house = mv.house();
         let seeds = self.house(house) as usize;
         debug_assert!(self.side_to_move().owns(house) && seeds > 0);
-        let mut word = (self.0 & !(0xff << (8 * house))) + SOWING[house][seeds];
-        let last = LAST_SOWN[house][seeds] as usize;
+        let (gains, last) = oware_rules::sowing(house, seeds);
+        let mut word = (self.0 & !(0xff << (8 * house))) + gains;
         let me = self.side_to_move();
         let low = me.opponent().first_house();
         let mut captured = 0u8;
