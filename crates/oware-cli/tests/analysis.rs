@@ -79,3 +79,30 @@ fn bench_signature_is_repeatable() {
     assert!(first.parse::<u64>().unwrap() > 1000);
     assert_eq!(first, nodes());
 }
+
+#[test]
+fn bench_with_movetime_reports_the_depth_over_positions_not_proven_early() {
+    let (code, out, err) = oware(&["bench", "--movetime", "10", "--hash", "4"]);
+    assert_eq!(code, Some(0), "{err}");
+    let positions: usize = out
+        .lines()
+        .find_map(|l| l.strip_prefix("positions "))
+        .expect("a positions line")
+        .parse()
+        .unwrap();
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("average depth not proven early "))
+        .expect("the average over positions not proven early");
+    // "23.7 (9 positions; 4 proven early)"
+    let numbers: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let (open, proven) = (numbers[numbers.len() - 2], numbers[numbers.len() - 1]);
+    assert_eq!(open + proven, positions, "{line}");
+    // At a fixed depth there is no such line (every position is searched to that depth).
+    let (_, out, _) = oware(&["bench", "--depth", "4", "--hash", "4"]);
+    assert!(!out.contains("not proven early"), "{out}");
+}

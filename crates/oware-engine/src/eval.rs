@@ -11,6 +11,8 @@
 
 use oware_rules::{Position, Side, HOUSES};
 
+use crate::board::Board;
+
 /// The weights of the evaluation terms (centiseeds per unit of the feature, mine minus theirs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Weights {
@@ -237,10 +239,15 @@ impl EvalTable {
     /// The evaluation of `pos` for the side to move: equal to [`evaluate`] with these weights.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.evaluate_board(Board::from_position(pos))
+    }
+
+    /// The same for the search's [`Board`].
+    #[inline]
+    pub(crate) fn evaluate_board(&self, b: Board) -> i32 {
         // The houses padded to 16 bytes: the padding reads as 3 seeds, so a house without a target
         // looks at a house that is never a threat, and the loop has no branch.
-        let mut board = [3u8; 16];
-        board[..HOUSES].copy_from_slice(pos.houses());
+        let board = (b.houses_word() | PADDING_OF_THREES).to_le_bytes();
         let term_value = |h: usize| {
             let term = &self.terms[h][board[h] as usize & (ROW - 1)];
             // At most 48 seeds: the shift stays inside the 64-bit word.
@@ -249,9 +256,9 @@ impl EvalTable {
         };
         let south: i32 = (0..6).map(term_value).sum();
         let north: i32 = (6..HOUSES).map(term_value).sum();
-        let stores = pos.store(Side::South) as i32 - pos.store(Side::North) as i32;
+        let stores = b.store(Side::South) as i32 - b.store(Side::North) as i32;
         let for_south = south - north + self.store * stores;
-        let signed = if pos.side_to_move() == Side::South {
+        let signed = if b.side_to_move() == Side::South {
             for_south
         } else {
             -for_south
@@ -259,6 +266,9 @@ impl EvalTable {
         signed + self.tempo
     }
 }
+
+/// Bytes 12..16 of the padded board, each 3 (see [`EvalTable::evaluate_board`]).
+const PADDING_OF_THREES: u128 = 0x0303_0303 << (8 * HOUSES);
 
 /// Where the last seed of `seeds` sown from house `h` lands, and how many seeds that house gains on
 /// the way (one per lap; the origin is skipped on every lap).

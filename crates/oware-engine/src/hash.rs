@@ -1,76 +1,46 @@
-//! Zobrist keys for positions: a 64-bit key per position, used by the transposition table and to spot
-//! repetitions quickly (a key match is then confirmed by comparing the positions themselves).
+//! Position keys: a 64-bit hash per position, used by the transposition table (and, with the
+//! positions compared too, nowhere trusted alone).
+//!
+//! The search's [`Board`] already holds the whole position (houses, stores, side) in one 128-bit
+//! word, so the key mixes that word with a few multiplications instead of XOR-ing a Zobrist table
+//! entry per house (thirteen loads): it is computed for nearly every interior child, and it depends
+//! on nothing but the word, so it is the same on every run and machine.
 
-use oware_rules::{Position, Side, HOUSES};
+use oware_rules::Position;
 
-/// Seeds a house or store can hold: 0..=48.
-const VALUES: usize = 49;
+use crate::board::Board;
 
-struct Keys {
-    houses: [[u64; VALUES]; HOUSES],
-    /// South's store alone is enough: North's follows from the board and South's store (48 in all).
-    south_store: [u64; VALUES],
-    north_to_move: u64,
-}
+/// Odd constants with well-spread bits (the golden ratio's, and the finalizer of MurmurHash3's
+/// successor variants).
+const K1: u64 = 0x9e37_79b9_7f4a_7c15;
+const K2: u64 = 0xbf58_476d_1ce4_e5b9;
+const K3: u64 = 0x94d0_49bb_1331_11eb;
 
-/// SplitMix64: a fixed, well-mixed sequence, so keys are the same on every run and every machine.
-const fn splitmix(state: u64) -> (u64, u64) {
-    let next = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = next;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (next, z ^ (z >> 31))
-}
-
-const fn build() -> Keys {
-    let mut keys = Keys {
-        houses: [[0; VALUES]; HOUSES],
-        south_store: [0; VALUES],
-        north_to_move: 0,
-    };
-    let mut state = 0x0a1e_5eed_u64;
-    let mut h = 0;
-    while h < HOUSES {
-        let mut v = 1; // an empty house adds nothing, so the empty board has key 0 but for the stores
-        while v < VALUES {
-            let (s, k) = splitmix(state);
-            state = s;
-            keys.houses[h][v] = k;
-            v += 1;
-        }
-        h += 1;
-    }
-    let mut v = 0;
-    while v < VALUES {
-        let (s, k) = splitmix(state);
-        state = s;
-        keys.south_store[v] = k;
-        v += 1;
-    }
-    let (_, k) = splitmix(state);
-    keys.north_to_move = k;
-    keys
-}
-
-static KEYS: Keys = build();
-
-/// The Zobrist key of a position (houses, stores, side to move).
+/// The key of a position (houses, stores, side to move).
 #[inline]
 pub fn key(pos: &Position) -> u64 {
-    let mut k = KEYS.south_store[pos.store(Side::South) as usize];
-    for (h, &v) in pos.houses().iter().enumerate() {
-        k ^= KEYS.houses[h][v as usize];
-    }
-    if pos.side_to_move() == Side::North {
-        k ^= KEYS.north_to_move;
-    }
-    k
+    board_key(Board::from_position(pos))
+}
+
+/// The key of the search's [`Board`].
+#[inline]
+pub fn board_key(board: Board) -> u64 {
+    let word = board.word();
+    let (low, high) = (word as u64, (word >> 64) as u64);
+    // Folding the high half in through a multiplication spreads its few bytes (houses 8..12, the
+    // stores, the side) over all 64 bits before they meet the low half; the rest is a bijective
+    // finalizer (SplitMix64's), so keys collide only where the fold does.
+    let mut x = low ^ high.wrapping_mul(K1);
+    x = (x ^ (x >> 30)).wrapping_mul(K2);
+    x = (x ^ (x >> 27)).wrapping_mul(K3);
+    x ^ (x >> 31)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oware_rules::RuleSet;
+    use oware_rules::{RuleSet, Side};
+    use std::collections::HashMap;
 
     #[test]
     fn keys_differ_for_different_positions_and_agree_for_equal_ones() {
@@ -86,5 +56,41 @@ mod tests {
         let d: Position = "0-0-0-0-0-1-0-0-0-0-0-1-23-23-S".parse().unwrap();
         let e: Position = "0-0-0-0-0-1-0-0-0-0-0-1-22-24-S".parse().unwrap();
         assert_ne!(key(&d), key(&e));
+    }
+
+    #[test]
+    fn keys_of_many_positions_neither_collide_nor_crowd_buckets() {
+        // Every position within six plies of the start and of a few random games' positions: no two
+        // different positions share a key, and the bits that pick a table bucket (20 and up) spread
+        // them evenly.
+        let mut seen: HashMap<u64, Position> = HashMap::new();
+        let mut frontier = vec![Position::start()];
+        for _ in 0..7 {
+            let mut next = Vec::new();
+            for pos in frontier {
+                if let Some(other) = seen.insert(key(&pos), pos) {
+                    assert_eq!(other, pos, "two positions with one key");
+                    continue;
+                }
+                for mv in pos.legal_moves(RuleSet::Abapa) {
+                    next.push(pos.play_unchecked(mv, RuleSet::Abapa).position);
+                }
+            }
+            frontier = next;
+        }
+        assert!(seen.len() > 20_000, "{}", seen.len());
+        const BUCKETS: usize = 1 << 10;
+        let mut counts = vec![0usize; BUCKETS];
+        for k in seen.keys() {
+            counts[(k >> 20) as usize & (BUCKETS - 1)] += 1;
+        }
+        let mean = seen.len() as f64 / BUCKETS as f64;
+        let variance = counts
+            .iter()
+            .map(|&c| (c as f64 - mean).powi(2))
+            .sum::<f64>()
+            / BUCKETS as f64;
+        // Uniform placement gives a variance near the mean (Poisson); a weak mix far more.
+        assert!(variance < 1.5 * mean, "variance {variance}, mean {mean}");
     }
 }

@@ -16,10 +16,10 @@
 //! ```
 
 mod bench;
+mod board;
 mod eval;
 mod hash;
 mod level;
-mod movegen;
 mod search;
 pub mod tablebase;
 mod tt;

@@ -26,9 +26,9 @@ use std::time::{Duration, Instant};
 
 use oware_rules::{Game, Move, Position, RuleSet, Side};
 
+use crate::board::Board;
 use crate::eval::{EvalTable, Weights};
 use crate::hash;
-use crate::movegen;
 use crate::tt::{Bound, Entry, Table};
 
 /// Scores are centiseeds from the side to move's point of view; a won game scores `WIN - plies`.
@@ -423,12 +423,12 @@ struct RootMove {
 struct Worker<'a> {
     shared: &'a Shared<'a>,
     id: usize,
-    root: Position,
+    root: Board,
     /// Keys and positions since the last capture: the game's history, then the search path, in
     /// the first `path_len` entries. Allocated once for the deepest path, so entering a node is two
     /// stores rather than two vector pushes.
     keys: Vec<u64>,
-    positions: Vec<Position>,
+    positions: Vec<Board>,
     path_len: usize,
     /// Index in `keys` of the first position since the last capture.
     boundary: usize,
@@ -449,12 +449,15 @@ impl<'a> Worker<'a> {
     fn new(shared: &'a Shared<'a>, game: &Game, id: usize) -> Worker<'a> {
         let history = game.history_since_capture();
         let path_len = history.len();
-        let mut positions: Vec<Position> = history.to_vec();
-        let mut keys: Vec<u64> = positions.iter().map(hash::key).collect();
+        let mut positions: Vec<Board> = history.iter().map(Board::from_position).collect();
+        let mut keys: Vec<u64> = positions.iter().map(|&b| hash::board_key(b)).collect();
         // The search path adds at most one position per ply.
-        positions.resize(path_len + MAX_PLY + 2, Position::start());
+        positions.resize(
+            path_len + MAX_PLY + 2,
+            Board::from_position(&Position::start()),
+        );
         keys.resize(path_len + MAX_PLY + 2, 0);
-        let root = *game.position();
+        let root = Board::from_position(game.position());
         let root_moves = if game.is_over() {
             Vec::new()
         } else {
@@ -614,18 +617,19 @@ impl<'a> Worker<'a> {
         let mut alpha = -INFINITY;
         for i in 0..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
-            let played = self.root.play_unchecked(mv, rules);
-            let key = hash::key(&played.position);
+            let (board, captured) = self.root.play(mv, rules);
+            let key = hash::board_key(board);
             let (score, _) = if !all_moves && i > 0 {
-                let (s, r) = self.child(&played, key, depth, -alpha - 1, -alpha, 0, false);
+                let (s, r) = self.child(board, captured, key, depth, -alpha - 1, -alpha, 0, false);
                 if s > alpha && !self.aborted {
-                    self.child(&played, key, depth, -INFINITY, -alpha, 0, true)
+                    self.child(board, captured, key, depth, -INFINITY, -alpha, 0, true)
                 } else {
                     (s, r)
                 }
             } else {
                 self.child(
-                    &played,
+                    board,
+                    captured,
                     key,
                     depth,
                     -INFINITY,
@@ -654,13 +658,15 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Plays into `played` from the current node at `ply` and returns its value for the side that
-    /// moved, with the lowest path index a repetition below went back to.
+    /// Plays into `pos` (reached by a move that captured `captured` seeds) from the current node at
+    /// `ply` and returns its value for the side that moved, with the lowest path index a repetition
+    /// below went back to.
     #[inline]
     #[allow(clippy::too_many_arguments)] // the hot path: plain arguments, no packing and unpacking
     fn child(
         &mut self,
-        played: &oware_rules::Played,
+        pos: Board,
+        captured: u8,
         key: u64,
         depth: i32,
         alpha: i32,
@@ -668,11 +674,10 @@ impl<'a> Worker<'a> {
         ply: usize,
         pv_node: bool,
     ) -> (i32, usize) {
-        let pos = played.position;
-        if played.captured == 0 {
-            if let Some(index) = self.repetition(&pos) {
+        if captured == 0 {
+            if let Some(index) = self.repetition(pos) {
                 self.pv_len[ply + 1] = ply + 1;
-                let end = oware_rules::repetition_end(&pos, self.shared.rules);
+                let end = oware_rules::repetition_end(&pos.to_position(), self.shared.rules);
                 let mover = pos.side_to_move().opponent();
                 let diff =
                     end.score.halves(mover) as i32 - end.score.halves(mover.opponent()) as i32;
@@ -682,20 +687,17 @@ impl<'a> Worker<'a> {
         if depth <= 1 {
             // The child is a leaf: scored here, without entering it on the path (the same value and
             // node count as `search` would give; most nodes are leaves).
-            return (
-                -self.leaf(&pos, played.captured > 0, ply + 1),
-                NO_REPETITION,
-            );
+            return (-self.leaf(pos, captured > 0, ply + 1), NO_REPETITION);
         }
         let saved_boundary = self.boundary;
         let at = self.path_len;
         self.keys[at] = key;
         self.positions[at] = pos;
         self.path_len = at + 1;
-        if played.captured > 0 {
+        if captured > 0 {
             self.boundary = at;
         }
-        let (score, rep) = self.search(&pos, depth - 1, alpha, beta, ply + 1, pv_node);
+        let (score, rep) = self.search(pos, depth - 1, alpha, beta, ply + 1, pv_node);
         self.path_len = at;
         self.boundary = saved_boundary;
         (-score, rep)
@@ -718,18 +720,18 @@ impl<'a> Worker<'a> {
     /// gives there, without the path bookkeeping. `after_capture`: the move into it captured (so it
     /// has no earlier history, and a database value holds under either rule set).
     #[inline]
-    fn leaf(&mut self, pos: &Position, after_capture: bool, ply: usize) -> i32 {
+    fn leaf(&mut self, pos: Board, after_capture: bool, ply: usize) -> i32 {
         if self.enter_node(ply) {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
         let rules = self.shared.rules;
-        if movegen::legal_moves(pos, rules).is_empty() {
+        if pos.legal_moves(rules).is_empty() {
             return end_score(pos, ply);
         }
         if let Some(probe) = self.shared.probe {
             if rules == RuleSet::Awari || after_capture {
-                if let Some(board_diff) = probe.probe(pos, rules) {
+                if let Some(board_diff) = probe.probe(&pos.to_position(), rules) {
                     let me = pos.side_to_move();
                     let diff = pos.store(me) as i32 - pos.store(me.opponent()) as i32 + board_diff;
                     return result_score(2 * diff, ply);
@@ -743,7 +745,7 @@ impl<'a> Worker<'a> {
     /// are compared directly: leaves have no key (see `search`), and most stretches since a capture
     /// are short, so few comparisons are made.
     #[inline]
-    fn repetition(&self, pos: &Position) -> Option<usize> {
+    fn repetition(&self, pos: Board) -> Option<usize> {
         // The child would sit at index len; sides alternate, so only every other position can match:
         // len - 2, len - 4, ... down to the last capture.
         let len = self.path_len;
@@ -753,13 +755,13 @@ impl<'a> Worker<'a> {
             .iter()
             .rev()
             .step_by(2)
-            .position(|p| p == pos)
+            .position(|&p| p == pos)
             .map(|k| last - 1 - 2 * k)
     }
 
     fn search(
         &mut self,
-        pos: &Position,
+        pos: Board,
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -771,7 +773,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         let rules = self.shared.rules;
-        let moves = movegen::legal_moves(pos, rules);
+        let moves = pos.legal_moves(rules);
         if moves.is_empty() {
             return (end_score(pos, ply), NO_REPETITION);
         }
@@ -781,7 +783,7 @@ impl<'a> Worker<'a> {
             // Awari values do not depend on history (a repetition splits the seeds: worth 0 from
             // anywhere), so they hold at every node.
             if (rules == RuleSet::Awari || self.boundary == index) && ply > 0 {
-                if let Some(board_diff) = probe.probe(pos, rules) {
+                if let Some(board_diff) = probe.probe(&pos.to_position(), rules) {
                     let me = pos.side_to_move();
                     let diff = pos.store(me) as i32 - pos.store(me.opponent()) as i32 + board_diff;
                     return (result_score(2 * diff, ply), NO_REPETITION);
@@ -836,9 +838,9 @@ impl<'a> Worker<'a> {
             history_before = Some(self.history);
         } else {
             for (slot, mv) in children.iter_mut().zip(moves) {
-                let played = pos.play_unchecked(mv, rules);
-                let order = move_order(mv, &played, killers, &self.history);
-                *slot = self.child_entry(mv, played, depth, order);
+                let (board, captured) = pos.play(mv, rules);
+                let order = move_order(mv, captured, killers, &self.history);
+                *slot = self.child_entry(mv, board, captured, depth, order);
             }
         }
 
@@ -858,9 +860,9 @@ impl<'a> Worker<'a> {
                             children[k] = first;
                             at = k;
                         } else {
-                            let played = pos.play_unchecked(mv, rules);
-                            let order = move_order(mv, &played, killers, &history);
-                            children[k] = self.child_entry(mv, played, depth, order);
+                            let (board, captured) = pos.play(mv, rules);
+                            let order = move_order(mv, captured, killers, &history);
+                            children[k] = self.child_entry(mv, board, captured, depth, order);
                         }
                     }
                     children.swap(0, at);
@@ -870,20 +872,28 @@ impl<'a> Worker<'a> {
             let mut pick = i;
             if i > 0 || tt_move.is_none() {
                 for j in i + 1..n {
-                    if children[j].0 > children[pick].0 {
+                    if children[j].order > children[pick].order {
                         pick = j;
                     }
                 }
             }
             children.swap(i, pick);
-            let (_, mv, played, child_key) = children[i];
+            let Child {
+                mv,
+                board,
+                captured,
+                key: child_key,
+                ..
+            } = children[i];
             let (score, rep) = if i == 0 {
-                self.child(&played, child_key, depth, -beta, -alpha, ply, pv_node)
+                self.child(
+                    board, captured, child_key, depth, -beta, -alpha, ply, pv_node,
+                )
             } else {
                 // Late move reductions: quiet moves that ordering put late are searched shallower
                 // first (more the later and the deeper, less in PV nodes), and again at full depth
                 // only if they beat alpha.
-                let quiet = played.captured == 0 && !killers.contains(&Some(mv));
+                let quiet = captured == 0 && !killers.contains(&Some(mv));
                 let reduction = if quiet && i >= 2 && depth >= 3 {
                     let r = REDUCTIONS[(depth as usize).min(63)][i] - i32::from(pv_node);
                     r.clamp(1, depth - 1)
@@ -891,7 +901,8 @@ impl<'a> Worker<'a> {
                     0
                 };
                 let (mut s, mut r) = self.child(
-                    &played,
+                    board,
+                    captured,
                     child_key,
                     depth - reduction,
                     -alpha - 1,
@@ -900,10 +911,19 @@ impl<'a> Worker<'a> {
                     false,
                 );
                 if reduction > 0 && s > alpha && !self.aborted {
-                    (s, r) = self.child(&played, child_key, depth, -alpha - 1, -alpha, ply, false);
+                    (s, r) = self.child(
+                        board,
+                        captured,
+                        child_key,
+                        depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply,
+                        false,
+                    );
                 }
                 if s > alpha && s < beta && pv_node && !self.aborted {
-                    self.child(&played, child_key, depth, -beta, -alpha, ply, true)
+                    self.child(board, captured, child_key, depth, -beta, -alpha, ply, true)
                 } else {
                     (s, r)
                 }
@@ -925,7 +945,7 @@ impl<'a> Worker<'a> {
                         self.pv_len[ply] = from;
                     }
                     if score >= beta {
-                        if played.captured == 0 {
+                        if captured == 0 {
                             if killers[0] != Some(mv) {
                                 self.killers[ply] = [Some(mv), killers[0]];
                             }
@@ -967,62 +987,69 @@ impl<'a> Worker<'a> {
     /// (only a child that is not a leaf uses one, to probe the table: at depth 1 every child is a
     /// leaf and gets none, 0, never read).
     #[inline]
-    fn child_entry(&self, mv: Move, played: oware_rules::Played, depth: i32, order: i32) -> Child {
-        let child_key = if depth > 1 {
-            let k = hash::key(&played.position);
+    fn child_entry(&self, mv: Move, board: Board, captured: u8, depth: i32, order: i32) -> Child {
+        let key = if depth > 1 {
+            let k = hash::board_key(board);
             // The child will probe the table: start loading its bucket now.
             self.shared.table.prefetch(k);
             k
         } else {
             0
         };
-        (order, mv, played, child_key)
+        Child {
+            order,
+            mv,
+            captured,
+            board,
+            key,
+        }
     }
 
     #[inline]
-    fn make_child(&self, pos: &Position, mv: Move, depth: i32, order: i32) -> Child {
-        let played = pos.play_unchecked(mv, self.shared.rules);
-        self.child_entry(mv, played, depth, order)
+    fn make_child(&self, pos: Board, mv: Move, depth: i32, order: i32) -> Child {
+        let (board, captured) = pos.play(mv, self.shared.rules);
+        self.child_entry(mv, board, captured, depth, order)
     }
 
     #[inline]
-    fn evaluate(&self, pos: &Position) -> i32 {
+    fn evaluate(&self, pos: Board) -> i32 {
         self.shared
             .eval
-            .evaluate(pos)
+            .evaluate_board(pos)
             .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
 
-/// One move at a node: its ordering value, the move, the position it plays into, the child's key.
-type Child = (i32, Move, oware_rules::Played, u64);
+/// One move at a node: its ordering value, the move, the seeds it captures, the board it plays
+/// into, the child's key.
+#[derive(Clone, Copy)]
+struct Child {
+    order: i32,
+    mv: Move,
+    captured: u8,
+    board: Board,
+    key: u64,
+}
 
 /// What fills the ordering array before the children are made (never read: a constant, so filling
 /// costs a few stores rather than copies of the node's position).
-const BLANK_CHILD: Child = (
-    0,
-    match Move::new(0) {
+const BLANK_CHILD: Child = Child {
+    order: 0,
+    mv: match Move::new(0) {
         Some(mv) => mv,
         None => panic!("house 0 is a move"),
     },
-    oware_rules::Played {
-        position: Position::start(),
-        captured: 0,
-    },
-    0,
-);
+    captured: 0,
+    board: Board::EMPTY,
+    key: 0,
+};
 
 /// The ordering value of a move that is not the table move: captures (biggest first), then the
 /// killers, then the history.
 #[inline]
-fn move_order(
-    mv: Move,
-    played: &oware_rules::Played,
-    killers: [Option<Move>; 2],
-    history: &[i32; 12],
-) -> i32 {
-    if played.captured > 0 {
-        (1 << 24) + i32::from(played.captured)
+fn move_order(mv: Move, captured: u8, killers: [Option<Move>; 2], history: &[i32; 12]) -> i32 {
+    if captured > 0 {
+        (1 << 24) + i32::from(captured)
     } else if Some(mv) == killers[0] {
         1 << 22
     } else if Some(mv) == killers[1] {
@@ -1034,14 +1061,14 @@ fn move_order(
 
 /// The score of a position without legal moves for its side to move: decided by the stores, or
 /// each player gathers their own row.
-fn end_score(pos: &Position, ply: usize) -> i32 {
-    let end = if pos.is_decided_by_stores() {
-        *pos
+fn end_score(pos: Board, ply: usize) -> i32 {
+    let stores = if pos.is_decided_by_stores() {
+        [pos.store(Side::South), pos.store(Side::North)]
     } else {
-        pos.gathered()
+        pos.gathered_stores()
     };
-    let me = pos.side_to_move();
-    let diff = end.store(me) as i32 - end.store(me.opponent()) as i32;
+    let me = pos.side_to_move().index();
+    let diff = stores[me] as i32 - stores[1 - me] as i32;
     result_score(2 * diff, ply)
 }
 

@@ -279,21 +279,26 @@ fn the_probe_hook_is_consulted_after_captures() {
     );
 }
 
-/// The bench positions' node total at depth 12, as `oware bench -d 12` prints it: pinned so that a
-/// change meant as pure speed (same search, same tree) is caught if it changes the tree. A change
-/// that alters the search on purpose updates this number, with match evidence in
-/// docs/engine-matches.md.
+/// The bench positions' node totals at depths 12 and 16, as `oware bench -d 12` / `-d 16` print
+/// them: pinned so that a change meant as pure speed (same search, same tree) is caught if it changes
+/// the tree. Depth 16 is there because a change of the position key or of the table only moves
+/// entries between buckets, which shows only once the table holds enough of them (the multiply
+/// key left depth 12 at 97,216 and moved depth 16 from 472,927 to 472,933). A change that alters
+/// the search on purpose updates these numbers, with match evidence in docs/engine-matches.md.
 #[test]
-fn bench_signature_at_depth_12_is_pinned() {
-    let total: u64 = oware_engine::bench_games()
-        .iter()
-        .map(|g| {
-            let mut engine = Engine::new(EngineOptions {
-                hash_mb: 64,
-                ..EngineOptions::default()
-            });
-            engine.search(g, &Limits::depth(12), &mut |_| {}).nodes
-        })
-        .sum();
-    assert_eq!(total, 97_216);
+fn bench_signature_at_depths_12_and_16_is_pinned() {
+    let total = |depth: u32| -> u64 {
+        oware_engine::bench_games()
+            .iter()
+            .map(|g| {
+                let mut engine = Engine::new(EngineOptions {
+                    hash_mb: 64,
+                    ..EngineOptions::default()
+                });
+                engine.search(g, &Limits::depth(depth), &mut |_| {}).nodes
+            })
+            .sum()
+    };
+    assert_eq!(total(12), 97_216);
+    assert_eq!(total(16), 472_933);
 }

@@ -67,6 +67,16 @@ const fn sowing_tables() -> (
     (gains_table, last_table)
 }
 
+/// Sowing as arithmetic, for programs that keep their own copy of the board (an engine's search):
+/// what sowing `seeds` seeds (1..=48) from `house` adds to each house, as the little-endian bytes of a
+/// word (house `h` in byte `h`, bytes 12..16 zero; the origin gains nothing, it is skipped on every
+/// lap), and the house the last seed falls into. The caller empties the origin; adding the word to a
+/// board of byte-sized houses never carries, since no house passes 48.
+#[inline]
+pub fn sowing(house: usize, seeds: usize) -> (u128, usize) {
+    (SOWING[house][seeds], LAST_SOWN[house][seeds] as usize)
+}
+
 /// Pads twelve houses to the sixteen cells of a [`Position`].
 const fn padded(houses: [u8; HOUSES]) -> [u8; CELLS] {
     let mut cells = [0u8; CELLS];

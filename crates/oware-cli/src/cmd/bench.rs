@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use oware_engine::{bench_games, Engine, EngineOptions, Limits};
+use oware_engine::{bench_games, plies_to_end, Engine, EngineOptions, Limits, SearchResult};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -38,6 +38,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
     let mut total_depth = 0u64;
+    // Positions whose search stopped because it proved the result, and the depths of the others.
+    let mut proven = 0usize;
+    let mut open_depth = 0u64;
     let mut total_cpu = Some(Duration::ZERO);
     let games = bench_games();
     for (i, game) in games.iter().enumerate() {
@@ -67,6 +70,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         total_nodes += r.nodes;
         total_time += r.time;
         total_depth += u64::from(r.depth);
+        if proven_early(&r) {
+            proven += 1;
+        } else {
+            open_depth += u64::from(r.depth);
+        }
     }
     let micros = total_time.as_micros().max(1) as u64;
     println!("positions {}", games.len());
@@ -74,6 +82,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "average depth {:.1}",
         total_depth as f64 / games.len() as f64
     );
+    if args.movetime.is_some() {
+        // With a time limit, positions whose result the search proved stop early at whatever depth
+        // that took: the average over the others says how deep the time lets the search go.
+        let open = games.len() - proven;
+        if open > 0 {
+            println!(
+                "average depth not proven early {:.1} ({open} positions; {proven} proven early)",
+                open_depth as f64 / open as f64
+            );
+        } else {
+            println!("average depth not proven early - (0 positions; {proven} proven early)");
+        }
+    }
     println!("nodes {total_nodes}");
     println!("time {} ms", total_time.as_millis());
     println!("nps {}", total_nodes.saturating_mul(1_000_000) / micros);
@@ -86,6 +107,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether the search stopped because it had proved the result: a decided score (a won or lost
+/// game) within fewer plies than the depth searched, so deeper iterations could not change it (the
+/// condition on which iterative deepening stops before its time is spent).
+fn proven_early(r: &SearchResult) -> bool {
+    plies_to_end(r.score).is_some_and(|p| p.unsigned_abs() < r.depth)
 }
 
 /// Processor time (user + system) used so far by this process, all threads.
@@ -109,4 +137,42 @@ fn cpu_time() -> Option<Duration> {
 #[cfg(not(unix))]
 fn cpu_time() -> Option<Duration> {
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oware_engine::WIN;
+
+    fn result(score: i32, depth: u32) -> SearchResult {
+        SearchResult {
+            best: None,
+            ponder: None,
+            score,
+            depth,
+            seldepth: depth,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+            hashfull: 0,
+        }
+    }
+
+    #[test]
+    fn only_results_proved_within_the_depth_count_as_proven_early() {
+        assert!(
+            proven_early(&result(WIN - 7, 8)),
+            "a win in 7 seen at depth 8"
+        );
+        assert!(
+            proven_early(&result(-WIN + 9, 10)),
+            "a loss in 9 seen at depth 10"
+        );
+        assert!(!proven_early(&result(WIN - 12, 12)), "a win at the horizon");
+        assert!(!proven_early(&result(350, 24)), "an ordinary score");
+        assert!(
+            !proven_early(&result(0, 30)),
+            "a draw is a score like any other"
+        );
+    }
 }
