@@ -3,49 +3,11 @@
 //! The path search generates successors at every node it visits, and going through the rules
 //! crate's `Position` (building it, playing, copying the houses back out and turning the board to
 //! the new mover) was about a third of its time. This plays the same rules directly on the twelve
-//! houses, with the sowing already turned to the new mover's view, and the tests below hold it to
+//! houses, turning the rules crate's sowing word to the new mover's view, and the tests below hold it to
 //! [`crate::values::successors`] (the rules crate) on every board up to 9 seeds and on boards with
 //! laps up to 48 seeds.
 
 use crate::index::Board;
-
-const MAX_SEEDS: usize = 48;
-
-/// `SOWN[house][seeds]`: what sowing `seeds` from `house` (0..6) adds to each house, one byte per
-/// house of the board seen by the *next* mover (houses 6..12 first); with 12 or more seeds the
-/// origin is skipped on each lap. `LAST[house][seeds]`: the house (0..12, the current mover's view)
-/// the last seed falls in. Built seed by seed, as the rules say, at compile time.
-#[allow(clippy::type_complexity)]
-const fn sowing() -> ([[u128; MAX_SEEDS + 1]; 6], [[u8; MAX_SEEDS + 1]; 6]) {
-    let mut sown = [[0u128; MAX_SEEDS + 1]; 6];
-    let mut last = [[0u8; MAX_SEEDS + 1]; 6];
-    let mut house = 0;
-    while house < 6 {
-        let mut seeds = 1;
-        while seeds <= MAX_SEEDS {
-            let mut gains = [0u8; 16];
-            let mut at = house;
-            let mut left = seeds;
-            while left > 0 {
-                at = (at + 1) % 12;
-                if at != house {
-                    // House `at` of this mover is house `at + 6 (mod 12)` of the next one.
-                    gains[(at + 6) % 12] += 1;
-                    left -= 1;
-                }
-            }
-            sown[house][seeds] = u128::from_le_bytes(gains);
-            last[house][seeds] = at as u8;
-            seeds += 1;
-        }
-        house += 1;
-    }
-    (sown, last)
-}
-
-const TABLES: ([[u128; MAX_SEEDS + 1]; 6], [[u8; MAX_SEEDS + 1]; 6]) = sowing();
-const SOWN: [[u128; MAX_SEEDS + 1]; 6] = TABLES.0;
-const LAST: [[u8; MAX_SEEDS + 1]; 6] = TABLES.1;
 
 /// The houses of `board` as 16 little-endian bytes (the last 4 zero).
 #[inline]
@@ -55,10 +17,9 @@ fn packed(board: &Board) -> u128 {
     u128::from_le_bytes(bytes)
 }
 
-/// The houses of `board` from the other side's view, packed.
+/// Packed houses seen from the other side (the two rows swapped).
 #[inline]
-fn turned(board: &Board) -> u128 {
-    let x = packed(board);
+fn turn(x: u128) -> u128 {
     const ROW: u128 = (1 << 48) - 1;
     ((x & ROW) << 48) | ((x >> 48) & ROW)
 }
@@ -110,7 +71,7 @@ pub struct Played {
 #[inline]
 pub fn successors(board: &Board) -> impl Iterator<Item = Played> + '_ {
     let legal = legal_houses_packed(packed(board));
-    let base = turned(board);
+    let base = turn(packed(board));
     (0..6usize)
         .filter(move |&c| legal & (1 << c) != 0)
         .map(move |c| play(board, base, c))
@@ -119,10 +80,11 @@ pub fn successors(board: &Board) -> impl Iterator<Item = Played> + '_ {
 #[inline]
 fn play(board: &Board, base: u128, house: usize) -> Played {
     let seeds = board[house] as usize;
-    // Empty the origin (house `house + 6` of the next mover), then add the sowing.
-    let mut x = (base & !(0xffu128 << (8 * (house + 6)))) + SOWN[house][seeds];
+    // Empty the origin (house `house + 6` of the next mover), then add the rules crate's sowing,
+    // turned to the next mover's view.
+    let (sown, last) = oware_rules::sowing(house, seeds);
+    let mut x = (base & !(0xffu128 << (8 * (house + 6)))) + turn(sown);
     let mut captured = 0u8;
-    let last = LAST[house][seeds] as usize;
     if last >= 6 {
         // The last seed fell on the other row, which is the next mover's row 0..6: take the 2s and
         // 3s from there back toward its first house.
