@@ -41,6 +41,17 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if matches!(
+        cli.command,
+        Command::Perft(_)
+            | Command::Replay(_)
+            | Command::Show(_)
+            | Command::Analyze(_)
+            | Command::Bench(_)
+            | Command::Egtb(_)
+    ) {
+        stop_quietly_when_the_reader_goes();
+    }
     let result = match cli.command {
         Command::Perft(args) => cmd::perft::run(args),
         Command::Replay(args) => cmd::replay::run(args),
@@ -60,5 +71,17 @@ fn main() -> ExitCode {
             eprintln!("oware: {err:#}");
             ExitCode::from(code)
         }
+    }
+}
+
+/// Commands that print a report stop quietly when the program reading it goes away (`oware egtb stats
+/// | head`), as command-line tools do, instead of panicking in `println!` on a broken pipe. Not the
+/// others: `serve`, `match`, `engine` and `play` write to sockets, engines and terminals whose other end
+/// may close, and must see that as an error to handle, not die of it.
+fn stop_quietly_when_the_reader_goes() {
+    #[cfg(unix)]
+    // SAFETY: restores one signal's default action at start-up, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -17,6 +17,28 @@ fn perft_prints_one_line_per_depth() {
     );
 }
 
+/// `oware perft 11 | head -1`: the reader closes the pipe after one line; the command stops without a
+/// panic message.
+#[test]
+fn a_report_stops_quietly_when_its_reader_goes() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["perft", "11"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run oware");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("depth=1 "), "{first}");
+    // The reader is dropped here: the next line meets a closed pipe.
+    let o = child.wait_with_output().unwrap();
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+}
+
 #[test]
 fn perft_divide_lists_first_moves() {
     let o = oware(&["perft", "3", "--divide"]);
