@@ -113,7 +113,11 @@ fn fit(samples: &[([f64; TERMS], f64)], with_capture: bool) -> Weights {
     };
     eprintln!(
         "{}: error with the current weights: {:.5}",
-        if with_capture { "with capture" } else { "without capture" },
+        if with_capture {
+            "with capture"
+        } else {
+            "without capture"
+        },
         error(&w)
     );
     // Gradient descent with a step that grows while the error falls and halves when it rises.

@@ -38,17 +38,20 @@ pub struct Weights {
 pub const TERMS: usize = 9;
 
 impl Weights {
-    /// The weights the engine plays with: fitted by `examples/tune.rs` on 2000 self-play games at
-    /// depth 6 (see docs/engine-matches.md for the match that accepted them).
+    /// The weights the engine plays with: fitted by `examples/tune.rs` on 4000 self-play games at
+    /// depth 10, each position labelled half by the game's result and half by the depth-10
+    /// search's score (`tune -- 4000 10 0.5`, the fit without the capture term; see
+    /// docs/engine-matches.md for the match that accepted them). The capture term stays at 0: its
+    /// fitted weight (33) gave no evidence of strength in a match of its own.
     pub const DEFAULT: Weights = Weights {
         store: 100,
-        row_seeds: -4,
-        vulnerable: -21,
-        empty: -110,
-        kroo: 78,
-        reach: -41,
-        threat: 94,
-        tempo: 1,
+        row_seeds: 0,
+        vulnerable: -15,
+        empty: -116,
+        kroo: 112,
+        reach: -19,
+        threat: 98,
+        tempo: -4,
         capture: 0,
     };
 
@@ -304,7 +307,11 @@ impl EvalTable {
         // The capture term is skipped when its weight is zero, so that the weights without it
         // cost what they did before it existed.
         let capture = if self.capture != 0 {
-            let first = if b.side_to_move() == Side::South { 0 } else { 6 };
+            let first = if b.side_to_move() == Side::South {
+                0
+            } else {
+                6
+            };
             self.capture * self.best_capture(&board, first)
         } else {
             0
