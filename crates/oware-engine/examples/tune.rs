@@ -19,7 +19,7 @@ use oware_rules::{Game, RuleSet};
 
 /// Centiseeds per logistic unit.
 const SCALE: f64 = 400.0;
-/// Terms the fit may change: all but the store (index 0, the unit).
+/// How many terms the evaluation has (the fit changes all but the store, index 0: the unit).
 const TERMS: usize = Weights::NAMES.len();
 /// Index of the capture term in [`Weights::NAMES`].
 const CAPTURE: usize = 8;
@@ -100,6 +100,9 @@ fn main() {
 /// unless `with_capture`.
 fn fit(samples: &[([f64; TERMS], f64)], with_capture: bool) -> Weights {
     let mut w = Weights::DEFAULT.as_array().map(f64::from);
+    if !with_capture {
+        w[CAPTURE] = 0.0;
+    }
     let free = |i: usize| i != 0 && (with_capture || i != CAPTURE);
     let error = |w: &[f64; TERMS]| {
         samples
