@@ -7,7 +7,11 @@
 //! - empty houses (fewer choices, and targets once refilled with one seed);
 //! - big houses (a kroo, 12 or more seeds: a lap round the board that can capture on return);
 //! - reach: houses whose sowing lands on the opponent's row;
-//! - threats: houses whose last seed lands on an opponent's house that then holds 2 or 3.
+//! - threats: houses whose last seed lands on an opponent's house that then holds 2 or 3;
+//! - capture: for the side to move only (it moves first, so its threats are real, the opponent's
+//!   only potential), the most seeds one of its moves captures next: the last house and, for
+//!   sowings of fewer than 12 seeds, the chain of houses before it on the opponent's row (a kroo's
+//!   lap counts its last house only).
 
 use oware_rules::{Position, Side, HOUSES};
 
@@ -25,20 +29,30 @@ pub struct Weights {
     pub threat: i32,
     /// Bonus for being the side to move.
     pub tempo: i32,
+    /// Per seed of the side to move's best capture next move (not a difference: see the module
+    /// comment).
+    pub capture: i32,
 }
 
+/// How many terms the evaluation has.
+pub const TERMS: usize = 9;
+
 impl Weights {
-    /// The weights the engine plays with: fitted by `examples/tune.rs` on 2000 self-play games at
-    /// depth 6 (see docs/engine-matches.md for the match that accepted them).
+    /// The weights the engine plays with: fitted by `examples/tune.rs` on 4000 self-play games at
+    /// depth 10, each position labelled half by the game's result and half by the depth-10
+    /// search's score (`tune -- 4000 10 0.5`, the fit without the capture term; see
+    /// docs/engine-matches.md for the match that accepted them). The capture term stays at 0: its
+    /// fitted weight (33) gave no evidence of strength in a match of its own.
     pub const DEFAULT: Weights = Weights {
         store: 100,
-        row_seeds: -4,
-        vulnerable: -21,
-        empty: -110,
-        kroo: 78,
-        reach: -41,
-        threat: 94,
-        tempo: 1,
+        row_seeds: 0,
+        vulnerable: -15,
+        empty: -116,
+        kroo: 112,
+        reach: -19,
+        threat: 98,
+        tempo: -4,
+        capture: 0,
     };
 
     /// Captured seeds only: the baseline the other terms must beat in matches.
@@ -51,10 +65,11 @@ impl Weights {
         reach: 0,
         threat: 0,
         tempo: 0,
+        capture: 0,
     };
 
     /// The names of the terms, in the order of [`Weights::as_array`].
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; TERMS] = [
         "store",
         "row_seeds",
         "vulnerable",
@@ -63,9 +78,10 @@ impl Weights {
         "reach",
         "threat",
         "tempo",
+        "capture",
     ];
 
-    pub fn as_array(&self) -> [i32; 8] {
+    pub fn as_array(&self) -> [i32; TERMS] {
         [
             self.store,
             self.row_seeds,
@@ -75,10 +91,11 @@ impl Weights {
             self.reach,
             self.threat,
             self.tempo,
+            self.capture,
         ]
     }
 
-    pub fn from_array(a: [i32; 8]) -> Weights {
+    pub fn from_array(a: [i32; TERMS]) -> Weights {
         Weights {
             store: a[0],
             row_seeds: a[1],
@@ -88,6 +105,7 @@ impl Weights {
             reach: a[5],
             threat: a[6],
             tempo: a[7],
+            capture: a[8],
         }
     }
 
@@ -115,12 +133,12 @@ impl Default for Weights {
 }
 
 /// The features of one position, from the side to move's point of view: each is (mine - theirs),
-/// in the order of [`Weights::NAMES`] (tempo is always 1). Evaluation is their dot product with the
-/// weights; the tuning tool fits the weights on these.
-pub fn features(pos: &Position) -> [i32; 8] {
+/// in the order of [`Weights::NAMES`] (tempo is always 1, capture is the mover's alone). Evaluation
+/// is their dot product with the weights; the tuning tool fits the weights on these.
+pub fn features(pos: &Position) -> [i32; TERMS] {
     let me = pos.side_to_move();
     let houses = pos.houses();
-    let mut f = [0i32; 8];
+    let mut f = [0i32; TERMS];
     f[0] = pos.store(me) as i32 - pos.store(me.opponent()) as i32;
     for side in [me, me.opponent()] {
         let sign = if side == me { 1 } else { -1 };
@@ -145,6 +163,18 @@ pub fn features(pos: &Position) -> [i32; 8] {
                 let after = houses[last] as usize + gained;
                 if after == 2 || after == 3 {
                     f[6] += sign;
+                    if side == me {
+                        let mut taken = after;
+                        if seeds < 12 {
+                            // Every house from the opponent's first to the last gained one seed.
+                            let mut k = last;
+                            while k > opp_first && matches!(houses[k - 1] + 1, 2 | 3) {
+                                k -= 1;
+                                taken += houses[k] as usize + 1;
+                            }
+                        }
+                        f[8] = f[8].max(taken as i32);
+                    }
                 }
             }
         }
@@ -172,6 +202,11 @@ struct HouseTerm {
     /// Bit `v` set: the sowing is a threat when the target house holds `v` seeds (`v` < 3; with
     /// more the target always ends above 3).
     threat_when: u8,
+    /// Seeds the target house gains from this sowing (one per lap).
+    gained: u8,
+    /// Whether a capture here can chain back over the houses before the target (fewer than 12
+    /// seeds: each of those gained exactly one seed).
+    chain: bool,
 }
 
 /// The evaluation precomputed per (house, seeds) for one set of weights: the same value as
@@ -184,6 +219,7 @@ pub struct EvalTable {
     store: i32,
     threat: i32,
     tempo: i32,
+    capture: i32,
 }
 
 /// Seeds one house can hold: 0..=48.
@@ -209,11 +245,13 @@ impl EvalTable {
                 };
                 let mut target = NO_TARGET;
                 let mut threat_when = 0;
+                let mut gained_here = 0;
                 if seeds > 0 {
                     let (last, gained) = landing(h, seeds);
                     if (opp_first..opp_first + 6).contains(&last) {
                         base += w.reach;
                         target = last as u8;
+                        gained_here = gained as u8;
                         for v in 0..3 {
                             if matches!(v + gained, 2 | 3) {
                                 threat_when |= 1 << v;
@@ -225,6 +263,8 @@ impl EvalTable {
                     base,
                     target,
                     threat_when,
+                    gained: gained_here,
+                    chain: seeds < 12,
                 };
             }
         }
@@ -233,6 +273,7 @@ impl EvalTable {
             store: w.store,
             threat: w.threat,
             tempo: w.tempo,
+            capture: w.capture,
         }
     }
 
@@ -263,7 +304,44 @@ impl EvalTable {
         } else {
             -for_south
         };
-        signed + self.tempo
+        // The capture term is skipped when its weight is zero, so that the weights without it
+        // cost what they did before it existed.
+        let capture = if self.capture != 0 {
+            let first = if b.side_to_move() == Side::South {
+                0
+            } else {
+                6
+            };
+            self.capture * self.best_capture(&board, first)
+        } else {
+            0
+        };
+        signed + self.tempo + capture
+    }
+
+    /// The most seeds one move of the side whose row starts at `first` captures, on the padded
+    /// board of [`EvalTable::evaluate_board`] (the same count as the capture feature).
+    #[inline]
+    fn best_capture(&self, board: &[u8; 16], first: usize) -> i32 {
+        let opp_first = 6 - first;
+        let mut best = 0;
+        for (h, &seeds) in board.iter().enumerate().skip(first).take(6) {
+            let term = &self.terms[h][seeds as usize & (ROW - 1)];
+            let at = board[term.target as usize & 15];
+            if (u64::from(term.threat_when) >> at) & 1 == 0 {
+                continue;
+            }
+            let mut taken = i32::from(at) + i32::from(term.gained);
+            if term.chain {
+                let mut k = term.target as usize;
+                while k > opp_first && matches!(board[k - 1], 1 | 2) {
+                    k -= 1;
+                    taken += i32::from(board[k]) + 1;
+                }
+            }
+            best = best.max(taken);
+        }
+        best
     }
 }
 
@@ -294,7 +372,7 @@ mod tests {
     #[test]
     fn start_position_is_balanced_but_for_the_tempo() {
         let f = features(&Position::start());
-        assert_eq!(f, [0, 0, 0, 0, 0, 0, 0, 1]);
+        assert_eq!(f, [0, 0, 0, 0, 0, 0, 0, 1, 0]);
         assert_eq!(evaluate(&Position::start(), &Weights::MATERIAL), 0);
     }
 
@@ -310,6 +388,19 @@ mod tests {
         assert_eq!(a[0], 2);
         assert_eq!(a[4], 1);
         assert!(a[6] >= 1);
+    }
+
+    #[test]
+    fn capture_counts_the_movers_best_capture_with_its_chain() {
+        // South's F (2 seeds) ends in b (1 -> 2) after a (2 -> 3): a chain of 5 seeds; E (1 seed)
+        // ends in F, its own row: no capture. North's threats do not count for South.
+        let p = Position::from_board([0, 0, 0, 0, 1, 2, 2, 1, 0, 4, 0, 36], Side::South).unwrap();
+        assert_eq!(features(&p)[8], 5);
+        // The same board with North to move: f (36 seeds, a kroo) and others.
+        let q = p.with_side_to_move(Side::North);
+        let table = EvalTable::new(&Weights::from_array([0, 0, 0, 0, 0, 0, 0, 0, 1]));
+        assert_eq!(table.evaluate(&p), 5);
+        assert_eq!(table.evaluate(&q), features(&q)[8]);
     }
 
     #[test]
@@ -360,7 +451,7 @@ mod tests {
         let positions = sample_positions();
         let mut weights = vec![Weights::DEFAULT, Weights::MATERIAL];
         // Weights with every term distinct, so that a term counted in the wrong place shows.
-        weights.push(Weights::from_array([100, 3, -17, 29, 71, -13, 37, 5]));
+        weights.push(Weights::from_array([100, 3, -17, 29, 71, -13, 37, 5, 23]));
         for w in weights {
             let table = EvalTable::new(&w);
             for pos in &positions {
