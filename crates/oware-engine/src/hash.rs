@@ -1,5 +1,5 @@
-//! Position keys: a 64-bit hash per position, used by the transposition table (and, with the
-//! positions compared too, nowhere trusted alone).
+//! Position keys: a 64-bit hash per position, for the transposition table (repetitions are found by
+//! comparing the boards themselves, not their keys).
 //!
 //! The search's [`Board`] already holds the whole position (houses, stores, side) in one 128-bit
 //! word, so the key mixes that word with a few multiplications instead of XOR-ing a Zobrist table

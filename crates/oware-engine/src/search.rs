@@ -452,10 +452,7 @@ impl<'a> Worker<'a> {
         let mut positions: Vec<Board> = history.iter().map(Board::from_position).collect();
         let mut keys: Vec<u64> = positions.iter().map(|&b| hash::board_key(b)).collect();
         // The search path adds at most one position per ply.
-        positions.resize(
-            path_len + MAX_PLY + 2,
-            Board::from_position(&Position::start()),
-        );
+        positions.resize(path_len + MAX_PLY + 2, Board::EMPTY);
         keys.resize(path_len + MAX_PLY + 2, 0);
         let root = Board::from_position(game.position());
         let root_moves = if game.is_over() {
