@@ -6,10 +6,11 @@
 //! largest components, and whether a component has a cycle of odd length (a board that comes back
 //! with the other side to move, which is not a repetition).
 //!
-//! `cargo run --release -p oware-egtb --example scc_sizes -- 12` (builds levels 0..=N in memory).
+//! `cargo run --release -p oware-egtb --example scc_sizes -- 12` (builds levels 0..=N in memory, as a default build does).
 
 use oware_egtb::build::build_in_memory;
 use oware_egtb::index::{IndexKind, LevelIndex};
+use oware_egtb::path_search::SearchBudget;
 use oware_egtb::values::{decode, successors, terminal_value};
 use oware_rules::RuleSet;
 
@@ -114,7 +115,8 @@ fn main() {
     let max: usize = std::env::args()
         .nth(1)
         .map_or(10, |s| s.parse().expect("a level"));
-    let levels = build_in_memory(RuleSet::Abapa, max, 0).expect("build in memory");
+    let levels =
+        build_in_memory(RuleSet::Abapa, max, SearchBudget::Auto(0)).expect("build in memory");
     println!(
         "level positions on-a-cycle components>1 largest odd-cycle | open: off-cycle on-cycle"
     );

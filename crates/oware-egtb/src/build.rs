@@ -7,6 +7,7 @@ use std::time::Instant;
 use oware_rules::RuleSet;
 
 use crate::index::LevelIndex;
+use crate::path_search::SearchBudget;
 use crate::solve::{solve_level, work_units, Progress};
 
 use crate::store::{LevelStore, MemoryStore};
@@ -42,7 +43,8 @@ pub fn pending_work(
 }
 
 /// Builds levels `0..=max_seeds` of `rules` into `store`, on the current rayon pool, calling
-/// `on_level` after each level. Returns the levels, ready for probing.
+/// `on_level` after each level. Returns the levels, ready for probing. abapa levels get the default
+/// search, `SearchBudget::Auto(0)`: only levels with few open boards (see [`SearchBudget`]).
 pub fn build(
     store: &mut dyn LevelStore,
     rules: RuleSet,
@@ -50,7 +52,14 @@ pub fn build(
     progress: &dyn Progress,
     on_level: impl FnMut(&LevelReport),
 ) -> Result<Levels, EgtbError> {
-    build_with(store, rules, max_seeds, 0, progress, on_level)
+    build_with(
+        store,
+        rules,
+        max_seeds,
+        SearchBudget::Auto(0),
+        progress,
+        on_level,
+    )
 }
 
 /// [`build_with`] into a fresh [`MemoryStore`], with no progress shown and no report per level: the
@@ -58,25 +67,25 @@ pub fn build(
 pub fn build_in_memory(
     rules: RuleSet,
     max_seeds: usize,
-    search_nodes: u64,
+    search: SearchBudget,
 ) -> Result<Levels, EgtbError> {
     build_with(
         &mut MemoryStore::default(),
         rules,
         max_seeds,
-        search_nodes,
+        search,
         &(),
         |_| {},
     )
 }
 
-/// [`build`], with abapa's path-tracking search given `search_nodes` nodes per board and pass (0:
-/// no search). Levels found in the store are reused as they are.
+/// [`build`], with abapa's path-tracking search as `search` says. Levels found in the store are
+/// reused as they are.
 pub fn build_with(
     store: &mut dyn LevelStore,
     rules: RuleSet,
     max_seeds: usize,
-    search_nodes: u64,
+    search: SearchBudget,
     progress: &dyn Progress,
     mut on_level: impl FnMut(&LevelReport),
 ) -> Result<Levels, EgtbError> {
@@ -94,7 +103,7 @@ pub fn build_with(
         let (data, reused) = match store.load(rules, seeds)? {
             Some(data) => (data, true),
             None => {
-                let entries = solve_level(rules, &index, &levels, progress, search_nodes);
+                let entries = solve_level(rules, &index, &levels, progress, search);
                 (store.save(rules, seeds, entries)?, false)
             }
         };

@@ -282,6 +282,41 @@ pub fn search_bounds_in(
     })
 }
 
+/// How much path-tracking search an abapa build does after the threshold solver of each level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchBudget {
+    /// This many nodes per board and pass on every level (0: the solver's entries as they are).
+    Fixed(u64),
+    /// Levels the solver leaves with at most [`FEW_OPEN`] open boards are searched with up to
+    /// [`EXHAUSTIVE_NODES`] nodes per board and pass; other levels with this many (0: not at all).
+    ///
+    /// The small levels matter most: every capture leads down a level, so a level's open boards
+    /// leave bounds on the exits of every level above. Settling the few open boards of levels 3–5
+    /// (it takes up to a few million nodes for some of them) lifts levels 0–12 from 33.6% to 47.6%
+    /// exact, while a search of the large levels themselves settles next to nothing even with
+    /// 20,000 nodes per board (docs/benchmarks.md).
+    Auto(u64),
+}
+
+/// See [`SearchBudget::Auto`]: levels with at most this many open boards after the solver are
+/// searched exhaustively (levels 0–5: up to 178 boards; level 6 has 1,400 in one giant cycle).
+pub const FEW_OPEN: u64 = 1_000;
+
+/// See [`SearchBudget::Auto`]: enough for every open board of levels 0–5 (one of level 4 needs
+/// more than a million).
+pub const EXHAUSTIVE_NODES: u64 = 10_000_000;
+
+impl SearchBudget {
+    /// Nodes per board and pass for a level where the solver left `open` boards with bounds.
+    pub fn nodes_for(self, open: u64) -> u64 {
+        match self {
+            SearchBudget::Fixed(n) => n,
+            SearchBudget::Auto(n) if open <= FEW_OPEN => n.max(EXHAUSTIVE_NODES),
+            SearchBudget::Auto(n) => n,
+        }
+    }
+}
+
 /// At most this many passes of [`refine_level`]; at levels 4..=9 with 2,000 nodes a third pass
 /// already settles nothing new.
 const REFINE_PASSES: usize = 4;
@@ -293,11 +328,20 @@ pub fn refine_level(
     index: &LevelIndex,
     lower: &dyn LowerLevels,
     entries: &mut [u8],
-    budget: u64,
+    budget: SearchBudget,
 ) -> u64 {
+    let seeds = index.seeds();
+    let open = entries
+        .iter()
+        .filter(|&&code| decode(RuleSet::Abapa, seeds, code).is_some_and(|b| !b.is_exact()))
+        .count() as u64;
+    let nodes = budget.nodes_for(open);
+    if nodes == 0 {
+        return 0;
+    }
     let mut resolved = 0;
     for _ in 0..REFINE_PASSES {
-        let (exact, changed) = refine_pass(index, lower, entries, budget);
+        let (exact, changed) = refine_pass(index, lower, entries, nodes);
         resolved += exact;
         if changed == 0 {
             break;

@@ -29,6 +29,7 @@ use oware_rules::RuleSet;
 use rayon::prelude::*;
 
 use crate::index::{Board, LevelIndex};
+use crate::path_search::SearchBudget;
 use crate::values::{encode, predecessors, successors, terminal_value, through_move, Bounds};
 
 /// Boards per unit of parallel work and of dirty tracking.
@@ -306,14 +307,14 @@ struct Solver<'a, S: Scheme> {
 /// Solves the level described by `index` under `rules`, given its lower levels; returns one byte per
 /// board in index order (see [`crate::values::encode`]). Runs on the current rayon pool.
 ///
-/// abapa: with `search_nodes > 0`, boards left with bounds are then searched with path tracking
-/// ([`crate::path_search`]), up to that many nodes per board and pass; ignored for awari.
+/// abapa: boards left with bounds are then searched with path tracking ([`crate::path_search`]) as
+/// `search` says; ignored for awari.
 pub fn solve_level(
     rules: RuleSet,
     index: &LevelIndex,
     lower: &dyn LowerLevels,
     progress: &dyn Progress,
-    search_nodes: u64,
+    search: SearchBudget,
 ) -> Vec<u8> {
     let n = index.count() as usize;
     let atomics = |n: usize| (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
@@ -332,9 +333,7 @@ pub fn solve_level(
                 high: atomics(n),
             };
             let mut entries = Solver::new(rules, index, scheme, progress).run(lower);
-            if search_nodes > 0 {
-                crate::path_search::refine_level(index, lower, &mut entries, search_nodes);
-            }
+            crate::path_search::refine_level(index, lower, &mut entries, search);
             entries
         }
     }

@@ -4,6 +4,7 @@
 
 use oware_egtb::build::build_in_memory;
 use oware_egtb::index::{Board, IndexKind, LevelIndex};
+use oware_egtb::path_search::SearchBudget;
 use oware_egtb::Tablebase;
 use oware_rules::{repetition_end, Position, RuleSet, Side};
 
@@ -84,7 +85,7 @@ fn brute_force(board: &Board, rules: RuleSet) -> i32 {
 }
 
 fn tablebase(rules: RuleSet, max_seeds: usize) -> Tablebase {
-    Tablebase::from_levels(build_in_memory(rules, max_seeds, 0).unwrap())
+    Tablebase::from_levels(build_in_memory(rules, max_seeds, SearchBudget::Fixed(0)).unwrap())
 }
 
 #[test]
@@ -115,8 +116,9 @@ fn abapa_bounds_hold_the_brute_force_value() {
     // With and without the path-tracking search: every bound must hold, every exact value be right.
     // Small budgets leave boards for later passes, which prune with what earlier passes settled; a
     // budget of 10 makes almost every root search run out, which must leave its bounds as they were.
-    for search_nodes in [0, 10, 50, 300, 2_000, 1_000_000] {
-        let levels = build_in_memory(RuleSet::Abapa, max, search_nodes).unwrap();
+    let budgets = [0, 10, 50, 300, 2_000, 1_000_000].map(SearchBudget::Fixed);
+    for search in budgets.into_iter().chain([SearchBudget::Auto(0)]) {
+        let levels = build_in_memory(RuleSet::Abapa, max, search).unwrap();
         check_abapa(&Tablebase::from_levels(levels), max);
     }
 }
@@ -149,7 +151,7 @@ fn abapa_bounds_hold_the_path_search_value_on_larger_levels() {
     use oware_egtb::path_search::search_bounds;
     use oware_egtb::Bounds;
     let max = 5;
-    let levels = build_in_memory(RuleSet::Abapa, max, 0).unwrap();
+    let levels = build_in_memory(RuleSet::Abapa, max, SearchBudget::Fixed(0)).unwrap();
     let mut settled = 0;
     for k in 4..=max {
         for (i, board) in LevelIndex::new(k, IndexKind::Full).iter_from(0).enumerate() {
@@ -177,41 +179,48 @@ fn abapa_bounds_hold_the_path_search_value_on_larger_levels() {
 
 /// The path search that prunes with the solver's bounds inside the level must settle boards to the
 /// same values as the plain path search (checked against the brute force above), and may only settle
-/// more of them.
+/// more of them; the default build's search (up to 10 million nodes on levels with few open boards)
+/// settles every board of levels 4 and 5.
 #[test]
 fn pruned_path_search_agrees_with_the_plain_one() {
     use oware_egtb::path_search::search_bounds;
     use oware_egtb::Bounds;
     let max = 5;
-    let plain = build_in_memory(RuleSet::Abapa, max, 0).unwrap();
-    let pruned = build_in_memory(RuleSet::Abapa, max, 2_000).unwrap();
-    let (mut checked, mut exact_plain, mut exact_pruned) = (0, 0, 0);
-    for k in 4..=max {
-        for (i, board) in LevelIndex::new(k, IndexKind::Full).iter_from(0).enumerate() {
-            let before = plain.stored(&board).unwrap();
-            let after = pruned.stored(&board).unwrap();
-            exact_plain += before.is_exact() as u32;
-            exact_pruned += after.is_exact() as u32;
-            // The search only narrows the solver's bounds.
-            assert!(
-                before.lo <= after.lo && after.hi <= before.hi,
-                "level {k} {board:?}: solver {before:?}, after search {after:?}"
-            );
-            if i % 2 != 0 || !after.is_exact() || before.is_exact() {
-                continue;
-            }
-            // The plain search, given the same lower levels.
-            let widest = Bounds { lo: 0, hi: k as i8 };
-            if let Some(found) = search_bounds(k, &board, &pruned, widest, 200_000) {
+    let plain = build_in_memory(RuleSet::Abapa, max, SearchBudget::Fixed(0)).unwrap();
+    for search in [SearchBudget::Fixed(2_000), SearchBudget::Auto(0)] {
+        let pruned = build_in_memory(RuleSet::Abapa, max, search).unwrap();
+        let (mut checked, mut exact_plain, mut exact_pruned, mut boards) = (0, 0, 0, 0);
+        for k in 4..=max {
+            for (i, board) in LevelIndex::new(k, IndexKind::Full).iter_from(0).enumerate() {
+                let before = plain.stored(&board).unwrap();
+                let after = pruned.stored(&board).unwrap();
+                boards += 1;
+                exact_plain += before.is_exact() as u32;
+                exact_pruned += after.is_exact() as u32;
+                // The search only narrows the solver's bounds.
                 assert!(
-                    found.lo <= after.lo && after.lo <= found.hi,
-                    "level {k} {board:?}: pruned search {after:?}, plain search {found:?}"
+                    before.lo <= after.lo && after.hi <= before.hi,
+                    "level {k} {board:?}: solver {before:?}, after search {after:?}"
                 );
-                checked += found.is_exact() as u32;
+                if i % 2 != 0 || !after.is_exact() || before.is_exact() {
+                    continue;
+                }
+                // The plain search, given the same lower levels.
+                let widest = Bounds { lo: 0, hi: k as i8 };
+                if let Some(found) = search_bounds(k, &board, &pruned, widest, 200_000) {
+                    assert!(
+                        found.lo <= after.lo && after.lo <= found.hi,
+                        "level {k} {board:?}: pruned search {after:?}, plain search {found:?}"
+                    );
+                    checked += found.is_exact() as u32;
+                }
             }
         }
+        eprintln!("{search:?}: exact on levels 4..={max}: {exact_plain} by the solver, {exact_pruned} with the pruned search; {checked} checked against the plain search");
+        assert!(exact_pruned > exact_plain);
+        assert!(checked > 15, "only {checked} boards checked");
+        if search == SearchBudget::Auto(0) {
+            assert_eq!(exact_pruned, boards, "levels 4..={max} all exact");
+        }
     }
-    eprintln!("exact on levels 4..={max}: {exact_plain} by the solver, {exact_pruned} with the pruned search; {checked} checked against the plain search");
-    assert!(exact_pruned > exact_plain);
-    assert!(checked > 15, "only {checked} boards checked");
 }

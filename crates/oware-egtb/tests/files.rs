@@ -5,6 +5,7 @@ use std::fs;
 use oware_egtb::build::{build, build_in_memory};
 use oware_egtb::check::{level_stats, verify_level};
 use oware_egtb::file::file_name;
+use oware_egtb::path_search::SearchBudget;
 use oware_egtb::store::{DirStore, MemoryStore};
 use oware_egtb::{EgtbError, Tablebase};
 use oware_rules::{Position, RuleSet};
@@ -121,7 +122,7 @@ fn damaged_and_foreign_files_are_refused() {
 #[test]
 fn verify_passes_on_every_built_level() {
     for (rules, max) in [(RuleSet::Awari, 10), (RuleSet::Abapa, 9)] {
-        let levels = build_in_memory(rules, max, 0).unwrap();
+        let levels = build_in_memory(rules, max, SearchBudget::Fixed(0)).unwrap();
         for seeds in 0..=max {
             let check = verify_level(&levels, seeds);
             assert_eq!(check.bad, 0, "{rules} level {seeds}: {:?}", check.examples);
@@ -146,8 +147,8 @@ fn verify_passes_on_every_built_level() {
 fn stats_count_open_abapa_entries_by_width() {
     use oware_egtb::values::decode;
     let max = 8;
-    let solver = build_in_memory(RuleSet::Abapa, max, 0).unwrap();
-    let searched = build_in_memory(RuleSet::Abapa, max, 300).unwrap();
+    let solver = build_in_memory(RuleSet::Abapa, max, SearchBudget::Fixed(0)).unwrap();
+    let searched = build_in_memory(RuleSet::Abapa, max, SearchBudget::Auto(300)).unwrap();
     let mut some_of_each = [false; 3];
     for seeds in 0..=max {
         let stats = level_stats(&solver, seeds);
@@ -198,7 +199,8 @@ fn verify_catches_a_wrong_entry() {
 
 #[test]
 fn probe_ignores_stores_and_turns_the_board_for_north() {
-    let tb = Tablebase::from_levels(build_in_memory(RuleSet::Awari, 6, 0).unwrap());
+    let tb =
+        Tablebase::from_levels(build_in_memory(RuleSet::Awari, 6, SearchBudget::Fixed(0)).unwrap());
     let south: Position = "0-0-0-0-0-2-1-1-0-0-0-0-22-22-S".parse().unwrap();
     let north: Position = "1-1-0-0-0-0-0-0-0-0-0-2-22-22-N".parse().unwrap();
     let other_stores: Position = "0-0-0-0-0-2-1-1-0-0-0-0-30-14-S".parse().unwrap();
@@ -217,7 +219,7 @@ fn probe_ignores_stores_and_turns_the_board_for_north() {
 #[test]
 fn verify_passes_on_levels_the_path_search_refined() {
     let max = 7;
-    let levels = build_in_memory(RuleSet::Abapa, max, 2_000).unwrap();
+    let levels = build_in_memory(RuleSet::Abapa, max, SearchBudget::Auto(2_000)).unwrap();
     let mut off_fixpoint = 0;
     for seeds in 0..=max {
         let check = verify_level(&levels, seeds);

@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 
 use oware_egtb::build::build_in_memory;
+use oware_egtb::path_search::SearchBudget;
 use oware_egtb::Tablebase;
 use oware_rules::{Position, RuleSet, Side, HOUSES};
 
@@ -172,7 +173,9 @@ fn awari_databases_agree_with_an_independent_solver() {
         })
         .unwrap_or(10);
     let expected = solve(max);
-    let tb = Tablebase::from_levels(build_in_memory(RuleSet::Awari, max as usize, 0).unwrap());
+    let tb = Tablebase::from_levels(
+        build_in_memory(RuleSet::Awari, max as usize, SearchBudget::Fixed(0)).unwrap(),
+    );
     for (seeds, values) in expected.iter().enumerate() {
         let mut compared = 0;
         let mut wrong = Vec::new();

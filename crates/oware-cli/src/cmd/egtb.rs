@@ -10,6 +10,7 @@ use anyhow::Context;
 use clap::Subcommand;
 use oware_egtb::build::{build_with, pending_work, progress_bar};
 use oware_egtb::check::{level_stats, verify_level, LevelStats};
+use oware_egtb::path_search::SearchBudget;
 use oware_egtb::store::DirStore;
 use oware_egtb::values::max_level;
 use oware_egtb::Tablebase;
@@ -38,8 +39,10 @@ pub enum EgtbCommand {
         /// Worker threads (default: one per core)
         #[arg(long, value_name = "T")]
         threads: Option<usize>,
-        /// abapa: search boards left with bounds by path tracking, up to N nodes per board and pass,
-        /// in passes while one settles something (at most 4; 0: off)
+        /// abapa: search the boards left with bounds by path tracking, up to N nodes per board and
+        /// pass, in passes while one settles something (at most 4). Levels with at most 1,000 open
+        /// boards (levels 0-5) are always searched, with up to 10,000,000 nodes per board; 0: only
+        /// those
         #[arg(long, value_name = "N", default_value_t = 0)]
         search_nodes: u64,
     },
@@ -125,16 +128,22 @@ fn run_build(
     let started = Instant::now();
     let mut built = 0u64;
     pool.install(|| {
-        build_with(&mut store, rules, max_seeds, search_nodes, &bar, |level| {
-            let line = if level.reused {
-                format!(
-                    "level {:2}: {:>12} positions, already built",
-                    level.seeds, level.boards
-                )
-            } else {
-                built += level.boards;
-                let rate = level.boards as f64 / level.seconds.max(1e-9);
-                format!(
+        build_with(
+            &mut store,
+            rules,
+            max_seeds,
+            SearchBudget::Auto(search_nodes),
+            &bar,
+            |level| {
+                let line = if level.reused {
+                    format!(
+                        "level {:2}: {:>12} positions, already built",
+                        level.seeds, level.boards
+                    )
+                } else {
+                    built += level.boards;
+                    let rate = level.boards as f64 / level.seconds.max(1e-9);
+                    format!(
                     "level {:2}: {:>12} positions, {:8.2} s, {:>12.0} positions/s/core, {} exact",
                     level.seeds,
                     level.boards,
@@ -142,14 +151,15 @@ fn run_build(
                     rate / cores as f64,
                     level.exact
                 )
-            };
-            // A hidden bar (not a terminal) drops its printed lines: print those directly.
-            if bar.is_hidden() {
-                println!("{line}");
-            } else {
-                bar.println(line);
-            }
-        })
+                };
+                // A hidden bar (not a terminal) drops its printed lines: print those directly.
+                if bar.is_hidden() {
+                    println!("{line}");
+                } else {
+                    bar.println(line);
+                }
+            },
+        )
     })?;
     bar.finish_and_clear();
     println!(
