@@ -359,7 +359,8 @@ fn refine_pass(
     budget: u64,
 ) -> (u64, u64) {
     let seeds = index.seeds();
-    const CHUNK: usize = 1 << 12;
+    // Small chunks: a few boards of a small level can take most of its time.
+    const CHUNK: usize = 1 << 6;
     let before = entries.to_vec();
     let level = Some(InLevel {
         index,
