@@ -123,7 +123,11 @@ impl Limits {
             return None;
         }
         if let Some(t) = self.movetime {
-            return Some((t.mul_f64(0.5), t));
+            // `movetime` means search that long: start iterations until the time is up. An
+            // iteration cut short loses nothing against not starting it, and one that ends in time
+            // is a ply deeper; iteration times vary too much (1.0x to 2.5x the one before) to
+            // tell in advance.
+            return Some((t, t));
         }
         let clock = self.clocks?[side.index()];
         // Plan for about 25 more moves, spend most of the increment, keep a safety margin.
@@ -1106,6 +1110,14 @@ fn from_table(score: i16, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn movetime_iterations_go_on_until_the_time_is_up() {
+        // `movetime` means search that long: no iteration is refused before the time is up (one
+        // that is cut short loses nothing against not starting it).
+        let t = Duration::from_millis(200);
+        assert_eq!(Limits::movetime(t).time_budget(Side::South), Some((t, t)));
+    }
 
     #[test]
     fn reductions_grow_with_depth_and_move_number() {

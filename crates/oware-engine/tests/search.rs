@@ -303,3 +303,14 @@ fn bench_signature_at_depths_12_and_16_is_pinned() {
     assert_eq!(total(12), 67_404);
     assert_eq!(total(16), 426_600);
 }
+
+/// A `movetime` search goes on until the time is up (see `Limits::time_budget`), but not once the
+/// result is decided.
+#[test]
+fn a_decided_result_does_not_wait_for_the_movetime() {
+    let won = game("0-0-0-1-0-1-1-1-0-0-0-0-23-21-S", RuleSet::Abapa);
+    let began = Instant::now();
+    let r = engine().search(&won, &Limits::movetime(Duration::from_secs(5)), &mut |_| {});
+    assert_eq!(plies_to_end(r.score), Some(1));
+    assert!(began.elapsed() < Duration::from_secs(5));
+}

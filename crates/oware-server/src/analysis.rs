@@ -154,6 +154,7 @@ pub fn evaluate(
         if left.is_zero() {
             break;
         }
+        let call = Instant::now();
         let scores = engine.analyze(
             game,
             &Limits {
@@ -165,9 +166,9 @@ pub fn evaluate(
         if scores.is_empty() {
             break;
         }
-        // The engine declines to start an iteration after half its time; past that point this
-        // call may not have reached `depth`, but its scores are at least as deep as the last's.
-        let complete = start.elapsed() < budget / 2;
+        // A call that used all its time may not have reached `depth` (the engine searches until
+        // the time is up), but its scores are at least as deep as the last's.
+        let complete = call.elapsed() < left;
         done.moves = scores.iter().map(move_value).collect();
         if !complete {
             break;
