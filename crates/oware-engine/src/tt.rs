@@ -3,9 +3,10 @@
 //!
 //! Each bucket holds two slots: the first is *depth-preferred* (kept unless the new result is at least
 //! as deep, or the old one is from an earlier search), the second is *always-replace* (takes whatever
-//! the first refused, so recent results are not lost). Each slot is two `AtomicU64`s, the key stored
-//! XOR-ed with the data: a slot torn by two threads writing at once fails the key check and reads as a
-//! miss instead of handing back another position's result.
+//! the first refused, so recent results are not lost). A slot is one `AtomicU64`: the result in its
+//! low 36 bits and 28 bits of the position's key above them, written and read whole, so two threads
+//! writing at once never leave a slot that mixes two positions. Eight bytes a slot (a 16-byte bucket)
+//! keep twice the results of a 16-byte slot in the same memory, and in the same cache.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -43,7 +44,8 @@ impl Entry {
         }
     }
 
-    // Layout: score 0..16, depth 16..24, move 24..28 (15 = none), bound 28..30, generation 32..40.
+    // Layout: score 0..16, depth 16..24, move 24..28 (15 = none), bound 28..30, generation 30..36;
+    // the key's check bits above (see `Slot`).
     fn pack(self) -> u64 {
         let mv = self.mv.map_or(15, |m| m.house() as u64);
         let bound = match self.bound {
@@ -55,7 +57,7 @@ impl Entry {
             | (self.depth as u64) << 16
             | mv << 24
             | bound << 28
-            | (self.generation as u64) << 32
+            | ((self.generation & 63) as u64) << 30
     }
 
     fn unpack(data: u64) -> Option<Entry> {
@@ -70,43 +72,58 @@ impl Entry {
             depth: (data >> 16) as u8,
             mv: Move::new(((data >> 24) & 15) as usize),
             bound,
-            generation: (data >> 32) as u8,
+            generation: ((data >> 30) & 63) as u8,
         })
     }
 }
 
+/// One result and the check bits of its key in one word (an empty slot is 0: no bound).
 #[derive(Default)]
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
+struct Slot(AtomicU64);
+
+/// The result's bits in a slot; the rest check the key.
+const DATA_BITS: u32 = 36;
 
 impl Slot {
+    /// The key bits a slot keeps: the low ones (the bucket is chosen by the high ones).
+    #[inline]
+    fn check(key: u64) -> u64 {
+        key << DATA_BITS
+    }
+
+    #[inline]
+    fn get(&self) -> (u64, u64) {
+        let word = self.0.load(Ordering::Relaxed);
+        (
+            word >> DATA_BITS << DATA_BITS,
+            word & ((1 << DATA_BITS) - 1),
+        )
+    }
+
+    #[inline]
     fn read(&self, key: u64) -> Option<Entry> {
-        let data = self.data.load(Ordering::Relaxed);
-        let check = self.check.load(Ordering::Relaxed);
-        if check ^ data == key {
+        let (check, data) = self.get();
+        if check == Self::check(key) {
             Entry::unpack(data)
         } else {
             None
         }
     }
 
-    fn write(&self, key: u64, entry: Entry) {
-        let data = entry.pack();
-        self.data.store(data, Ordering::Relaxed);
-        self.check.store(key ^ data, Ordering::Relaxed);
+    #[inline]
+    fn write(&self, check: u64, entry: Entry) {
+        self.0.store(check | entry.pack(), Ordering::Relaxed);
     }
 }
 
-/// Bytes per bucket (two slots of two `u64`s).
-const BUCKET_BYTES: usize = 32;
+/// Bytes per bucket (two slots of one `u64`).
+const BUCKET_BYTES: usize = 16;
 
 /// The two slots of a bucket, aligned to their size so that a bucket never straddles two cache lines
-/// (a large allocation starts 16 bytes past a page boundary: unaligned, every other bucket would
-/// cost two cache misses, and the prefetch would load only one of its lines).
+/// (a large allocation starts 16 bytes past a page boundary: unaligned, some buckets would cost two
+/// cache misses, and the prefetch would load only one of their lines).
 #[derive(Default)]
-#[repr(C, align(32))]
+#[repr(C, align(16))]
 struct Bucket([Slot; 2]);
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
@@ -133,7 +150,7 @@ impl Table {
         // Zeroed memory may be mapped lazily; touch every page now so that the first search does not
         // pay the page faults (and timings measure the search).
         for bucket in buckets.iter().step_by(4096 / BUCKET_BYTES) {
-            bucket.0[0].data.store(0, Ordering::Relaxed);
+            bucket.0[0].0.store(0, Ordering::Relaxed);
         }
         Table {
             buckets,
@@ -164,8 +181,8 @@ impl Table {
 
     #[inline]
     fn bucket(&self, key: u64) -> &[Slot; 2] {
-        // The high bits pick the bucket; the low bits are what tends to differ between neighbours.
-        &self.buckets[(key >> 20) as usize & self.mask].0
+        // The high bits pick the bucket, the low ones are checked in the slot: no bit does both.
+        &self.buckets[(key >> 32) as usize & self.mask].0
     }
 
     /// Starts loading the bucket of `key` into the cache (a hint; no effect on results).
@@ -198,8 +215,9 @@ impl Table {
         let generation = self.generation.load(Ordering::Relaxed);
         entry.generation = generation;
         let [deep, recent] = self.bucket(key);
-        let data = deep.data.load(Ordering::Relaxed);
-        let same = deep.check.load(Ordering::Relaxed) ^ data == key;
+        let check = Slot::check(key);
+        let (deep_check, data) = deep.get();
+        let same = deep_check == check;
         let old = Entry::unpack(data);
         let replace_deep = match old {
             None => true,
@@ -216,12 +234,12 @@ impl Table {
             // A different deep result pushed out goes to the always-replace slot rather than vanish.
             if let (false, Some(old)) = (same, old) {
                 if old.generation == generation {
-                    recent.write(deep.check.load(Ordering::Relaxed) ^ data, old);
+                    recent.write(deep_check, old);
                 }
             }
-            deep.write(key, entry);
+            deep.write(check, entry);
         } else {
-            recent.write(key, entry);
+            recent.write(check, entry);
         }
     }
 
@@ -232,10 +250,7 @@ impl Table {
         let used = self.buckets[..n]
             .iter()
             .flat_map(|b| b.0.iter())
-            .filter(|s| {
-                Entry::unpack(s.data.load(Ordering::Relaxed))
-                    .is_some_and(|e| e.generation == generation)
-            })
+            .filter(|s| Entry::unpack(s.get().1).is_some_and(|e| e.generation == generation))
             .count();
         (used * 1000 / (2 * n)) as u32
     }
