@@ -70,8 +70,9 @@ pub struct Played {
 /// byte by byte and reading it back whole stalled the processor.
 #[inline]
 pub fn successors(board: &Board) -> impl Iterator<Item = Played> + '_ {
-    let legal = legal_houses_packed(packed(board));
-    let base = turn(packed(board));
+    let x = packed(board);
+    let legal = legal_houses_packed(x);
+    let base = turn(x);
     (0..6usize)
         .filter(move |&c| legal & (1 << c) != 0)
         .map(move |c| play(board, base, c))
