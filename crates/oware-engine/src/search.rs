@@ -256,6 +256,12 @@ impl Engine {
         self.control.clone()
     }
 
+    /// The part of the transposition table in use now, in bytes (it grows with the searches of a
+    /// game, up to the `Hash` size).
+    pub fn table_bytes_in_use(&self) -> usize {
+        self.table.bytes_in_use()
+    }
+
     /// Resizes the transposition table (its contents are lost).
     pub fn set_hash(&mut self, megabytes: usize) {
         self.options.hash_mb = megabytes;
@@ -438,6 +444,8 @@ struct Worker<'a> {
     boundary: usize,
     nodes: u64,
     flushed: u64,
+    /// Results of this search lost from the table for lack of room, since it last grew.
+    lost: u64,
     /// Node count at which to look at the clock and the stop flags next.
     next_check: u64,
     aborted: bool,
@@ -482,6 +490,7 @@ impl<'a> Worker<'a> {
             boundary: 0,
             nodes: 0,
             flushed: 0,
+            lost: 0,
             next_check: 1024,
             aborted: false,
             seldepth: 0,
@@ -514,6 +523,9 @@ impl<'a> Worker<'a> {
         s.nodes
             .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
         self.flushed = self.nodes;
+        if s.table.grow_if_crowded(self.lost) {
+            self.lost = 0;
+        }
         if s.control.is_stopped() || s.helpers_stop.load(Ordering::Relaxed) {
             self.aborted = true;
             return;
@@ -971,7 +983,7 @@ impl<'a> Worker<'a> {
             } else {
                 Bound::Upper
             };
-            self.shared.table.store(
+            self.lost += u64::from(self.shared.table.store(
                 key,
                 Entry::new(
                     to_table(best, ply),
@@ -979,7 +991,7 @@ impl<'a> Worker<'a> {
                     best_move,
                     bound,
                 ),
-            );
+            ));
         }
         (best, rep_min)
     }

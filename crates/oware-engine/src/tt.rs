@@ -7,8 +7,14 @@
 //! low 36 bits and 28 bits of the position's key above them, written and read whole, so two threads
 //! writing at once never leave a slot that mixes two positions. Eight bytes a slot (a 16-byte bucket)
 //! keep twice the results of a 16-byte slot in the same memory, and in the same cache.
+//!
+//! A game starts with only the first mebibyte of the table in use, and the part in use doubles
+//! whenever a search loses many of its own results to lack of room (see [`Table::grow_if_crowded`]).
+//! A short search fills a small part of any table; spread over all of a large one, its results would
+//! each sit on a cache line of their own, and nearly every probe would be a trip to memory. Kept
+//! together, they stay in the processor's caches.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
 use oware_rules::Move;
 
@@ -84,11 +90,30 @@ struct Slot(AtomicU64);
 /// The result's bits in a slot; the rest check the key.
 const DATA_BITS: u32 = 36;
 
+/// The bucket is chosen by the key's bits from 32 up, as many as the part in use needs:
+/// `START_BUCKET_BITS` at the start of a game, up to `MAX_BUCKET_BITS` for the largest table.
+const BUCKET_SHIFT: u32 = 32;
+const START_BUCKET_BITS: u32 = 16;
+const MAX_BUCKET_BITS: u32 = 28;
+/// A slot keeps the key's low 16 bits and its bits `BUCKET_SHIFT + START_BUCKET_BITS ..
+/// BUCKET_SHIFT + MAX_BUCKET_BITS`: the bucket bits that the part in use may come to need, so that
+/// growing can move each result to its new bucket. The bits the current bucket already implies check
+/// nothing, so a table of 2^n buckets checks 16 + (28 - n) bits (22 at 64 MiB; Stockfish checks 16).
+const LOW_CHECK_BITS: u32 = 16;
+
 impl Slot {
-    /// The key bits a slot keeps: the low ones (the bucket is chosen by the high ones).
+    /// The key bits a slot keeps, in place.
     #[inline]
     fn check(key: u64) -> u64 {
-        key << DATA_BITS
+        let low = key & ((1 << LOW_CHECK_BITS) - 1);
+        let growth = (key >> (BUCKET_SHIFT + START_BUCKET_BITS))
+            & ((1 << (MAX_BUCKET_BITS - START_BUCKET_BITS)) - 1);
+        (low | growth << LOW_CHECK_BITS) << DATA_BITS
+    }
+
+    /// Where a slot keeps the key's bucket bit `BUCKET_SHIFT + n` (for `n` from `START_BUCKET_BITS`).
+    fn bucket_bit(n: u32) -> u32 {
+        DATA_BITS + LOW_CHECK_BITS + n - START_BUCKET_BITS
     }
 
     #[inline]
@@ -114,6 +139,15 @@ impl Slot {
     fn write(&self, check: u64, entry: Entry) {
         self.0.store(check | entry.pack(), Ordering::Relaxed);
     }
+
+    /// Writes `entry` over what the slot held; true when that was a result of search `generation`
+    /// for another position (a result lost to lack of room).
+    #[inline]
+    fn replace(&self, check: u64, entry: Entry, generation: u8) -> bool {
+        let (old_check, data) = self.get();
+        self.write(check, entry);
+        old_check != check && Entry::unpack(data).is_some_and(|old| old.generation == generation)
+    }
 }
 
 /// Bytes per bucket (two slots of one `u64`).
@@ -131,15 +165,23 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
 /// A transposition table of a given size.
 pub struct Table {
     buckets: Vec<Bucket>,
-    mask: usize,
+    /// The buckets in use, less one: a power of two of them, the first ones of `buckets`. Grows
+    /// during a game and goes back to the start at [`Table::clear`].
+    mask: AtomicUsize,
     generation: AtomicU8,
 }
 
+/// A search that loses results of its own to lack of room, as many as this fraction of the slots in
+/// use, doubles them (see [`Table::grow_if_crowded`]).
+const CROWDED_DIVISOR: u64 = 8;
+
 impl Table {
-    /// A table of at most `megabytes` MiB (rounded down to a power of two buckets; at least 1 bucket).
+    /// A table of at most `megabytes` MiB (rounded down to a power of two buckets; at least 1 bucket,
+    /// at most 4 GiB).
     pub fn new(megabytes: usize) -> Table {
         let bytes = megabytes.saturating_mul(1 << 20).max(BUCKET_BYTES);
-        let mut count = 1usize << (usize::BITS - 1 - (bytes / BUCKET_BYTES).leading_zeros());
+        let mut count = (1usize << (usize::BITS - 1 - (bytes / BUCKET_BYTES).leading_zeros()))
+            .min(1 << MAX_BUCKET_BITS);
         let mut buckets: Vec<Bucket> = Vec::new();
         // Memory that cannot be had gives a smaller table, never an abort.
         while buckets.try_reserve_exact(count).is_err() && count > 1 {
@@ -153,23 +195,69 @@ impl Table {
             bucket.0[0].0.store(0, Ordering::Relaxed);
         }
         Table {
+            mask: AtomicUsize::new(Self::start_mask(count)),
             buckets,
-            mask: count - 1,
             generation: AtomicU8::new(0),
         }
     }
 
-    /// Size in bytes.
+    fn start_mask(count: usize) -> usize {
+        count.min(1 << START_BUCKET_BITS) - 1
+    }
+
+    /// Size in bytes (all of it, in use or not).
     pub fn bytes(&self) -> usize {
         self.buckets.len() * BUCKET_BYTES
     }
 
-    /// Forgets everything (a new game).
+    /// Bytes in use now.
+    pub fn bytes_in_use(&self) -> usize {
+        (self.mask.load(Ordering::Relaxed) + 1) * BUCKET_BYTES
+    }
+
+    /// Forgets everything (a new game); only the first part of the table is in use again.
     pub fn clear(&mut self) {
-        for bucket in &mut self.buckets {
+        // Only the part in use was ever written since the table was made or last cleared.
+        let in_use = *self.mask.get_mut() + 1;
+        for bucket in &mut self.buckets[..in_use] {
             *bucket = Default::default();
         }
         self.generation.store(0, Ordering::Relaxed);
+        *self.mask.get_mut() = Self::start_mask(self.buckets.len());
+    }
+
+    /// Doubles the part of the table in use (up to all of it) when a search has lost `lost` results
+    /// of its own (see [`Table::store`]) to lack of room: an eighth as many as the slots in use.
+    /// Returns whether it did, after which the caller counts its losses from zero. Each result moves
+    /// to the bucket the larger part gives its key (a slot keeps the key bit that says which).
+    pub fn grow_if_crowded(&self, lost: u64) -> bool {
+        let mask = self.mask.load(Ordering::Relaxed);
+        let slots = 2 * (mask as u64 + 1);
+        if lost < slots / CROWDED_DIVISOR || mask + 1 == self.buckets.len() {
+            return false;
+        }
+        // Two threads may both find the table crowded: only one doubles it. Another thread's
+        // store into a bucket being moved may be lost or left where no probe looks: a result
+        // missing, never a wrong one (the slot checks its key).
+        if self
+            .mask
+            .compare_exchange(mask, 2 * mask + 1, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            let half = mask + 1;
+            let moves_up = 1 << Slot::bucket_bit(half.trailing_zeros());
+            let (lower, upper) = self.buckets.split_at(half);
+            for (from, to) in lower.iter().zip(upper) {
+                for (slot, target) in from.0.iter().zip(&to.0) {
+                    let word = slot.0.load(Ordering::Relaxed);
+                    if word & moves_up != 0 {
+                        target.0.store(word, Ordering::Relaxed);
+                        slot.0.store(0, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        true
     }
 
     /// Marks the start of a new search: older entries become first candidates for replacement.
@@ -181,8 +269,7 @@ impl Table {
 
     #[inline]
     fn bucket(&self, key: u64) -> &[Slot; 2] {
-        // The high bits pick the bucket, the low ones are checked in the slot: no bit does both.
-        &self.buckets[(key >> 32) as usize & self.mask].0
+        &self.buckets[(key >> BUCKET_SHIFT) as usize & self.mask.load(Ordering::Relaxed)].0
     }
 
     /// Starts loading the bucket of `key` into the cache (a hint; no effect on results).
@@ -210,8 +297,9 @@ impl Table {
         deep.read(key).or_else(|| recent.read(key))
     }
 
-    /// Stores a result for `key`.
-    pub fn store(&self, key: u64, mut entry: Entry) {
+    /// Stores a result for `key`. Returns whether a result of this search for another position was
+    /// lost to make room (the measure of a table too small for the search).
+    pub fn store(&self, key: u64, mut entry: Entry) -> bool {
         let generation = self.generation.load(Ordering::Relaxed);
         entry.generation = generation;
         let [deep, recent] = self.bucket(key);
@@ -231,19 +319,21 @@ impl Table {
             if same && entry.mv.is_none() {
                 entry.mv = old.and_then(|o| o.mv);
             }
-            // A different deep result pushed out goes to the always-replace slot rather than vanish.
-            if let (false, Some(old)) = (same, old) {
-                if old.generation == generation {
-                    recent.write(deep_check, old);
-                }
-            }
             deep.write(check, entry);
+            // A different deep result pushed out goes to the always-replace slot rather than vanish.
+            match old {
+                Some(old) if !same && old.generation == generation => {
+                    recent.replace(deep_check, old, generation)
+                }
+                _ => false,
+            }
         } else {
-            recent.write(check, entry);
+            recent.replace(check, entry, generation)
         }
     }
 
-    /// Roughly how full the table is, in permille (sampled from the first buckets), as engines report.
+    /// Roughly how full the part in use is, in permille (sampled from the first buckets), as engines
+    /// report.
     pub fn hashfull(&self) -> u32 {
         let n = self.buckets.len().min(500);
         let generation = self.generation.load(Ordering::Relaxed);
@@ -318,5 +408,47 @@ mod tests {
         table.store(4, Entry::new(40, 1, None, Bound::Upper));
         assert_eq!(table.probe(4).unwrap().score, 40);
         assert_eq!(table.probe(1), None);
+    }
+
+    #[test]
+    fn growing_keeps_every_result_where_probes_find_it() {
+        let mut table = Table::new(8);
+        assert_eq!(
+            table.bytes_in_use(),
+            1 << 20,
+            "a game starts with 1 MiB in use"
+        );
+        // Keys spread over all bucket bits (a multiplicative sequence).
+        let keys: Vec<u64> = (1..=2000u64)
+            .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        let entry = |i: usize| Entry::new(i as i16, 5, Move::new(i % 6), Bound::Lower);
+        for (i, &k) in keys.iter().enumerate() {
+            table.store(k, entry(i));
+        }
+        let found = |t: &Table| {
+            keys.iter()
+                .enumerate()
+                .filter(|&(i, &k)| t.probe(k) == Some(entry(i)))
+                .count()
+        };
+        let before = found(&table);
+        assert!(before > 1900, "{before}");
+        assert!(!table.grow_if_crowded(10), "not crowded");
+        assert!(table.grow_if_crowded(u64::MAX));
+        assert_eq!(table.bytes_in_use(), 2 << 20);
+        assert_eq!(
+            found(&table),
+            before,
+            "every result moved to its new bucket"
+        );
+        assert!(table.grow_if_crowded(u64::MAX));
+        assert!(table.grow_if_crowded(u64::MAX));
+        assert_eq!(table.bytes_in_use(), 8 << 20);
+        assert!(!table.grow_if_crowded(u64::MAX), "all of it is in use");
+        assert_eq!(found(&table), before);
+        table.clear();
+        assert_eq!(table.bytes_in_use(), 1 << 20);
+        assert_eq!(found(&table), 0);
     }
 }

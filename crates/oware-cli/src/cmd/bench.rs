@@ -57,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             _ => None,
         };
         println!(
-            "{:>2} {:<32} depth {:>2} score {:>6} best {} nodes {:>11} time {:>6} ms nps {:>9}",
+            "{:>2} {:<32} depth {:>2} score {:>6} best {} nodes {:>11} time {:>6} ms nps {:>9} table {:>4} MiB",
             i + 1,
             game.position().to_string(),
             r.depth,
@@ -65,7 +65,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             r.best.map_or('-', |m| m.letter()),
             r.nodes,
             r.time.as_millis(),
-            r.nps()
+            r.nps(),
+            engine.table_bytes_in_use() >> 20
         );
         total_nodes += r.nodes;
         total_time += r.time;
