@@ -34,7 +34,7 @@ pub struct InLevel<'a> {
 }
 
 impl InLevel<'_> {
-    fn bounds(&self, board: &Board) -> Option<Bounds> {
+    pub(crate) fn bounds(&self, board: &Board) -> Option<Bounds> {
         let i = self.index.rank(board)?;
         decode(RuleSet::Abapa, self.index.seeds(), self.entries[i as usize])
     }
