@@ -33,6 +33,7 @@ pub mod check;
 pub mod file;
 pub mod index;
 pub mod path_search;
+pub mod pn_search;
 pub mod solve;
 pub mod store;
 pub mod tablebase;

@@ -34,7 +34,7 @@ pub struct InLevel<'a> {
 }
 
 impl InLevel<'_> {
-    fn bounds(&self, board: &Board) -> Option<Bounds> {
+    pub(crate) fn bounds(&self, board: &Board) -> Option<Bounds> {
         let i = self.index.rank(board)?;
         decode(RuleSet::Abapa, self.index.seeds(), self.entries[i as usize])
     }
@@ -287,7 +287,10 @@ pub fn search_bounds_in(
 pub enum SearchBudget {
     /// This many nodes per board and pass on every level (0: the solver's entries as they are).
     Fixed(u64),
-    /// Levels the solver leaves with at most [`FEW_OPEN`] open boards are searched with up to
+    /// Levels the solver leaves with at most [`PROOF_NUMBER_OPEN`] open boards first go through the
+    /// proof-number search ([`crate::pn_search::refine_level`]), which transfers the solver's own
+    /// bounds along paths and settles most of the open boards of levels 4, 6 and 7 in seconds.
+    /// Then levels the solver left with at most [`FEW_OPEN`] open boards are searched with up to
     /// [`EXHAUSTIVE_NODES`] nodes per board and pass; other levels with this many (0: not at all).
     ///
     /// The small levels matter most: every capture leads to a lower level, so a level's open boards
@@ -303,11 +306,28 @@ pub enum SearchBudget {
 /// component of 9,412 boards that the search cannot finish).
 pub const FEW_OPEN: u64 = 1_000;
 
+/// See [`SearchBudget::Auto`]: levels with at most this many open boards after the solver go
+/// through the proof-number search (levels 2–4, 6 and 7 of a build from scratch; level 8 has about
+/// 13,000, and the search settles few of them: their exits into level 6 are what keeps them open).
+pub const PROOF_NUMBER_OPEN: u64 = 20_000;
+
 /// See [`SearchBudget::Auto`]: enough for every open board of levels 0–5 (one of level 4 needs
 /// more than a million).
 pub const EXHAUSTIVE_NODES: u64 = 10_000_000;
 
 impl SearchBudget {
+    /// Nodes per threshold question for the proof-number search that follows the path search
+    /// ([`crate::pn_search::refine_level`]): on every level with `Auto`, never with `Fixed`.
+    pub fn proof_number_nodes(self, open: u64) -> Option<usize> {
+        match self {
+            SearchBudget::Fixed(_) => None,
+            SearchBudget::Auto(_) if open <= PROOF_NUMBER_OPEN => {
+                Some(crate::pn_search::REFINE_NODES)
+            }
+            SearchBudget::Auto(_) => None,
+        }
+    }
+
     /// Nodes per board and pass for a level where the solver left `open` boards with bounds.
     pub fn nodes_for(self, open: u64) -> u64 {
         match self {
@@ -331,12 +351,25 @@ pub fn refine_level(
     entries: &mut [u8],
     budget: SearchBudget,
 ) -> u64 {
-    let seeds = index.seeds();
-    let open = entries
+    let nodes = budget.nodes_for(open_entries(index.seeds(), entries));
+    refine_level_with(index, lower, entries, nodes)
+}
+
+/// How many of a level's entries are not exact.
+pub fn open_entries(seeds: usize, entries: &[u8]) -> u64 {
+    entries
         .iter()
         .filter(|&&code| decode(RuleSet::Abapa, seeds, code).is_some_and(|b| !b.is_exact()))
-        .count() as u64;
-    let nodes = budget.nodes_for(open);
+        .count() as u64
+}
+
+/// [`refine_level`] with `nodes` nodes per board and pass (0: nothing).
+pub fn refine_level_with(
+    index: &LevelIndex,
+    lower: &dyn LowerLevels,
+    entries: &mut [u8],
+    nodes: u64,
+) -> u64 {
     if nodes == 0 {
         return 0;
     }

@@ -333,7 +333,19 @@ pub fn solve_level(
                 high: atomics(n),
             };
             let mut entries = Solver::new(rules, index, scheme, progress).run(lower);
-            crate::path_search::refine_level(index, lower, &mut entries, search);
+            // The proof-number search first (it transfers the solver's own bounds, so it needs
+            // them as the solver left them), then the path search on what is left.
+            let solver = entries.clone();
+            let open = crate::path_search::open_entries(index.seeds(), &solver);
+            if let Some(nodes) = search.proof_number_nodes(open) {
+                crate::pn_search::refine_level(index, lower, &solver, &mut entries, nodes);
+            }
+            crate::path_search::refine_level_with(
+                index,
+                lower,
+                &mut entries,
+                search.nodes_for(open),
+            );
             entries
         }
     }

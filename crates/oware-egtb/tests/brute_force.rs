@@ -224,3 +224,79 @@ fn pruned_path_search_agrees_with_the_plain_one() {
         }
     }
 }
+
+/// The proof-number search answers every threshold question as the brute force (levels 1–3) or the
+/// plain full-window path search (checked against the brute force above; levels 4 and 5) does, with
+/// no stored bounds at its leaves, with the solver's bounds folded along the path, and with the
+/// solver's bounds transferred through the solid positions of the path. The level searched has the
+/// threshold solver's bounds alone (a build with no search), so that many of its boards are open.
+#[test]
+fn proof_number_search_agrees_with_the_plain_path_search() {
+    use oware_egtb::path_search::{search_bounds, InLevel};
+    use oware_egtb::pn_search::{at_least, narrow, Outcome};
+    use oware_egtb::Bounds;
+    let max = 5;
+    // Exact lower levels (the default build settles every board up to 5 seeds), and the solver's
+    // bounds alone on the level searched.
+    let levels = build_in_memory(RuleSet::Abapa, max, SearchBudget::Auto(0)).unwrap();
+    let solver = build_in_memory(RuleSet::Abapa, max, SearchBudget::Fixed(0)).unwrap();
+    let (mut answered, mut open_settled, mut open, mut plain_checked) = (0, 0, 0, 0);
+    for k in 1..=max {
+        let (index, entries) = solver.level(k).unwrap();
+        let level = Some(InLevel { index, entries });
+        for (i, board) in index.iter_from(0).enumerate() {
+            let stored = solver.stored(&board).unwrap();
+            if stored.is_exact() && i % 7 != 0 {
+                continue;
+            }
+            // The value: the brute force's, or the default build's (held to the plain search by
+            // the tests above), which the plain search must agree with wherever it finishes.
+            let v = if k <= 3 {
+                brute_force(&board, RuleSet::Abapa) as i8
+            } else {
+                let v = levels.stored(&board).unwrap();
+                assert!(v.is_exact(), "level {k} {board:?}: {v:?}");
+                let widest = Bounds { lo: 0, hi: k as i8 };
+                if let Some(plain) = search_bounds(k, &board, &levels, widest, 100_000) {
+                    assert_eq!(plain, v, "level {k} {board:?}");
+                    plain_checked += 1;
+                }
+                v.lo
+            };
+            for t in 1..=k as i8 {
+                for (in_level, solid) in [(None, None), (level, None), (level, level)] {
+                    let outcome = at_least(k, &board, &levels, in_level, solid, t, 100_000);
+                    let expected = if v >= t {
+                        Outcome::Proved
+                    } else {
+                        Outcome::Disproved
+                    };
+                    assert!(
+                        outcome == expected || outcome == Outcome::Unknown,
+                        "level {k} {board:?} (value {v}): at least {t}? {outcome:?}"
+                    );
+                    answered += (outcome != Outcome::Unknown) as u32;
+                }
+            }
+            let narrowed = narrow(k, &board, &levels, level, level, stored, 100_000);
+            assert!(
+                narrowed.lo <= v && v <= narrowed.hi,
+                "level {k} {board:?}: {narrowed:?}, value {v}"
+            );
+            open += !stored.is_exact() as u32;
+            open_settled += (!stored.is_exact() && narrowed.is_exact()) as u32;
+        }
+    }
+    eprintln!(
+        "{answered} threshold questions answered, {open_settled} of {open} open boards settled, \
+         {plain_checked} values checked against the plain search"
+    );
+    assert!(
+        plain_checked > 200,
+        "only {plain_checked} checked against the plain search"
+    );
+    assert!(
+        answered > 3000 && open_settled * 10 > open * 9,
+        "{answered} answered, {open_settled} of {open} settled"
+    );
+}

@@ -40,8 +40,9 @@ pub enum EgtbCommand {
         #[arg(long, value_name = "T")]
         threads: Option<usize>,
         /// abapa: search the boards left with bounds by path tracking, up to N nodes per board and
-        /// pass, in passes while one settles something (at most 4). Levels with at most 1,000 open
-        /// boards (levels 0-5) are always searched, with up to 10,000,000 nodes per board; 0: only
+        /// pass, in passes while one settles something (at most 4). Levels with at most 20,000 open
+        /// boards (levels 2-4 and 6-9) always get a proof-number search first, and levels with at
+        /// most 1,000 (levels 0-5) the path search with up to 10,000,000 nodes per board; 0: only
         /// those
         #[arg(long, value_name = "N", default_value_t = 0)]
         search_nodes: u64,

@@ -1,0 +1,520 @@
+//! abapa: threshold questions on one board ("can the mover end with at least `t` seeds?") by
+//! proof-number search over the path tree of the first-repetition game.
+//!
+//! The game tree is the one [`crate::path_search`] walks: inside the level a position is the houses
+//! and the side to move, the game ends at the first repeated position (each side gathering its own
+//! row) or by leaving the level (a capture, or a board where the game is over, worth the lower level's
+//! no-history value). For one threshold it is a win/lose game, and a proof-number search grows the
+//! tree best-first towards the smallest proof or disproof, where alpha-beta must refute every move
+//! of the losing side at full width.
+//!
+//! Nodes are positions reached by a path from the root; there is no transposition table (a node's
+//! value depends on its path). Leaf knowledge, all sound for the path at hand:
+//!
+//! - a move that leaves the level: its value through the lower level's bounds (the question is
+//!   decided when the bounds lie on one side of `t`; when they straddle it, the search counts the
+//!   move against the side it is trying to prove, and says so, see [`Outcome`]);
+//! - a move back to a position of the path: the game ends, worth the root mover's row there;
+//! - the level's stored no-history bounds, folded with the path as in [`crate::path_search`]: a
+//!   position reached by path `h` is worth (to the root mover) at least `min(L, least row of the
+//!   root mover along h)` and at most `max(H, most row along h)`, where `L..=H` are its stored bounds
+//!   seen from the root mover;
+//! - much stronger, the threshold solver's own bounds (attractors and safe regions, before any path
+//!   search), transferred through the *solid* positions of the path only (see `Pn::solid`): where
+//!   they give the root mover at least `t`, the position is proved as soon as the root mover's row
+//!   is at least `t` at every position of the path where they give it at least `t` too, whatever
+//!   the other positions of the path hold (the other side the same way). Open positions on the path,
+//!   the root first among them, no longer block the transfer, and this is what settles most of
+//!   level 6's open boards.
+//!
+//! Solved children are not kept: a proved child decides an OR node, a disproved one an AND node, and
+//! the others do not count.
+
+use oware_rules::RuleSet;
+use rayon::prelude::*;
+
+use crate::abapa_moves::{successors, terminal_value};
+use crate::index::{Board, LevelIndex};
+use crate::path_search::InLevel;
+use crate::solve::LowerLevels;
+use crate::values::{decode, encode, through_move, Bounds};
+
+/// Proof and disproof numbers saturate here (a solved node has one of them at `INF`).
+const INF: u32 = u32::MAX / 4;
+
+/// A node of the search tree. Children are contiguous in the arena, from `first`, `count` of them
+/// (`count == 0`: a leaf, not expanded or solved).
+struct Node {
+    board: Board,
+    parent: u32,
+    first: u32,
+    depth: u32,
+    pn: u32,
+    dn: u32,
+    count: u8,
+    /// [`SOLID_MAX`] and [`SOLID_MIN`]: the threshold solver's bounds decide the question here.
+    solid: u8,
+}
+
+/// A node where the threshold solver's own bounds (attractors and safe regions, no path search)
+/// give the root mover at least `t`: the solver's strategy from there only visits such positions.
+const SOLID_MAX: u8 = 1;
+/// A node where the threshold solver's bounds give the root mover less than `t`.
+const SOLID_MIN: u8 = 2;
+
+/// The answer to one threshold question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The root mover gets at least `t`.
+    Proved,
+    /// The root mover gets less than `t`.
+    Disproved,
+    /// The node budget ran out, or (proving) the tree was refuted only through exits whose bounds
+    /// straddle `t`, so nothing is known.
+    Unknown,
+}
+
+fn row(board: &Board) -> i8 {
+    board[..6].iter().map(|&v| v as i8).sum()
+}
+
+struct Pn<'a> {
+    seeds: usize,
+    lower: &'a dyn LowerLevels,
+    level: Option<InLevel<'a>>,
+    solver: Option<InLevel<'a>>,
+    t: i8,
+    /// Which side the undecided exits count against: `true` while proving (they count as
+    /// disproved), `false` while disproving.
+    proving: bool,
+    /// An undecided exit was counted against the side being proved.
+    used_doubtful: bool,
+    nodes: Vec<Node>,
+    /// The path from the root to the node being expanded: boards, the root mover's row there and
+    /// the node's solid flags.
+    path: Vec<(Board, i8, u8)>,
+}
+
+/// Whether `board` at `depth` has the root mover to move (an OR node).
+fn or_node(depth: u32) -> bool {
+    depth % 2 == 0
+}
+
+impl Pn<'_> {
+    /// The root mover's row at a board at `depth` (boards are seen by their own mover).
+    fn root_row(&self, board: &Board, depth: u32) -> i8 {
+        if or_node(depth) {
+            row(board)
+        } else {
+            self.seeds as i8 - row(board)
+        }
+    }
+
+    /// Whether a leaf worth `lo..=hi` to the root mover decides the threshold: `Some(true)` proved,
+    /// `Some(false)` disproved.
+    fn decide(&mut self, lo: i8, hi: i8) -> Option<bool> {
+        if lo >= self.t {
+            Some(true)
+        } else if hi < self.t {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// The solid flags of `board` at `depth`, from the threshold solver's bounds.
+    ///
+    /// Why they transfer to a path `h` better than other bounds: where the solver's bounds give the
+    /// root mover at least `t` at a position, its strategy (the attractor of good exits, or a safe
+    /// region) only ever visits positions where they do too, [`SOLID_MAX`] ones. Followed from a
+    /// position reached by `h`, it either never comes back to `h` (a play of the no-history game:
+    /// at least `t`) or comes back to a solid position of `h`, where the root mover gathers its
+    /// row. So the position is proved when the root mover's row is at least `t` at every solid
+    /// position of `h`, whatever the others hold; the same for the other side with [`SOLID_MIN`].
+    fn solid(&self, board: &Board, depth: u32) -> u8 {
+        let Some(b) = self.solver.and_then(|l| l.bounds(board)) else {
+            return 0;
+        };
+        let k = self.seeds as i8;
+        let (lo, hi) = if or_node(depth) {
+            (b.lo, b.hi)
+        } else {
+            (k - b.hi, k - b.lo)
+        };
+        ((lo >= self.t) as u8 * SOLID_MAX) | ((hi < self.t) as u8 * SOLID_MIN)
+    }
+
+    /// Expands leaf `x`: its children that are not solved go into the arena, and its numbers are
+    /// set from them.
+    fn expand(&mut self, x: usize) {
+        let k = self.seeds as i8;
+        let depth = self.nodes[x].depth;
+        let board = self.nodes[x].board;
+        let or = or_node(depth);
+        // The path, root first, `x` last, and the least and most the root mover gathers along it.
+        self.path.clear();
+        let mut y = x;
+        loop {
+            let n = &self.nodes[y];
+            self.path
+                .push((n.board, self.root_row(&n.board, n.depth), n.solid));
+            if y == 0 {
+                break;
+            }
+            y = n.parent as usize;
+        }
+        self.path.reverse();
+        let least = self.path.iter().map(|p| p.1).min().expect("x is on it");
+        let most = self.path.iter().map(|p| p.1).max().expect("x is on it");
+        // The same over the solid positions only (see `solid`).
+        let least_solid = (self.path.iter())
+            .filter(|p| p.2 & SOLID_MAX != 0)
+            .map(|p| p.1)
+            .min()
+            .unwrap_or(i8::MAX);
+        let most_solid = (self.path.iter())
+            .filter(|p| p.2 & SOLID_MIN != 0)
+            .map(|p| p.1)
+            .max()
+            .unwrap_or(i8::MIN);
+        let first = self.nodes.len() as u32;
+        // An OR node is proved by one proved child and disproved when every child is; an AND node
+        // the other way round.
+        let mut solved: Option<bool> = None;
+        for s in successors(&board) {
+            // The mover's seeds through this move, then seen from the root mover.
+            let as_root = |b: Bounds| {
+                if or {
+                    (b.lo, b.hi)
+                } else {
+                    (k - b.hi, k - b.lo)
+                }
+            };
+            let child_depth = depth + 1;
+            let verdict = if s.captured > 0 || s.over.is_some() {
+                let after_seeds = self.seeds - s.captured as usize;
+                let after = match s.over {
+                    Some(v) if s.captured == 0 => Bounds::exact(v),
+                    _ => self.lower.bounds(after_seeds, &s.board),
+                };
+                let (lo, hi) =
+                    as_root(through_move(RuleSet::Abapa, self.seeds, after_seeds, after));
+                match self.decide(lo, hi) {
+                    Some(v) => Some(v),
+                    None => {
+                        if self.proving {
+                            self.used_doubtful = true;
+                        }
+                        Some(!self.proving)
+                    }
+                }
+            } else if self
+                .path
+                .iter()
+                .rev()
+                .skip(1)
+                .step_by(2)
+                .any(|p| p.0 == s.board)
+            {
+                // A repetition (same side to move: an even distance back from the child): the root
+                // mover gathers its row there.
+                let r = self.root_row(&s.board, child_depth);
+                self.decide(r, r)
+            } else if let Some(b) = self.level.and_then(|l| l.bounds(&s.board)) {
+                // The child's own mover is the other one: its bounds seen from the root mover.
+                let (lo, hi) = if or_node(child_depth) {
+                    (b.lo, b.hi)
+                } else {
+                    (k - b.hi, k - b.lo)
+                };
+                self.decide(lo.min(least), hi.max(most))
+            } else {
+                None
+            };
+            let solid = if verdict.is_none() {
+                self.solid(&s.board, child_depth)
+            } else {
+                0
+            };
+            let verdict = verdict.or(if solid & SOLID_MAX != 0 && least_solid >= self.t {
+                Some(true)
+            } else if solid & SOLID_MIN != 0 && most_solid < self.t {
+                Some(false)
+            } else {
+                None
+            });
+            match verdict {
+                Some(v) if v == or => {
+                    // Decides this node.
+                    solved = Some(v);
+                    break;
+                }
+                Some(_) => {}
+                None => self.nodes.push(Node {
+                    board: s.board,
+                    parent: x as u32,
+                    first: 0,
+                    depth: child_depth,
+                    pn: 1,
+                    dn: 1,
+                    count: 0,
+                    solid,
+                }),
+            }
+        }
+        let count = self.nodes.len() as u32 - first;
+        if solved.is_none() && count == 0 {
+            // Every child went the other way.
+            solved = Some(!or);
+        }
+        if let Some(v) = solved {
+            self.nodes.truncate(first as usize);
+            let n = &mut self.nodes[x];
+            (n.pn, n.dn) = if v { (0, INF) } else { (INF, 0) };
+            n.count = 0;
+            return;
+        }
+        let n = &mut self.nodes[x];
+        n.first = first;
+        n.count = count as u8;
+        self.update(x);
+    }
+
+    /// Sets the numbers of expanded node `x` from its children; returns whether they changed.
+    fn update(&mut self, x: usize) -> bool {
+        let n = &self.nodes[x];
+        let children = &self.nodes[n.first as usize..(n.first + n.count as u32) as usize];
+        let (mut min_pn, mut min_dn, mut sum_pn, mut sum_dn) = (INF, INF, 0u32, 0u32);
+        for c in children {
+            min_pn = min_pn.min(c.pn);
+            min_dn = min_dn.min(c.dn);
+            sum_pn = (sum_pn + c.pn).min(INF);
+            sum_dn = (sum_dn + c.dn).min(INF);
+        }
+        let (pn, dn) = if or_node(n.depth) {
+            (min_pn, sum_dn)
+        } else {
+            (sum_pn, min_dn)
+        };
+        let changed = (pn, dn) != (n.pn, n.dn);
+        let n = &mut self.nodes[x];
+        (n.pn, n.dn) = (pn, dn);
+        changed
+    }
+
+    /// The child of expanded node `x` to follow: least proof number at an OR node, least disproof
+    /// number at an AND node.
+    fn select(&self, x: usize) -> usize {
+        let n = &self.nodes[x];
+        let range = n.first as usize..(n.first + n.count as u32) as usize;
+        let or = or_node(n.depth);
+        range
+            .min_by_key(|&c| {
+                let c = &self.nodes[c];
+                if or {
+                    c.pn
+                } else {
+                    c.dn
+                }
+            })
+            .expect("an expanded node has children")
+    }
+
+    fn run(&mut self, max_nodes: usize) -> Option<bool> {
+        let mut from = 0;
+        loop {
+            let root = &self.nodes[0];
+            if root.pn == 0 {
+                return Some(true);
+            }
+            if root.dn == 0 {
+                return Some(false);
+            }
+            if self.nodes.len() >= max_nodes {
+                return None;
+            }
+            let mut x = from;
+            while self.nodes[x].count > 0 {
+                x = self.select(x);
+            }
+            self.expand(x);
+            // Up to the first ancestor whose numbers do not change: the next most-proving node lies
+            // below it.
+            let mut y = x;
+            from = loop {
+                if y == 0 {
+                    break 0;
+                }
+                y = self.nodes[y].parent as usize;
+                if !self.update(y) {
+                    break y;
+                }
+            };
+        }
+    }
+}
+
+/// Whether the mover of `board` (a board of `seeds` seeds where the game goes on, with no earlier
+/// history) gets at least `t` seeds, searched with at most `max_nodes` nodes in the tree per pass.
+/// `level` holds the level's stored bounds (sound no-history bounds) to fold in at the leaves.
+pub fn at_least(
+    seeds: usize,
+    board: &Board,
+    lower: &dyn LowerLevels,
+    level: Option<InLevel>,
+    solver: Option<InLevel>,
+    t: i8,
+    max_nodes: usize,
+) -> Outcome {
+    if let Some(v) = terminal_value(board) {
+        return if v >= t {
+            Outcome::Proved
+        } else {
+            Outcome::Disproved
+        };
+    }
+    let pass = |proving: bool| {
+        let mut pn = Pn {
+            seeds,
+            lower,
+            level,
+            solver,
+            t,
+            proving,
+            used_doubtful: false,
+            nodes: Vec::new(),
+            path: Vec::new(),
+        };
+        let solid = pn.solid(board, 0);
+        pn.nodes.push(Node {
+            board: *board,
+            parent: 0,
+            first: 0,
+            depth: 0,
+            pn: 1,
+            dn: 1,
+            count: 0,
+            solid,
+        });
+        let result = pn.run(max_nodes);
+        (result, pn.used_doubtful)
+    };
+    match pass(true) {
+        (Some(true), _) => Outcome::Proved,
+        (Some(false), false) => Outcome::Disproved,
+        (Some(false), true) => match pass(false) {
+            (Some(false), _) => Outcome::Disproved,
+            _ => Outcome::Unknown,
+        },
+        (None, _) => Outcome::Unknown,
+    }
+}
+
+/// Narrows `known` (sound no-history bounds on `board`) by threshold searches: first whether the
+/// mover reaches `hi`, then (once a search runs out of nodes) whether it reaches `lo + 1`, until the
+/// bounds meet or a search from the bottom runs out of nodes too.
+pub fn narrow(
+    seeds: usize,
+    board: &Board,
+    lower: &dyn LowerLevels,
+    level: Option<InLevel>,
+    solver: Option<InLevel>,
+    known: Bounds,
+    max_nodes: usize,
+) -> Bounds {
+    let mut b = known;
+    let mut from_top = true;
+    while b.lo < b.hi {
+        let t = if from_top { b.hi } else { b.lo + 1 };
+        match at_least(seeds, board, lower, level, solver, t, max_nodes) {
+            Outcome::Proved => b.lo = t,
+            Outcome::Disproved => b.hi = t - 1,
+            // From the bottom next, unless that asks the same question.
+            Outcome::Unknown if from_top && b.lo + 1 < t => from_top = false,
+            Outcome::Unknown => break,
+        }
+    }
+    b
+}
+
+/// Nodes per threshold question (and pass of [`at_least`]) in the first pass of [`refine_level`].
+pub const REFINE_NODES: usize = 2_000;
+
+/// Each pass of [`refine_level`] gives each question this many times the nodes of the pass before
+/// (most boards settle with a few hundred nodes; the rest are tried again with more, and with the
+/// bounds the pass before left).
+const REFINE_GROWTH: usize = 4;
+
+/// At most this many passes of [`refine_level`] over a level: 2,000, 8,000 and 32,000 nodes per
+/// question (a fourth with 128,000 settles 135 more boards of level 6 and 278 of level 7 but takes
+/// twice as long as the first three).
+const REFINE_PASSES: usize = 3;
+
+/// Passes of [`refine_level`] after the first stop when the boards still open times the nodes per
+/// question would pass this: the open boards of large levels that the first passes leave are mostly
+/// held by their exits, and more nodes settle few of them.
+const PASS_NODES: usize = 60_000_000;
+
+/// Narrows the non-exact entries of an abapa level in place by [`narrow`], with `nodes` nodes per
+/// question in the first pass and [`REFINE_GROWTH`] times more in each pass after it, while a pass
+/// changes something (each pass folds in the entries the one before left). `solver` holds the
+/// threshold solver's entries for the level, before any search. Returns how many became exact.
+pub fn refine_level(
+    index: &LevelIndex,
+    lower: &dyn LowerLevels,
+    solver: &[u8],
+    entries: &mut [u8],
+    nodes: usize,
+) -> u64 {
+    let seeds = index.seeds();
+    let solver = Some(InLevel {
+        index,
+        entries: solver,
+    });
+    let mut resolved = 0;
+    let mut nodes = nodes;
+    for pass in 0..REFINE_PASSES {
+        if pass > 0 {
+            nodes *= REFINE_GROWTH;
+            let open = crate::path_search::open_entries(seeds, entries) as usize;
+            if open * nodes > PASS_NODES {
+                break;
+            }
+        }
+        // Small chunks: a few boards can take most of a level's time.
+        const CHUNK: usize = 1 << 6;
+        let before = entries.to_vec();
+        let level = Some(InLevel {
+            index,
+            entries: &before,
+        });
+        let (exact, changed) = entries
+            .par_chunks_mut(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let start = (c * CHUNK) as u64;
+                let (mut exact, mut changed) = (0, 0);
+                for (code, board) in chunk.iter_mut().zip(index.iter_from(start)) {
+                    let Some(known) = decode(RuleSet::Abapa, seeds, *code) else {
+                        continue;
+                    };
+                    if known.is_exact() {
+                        continue;
+                    }
+                    let b = narrow(seeds, &board, lower, level, solver, known, nodes);
+                    if b != known {
+                        *code = encode(RuleSet::Abapa, b);
+                        exact += b.is_exact() as u64;
+                        changed += 1;
+                    }
+                }
+                (exact, changed)
+            })
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        resolved += exact;
+        if changed == 0 {
+            break;
+        }
+    }
+    resolved
+}
