@@ -52,8 +52,26 @@ struct Node {
     pn: u32,
     dn: u32,
     count: u8,
-    /// [`SOLID_MAX`] and [`SOLID_MIN`]: the threshold solver's bounds decide the question here.
-    solid: u8,
+    /// Along the path from the root to this node (both ends in): the least and most the root mover
+    /// gathers, and the same over the [`SOLID_MAX`] and the [`SOLID_MIN`] positions only (where the
+    /// threshold solver's bounds decide the question, see `Pn::solid`).
+    least: i8,
+    most: i8,
+    least_solid: i8,
+    most_solid: i8,
+    /// Bloom filters of the boards of the path: at this node's parity (itself in) and at the
+    /// other; a repetition is only looked for along the path when its filter says it may be one.
+    same: u128,
+    other: u128,
+}
+
+/// The filter bit of `board` in [`Node::same`] and [`Node::other`].
+fn bloom(board: &Board) -> u128 {
+    let mut a = [0u8; 16];
+    a[..12].copy_from_slice(board);
+    let h = u128::from_le_bytes(a);
+    let h = (h as u64 ^ (h >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    1u128 << (h >> 57)
 }
 
 /// A node where the threshold solver's own bounds (attractors and safe regions, no path search)
@@ -90,9 +108,6 @@ struct Pn<'a> {
     /// An undecided exit was counted against the side being proved.
     used_doubtful: bool,
     nodes: Vec<Node>,
-    /// The path from the root to the node being expanded: boards, the root mover's row there and
-    /// the node's solid flags.
-    path: Vec<(Board, i8, u8)>,
 }
 
 /// Whether `board` at `depth` has the root mover to move (an OR node).
@@ -151,32 +166,19 @@ impl Pn<'_> {
         let depth = self.nodes[x].depth;
         let board = self.nodes[x].board;
         let or = or_node(depth);
-        // The path, root first, `x` last, and the least and most the root mover gathers along it.
-        self.path.clear();
-        let mut y = x;
-        loop {
-            let n = &self.nodes[y];
-            self.path
-                .push((n.board, self.root_row(&n.board, n.depth), n.solid));
-            if y == 0 {
-                break;
-            }
-            y = n.parent as usize;
-        }
-        self.path.reverse();
-        let least = self.path.iter().map(|p| p.1).min().expect("x is on it");
-        let most = self.path.iter().map(|p| p.1).max().expect("x is on it");
-        // The same over the solid positions only (see `solid`).
-        let least_solid = (self.path.iter())
-            .filter(|p| p.2 & SOLID_MAX != 0)
-            .map(|p| p.1)
-            .min()
-            .unwrap_or(i8::MAX);
-        let most_solid = (self.path.iter())
-            .filter(|p| p.2 & SOLID_MIN != 0)
-            .map(|p| p.1)
-            .max()
-            .unwrap_or(i8::MIN);
+        // The least and most the root mover gathers along the path, root to `x`, over all its
+        // positions and over the solid ones only (see `solid`).
+        let (least, most, least_solid, most_solid, same, other) = {
+            let n = &self.nodes[x];
+            (
+                n.least,
+                n.most,
+                n.least_solid,
+                n.most_solid,
+                n.same,
+                n.other,
+            )
+        };
         let first = self.nodes.len() as u32;
         // An OR node is proved by one proved child and disproved when every child is; an AND node
         // the other way round.
@@ -208,14 +210,7 @@ impl Pn<'_> {
                         Some(!self.proving)
                     }
                 }
-            } else if self
-                .path
-                .iter()
-                .rev()
-                .skip(1)
-                .step_by(2)
-                .any(|p| p.0 == s.board)
-            {
+            } else if other & bloom(&s.board) != 0 && self.repeats(x, &s.board) {
                 // A repetition (same side to move: an even distance back from the child): the root
                 // mover gathers its row there.
                 let r = self.root_row(&s.board, child_depth);
@@ -250,16 +245,32 @@ impl Pn<'_> {
                     break;
                 }
                 Some(_) => {}
-                None => self.nodes.push(Node {
-                    board: s.board,
-                    parent: x as u32,
-                    first: 0,
-                    depth: child_depth,
-                    pn: 1,
-                    dn: 1,
-                    count: 0,
-                    solid,
-                }),
+                None => {
+                    let r = self.root_row(&s.board, child_depth);
+                    self.nodes.push(Node {
+                        board: s.board,
+                        parent: x as u32,
+                        first: 0,
+                        depth: child_depth,
+                        pn: 1,
+                        dn: 1,
+                        count: 0,
+                        least: least.min(r),
+                        most: most.max(r),
+                        least_solid: if solid & SOLID_MAX != 0 {
+                            least_solid.min(r)
+                        } else {
+                            least_solid
+                        },
+                        most_solid: if solid & SOLID_MIN != 0 {
+                            most_solid.max(r)
+                        } else {
+                            most_solid
+                        },
+                        same: other | bloom(&s.board),
+                        other: same,
+                    })
+                }
             }
         }
         let count = self.nodes.len() as u32 - first;
@@ -278,6 +289,25 @@ impl Pn<'_> {
         n.first = first;
         n.count = count as u8;
         self.update(x);
+    }
+
+    /// Whether `board`, the board after a move from node `x`, is on the path from the root to `x`
+    /// at an even distance back from the child (the same side to move).
+    fn repeats(&self, x: usize, board: &Board) -> bool {
+        if x == 0 {
+            return false;
+        }
+        let mut y = self.nodes[x].parent as usize;
+        loop {
+            let n = &self.nodes[y];
+            if n.board == *board {
+                return true;
+            }
+            if n.depth < 2 {
+                return false;
+            }
+            y = self.nodes[n.parent as usize].parent as usize;
+        }
     }
 
     /// Sets the numbers of expanded node `x` from its children; returns whether they changed.
@@ -383,9 +413,9 @@ pub fn at_least(
             proving,
             used_doubtful: false,
             nodes: Vec::new(),
-            path: Vec::new(),
         };
         let solid = pn.solid(board, 0);
+        let r = row(board);
         pn.nodes.push(Node {
             board: *board,
             parent: 0,
@@ -394,7 +424,12 @@ pub fn at_least(
             pn: 1,
             dn: 1,
             count: 0,
-            solid,
+            least: r,
+            most: r,
+            least_solid: if solid & SOLID_MAX != 0 { r } else { i8::MAX },
+            most_solid: if solid & SOLID_MIN != 0 { r } else { i8::MIN },
+            same: bloom(board),
+            other: 0,
         });
         let result = pn.run(max_nodes);
         (result, pn.used_doubtful)
