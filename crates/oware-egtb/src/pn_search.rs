@@ -110,6 +110,12 @@ struct Pn<'a> {
     nodes: Vec<Node>,
 }
 
+/// The bounds `l` holds on the board of index `rank` (of `l`'s level).
+fn entry(l: Option<InLevel>, rank: Option<u64>) -> Option<Bounds> {
+    let (l, i) = l.zip(rank)?;
+    decode(RuleSet::Abapa, l.index.seeds(), l.entries[i as usize])
+}
+
 /// Whether `board` at `depth` has the root mover to move (an OR node).
 fn or_node(depth: u32) -> bool {
     depth % 2 == 0
@@ -137,7 +143,7 @@ impl Pn<'_> {
         }
     }
 
-    /// The solid flags of `board` at `depth`, from the threshold solver's bounds.
+    /// The solid flags of the board of index `rank` at `depth`, from the threshold solver's bounds.
     ///
     /// Why they transfer to a path `h` better than other bounds: where the solver's bounds give the
     /// root mover at least `t` at a position, its strategy (the attractor of good exits, or a safe
@@ -146,8 +152,8 @@ impl Pn<'_> {
     /// at least `t`) or comes back to a solid position of `h`, where the root mover gathers its
     /// row. So the position is proved when the root mover's row is at least `t` at every solid
     /// position of `h`, whatever the others hold; the same for the other side with [`SOLID_MIN`].
-    fn solid(&self, board: &Board, depth: u32) -> u8 {
-        let Some(b) = self.solver.and_then(|l| l.bounds(board)) else {
+    fn solid(&self, rank: Option<u64>, depth: u32) -> u8 {
+        let Some(b) = entry(self.solver, rank) else {
             return 0;
         };
         let k = self.seeds as i8;
@@ -193,6 +199,7 @@ impl Pn<'_> {
                 }
             };
             let child_depth = depth + 1;
+            let mut rank = None;
             let verdict = if s.captured > 0 || s.over.is_some() {
                 let after_seeds = self.seeds - s.captured as usize;
                 let after = match s.over {
@@ -215,7 +222,14 @@ impl Pn<'_> {
                 // mover gathers its row there.
                 let r = self.root_row(&s.board, child_depth);
                 self.decide(r, r)
-            } else if let Some(b) = self.level.and_then(|l| l.bounds(&s.board)) {
+            } else if let Some(b) = {
+                // One rank for the level's stored bounds and the solver's (same index).
+                rank = self
+                    .level
+                    .or(self.solver)
+                    .and_then(|l| l.index.rank(&s.board));
+                entry(self.level, rank)
+            } {
                 // The child's own mover is the other one: its bounds seen from the root mover.
                 let (lo, hi) = if or_node(child_depth) {
                     (b.lo, b.hi)
@@ -227,7 +241,7 @@ impl Pn<'_> {
                 None
             };
             let solid = if verdict.is_none() {
-                self.solid(&s.board, child_depth)
+                self.solid(rank, child_depth)
             } else {
                 0
             };
@@ -414,7 +428,7 @@ pub fn at_least(
             used_doubtful: false,
             nodes: Vec::new(),
         };
-        let solid = pn.solid(board, 0);
+        let solid = pn.solid(solver.and_then(|l| l.index.rank(board)), 0);
         let r = row(board);
         pn.nodes.push(Node {
             board: *board,
