@@ -52,8 +52,26 @@ struct Node {
     pn: u32,
     dn: u32,
     count: u8,
-    /// [`SOLID_MAX`] and [`SOLID_MIN`]: the threshold solver's bounds decide the question here.
-    solid: u8,
+    /// Along the path from the root to this node (both ends in): the least and most the root mover
+    /// gathers, and the same over the [`SOLID_MAX`] and the [`SOLID_MIN`] positions only (where the
+    /// threshold solver's bounds decide the question, see `Pn::solid`).
+    least: i8,
+    most: i8,
+    least_solid: i8,
+    most_solid: i8,
+    /// Bloom filters of the boards of the path: at this node's parity (itself in) and at the
+    /// other; a repetition is only looked for along the path when its filter says it may be one.
+    same: u128,
+    other: u128,
+}
+
+/// The filter bit of `board` in [`Node::same`] and [`Node::other`].
+fn bloom(board: &Board) -> u128 {
+    let mut a = [0u8; 16];
+    a[..12].copy_from_slice(board);
+    let h = u128::from_le_bytes(a);
+    let h = (h as u64 ^ (h >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    1u128 << (h >> 57)
 }
 
 /// A node where the threshold solver's own bounds (attractors and safe regions, no path search)
@@ -90,9 +108,12 @@ struct Pn<'a> {
     /// An undecided exit was counted against the side being proved.
     used_doubtful: bool,
     nodes: Vec<Node>,
-    /// The path from the root to the node being expanded: boards, the root mover's row there and
-    /// the node's solid flags.
-    path: Vec<(Board, i8, u8)>,
+}
+
+/// The bounds `l` holds on the board of index `rank` (of `l`'s level).
+fn entry(l: Option<InLevel>, rank: Option<u64>) -> Option<Bounds> {
+    let (l, i) = l.zip(rank)?;
+    decode(RuleSet::Abapa, l.index.seeds(), l.entries[i as usize])
 }
 
 /// Whether `board` at `depth` has the root mover to move (an OR node).
@@ -122,7 +143,7 @@ impl Pn<'_> {
         }
     }
 
-    /// The solid flags of `board` at `depth`, from the threshold solver's bounds.
+    /// The solid flags of the board of index `rank` at `depth`, from the threshold solver's bounds.
     ///
     /// Why they transfer to a path `h` better than other bounds: where the solver's bounds give the
     /// root mover at least `t` at a position, its strategy (the attractor of good exits, or a safe
@@ -131,8 +152,8 @@ impl Pn<'_> {
     /// at least `t`) or comes back to a solid position of `h`, where the root mover gathers its
     /// row. So the position is proved when the root mover's row is at least `t` at every solid
     /// position of `h`, whatever the others hold; the same for the other side with [`SOLID_MIN`].
-    fn solid(&self, board: &Board, depth: u32) -> u8 {
-        let Some(b) = self.solver.and_then(|l| l.bounds(board)) else {
+    fn solid(&self, rank: Option<u64>, depth: u32) -> u8 {
+        let Some(b) = entry(self.solver, rank) else {
             return 0;
         };
         let k = self.seeds as i8;
@@ -151,32 +172,19 @@ impl Pn<'_> {
         let depth = self.nodes[x].depth;
         let board = self.nodes[x].board;
         let or = or_node(depth);
-        // The path, root first, `x` last, and the least and most the root mover gathers along it.
-        self.path.clear();
-        let mut y = x;
-        loop {
-            let n = &self.nodes[y];
-            self.path
-                .push((n.board, self.root_row(&n.board, n.depth), n.solid));
-            if y == 0 {
-                break;
-            }
-            y = n.parent as usize;
-        }
-        self.path.reverse();
-        let least = self.path.iter().map(|p| p.1).min().expect("x is on it");
-        let most = self.path.iter().map(|p| p.1).max().expect("x is on it");
-        // The same over the solid positions only (see `solid`).
-        let least_solid = (self.path.iter())
-            .filter(|p| p.2 & SOLID_MAX != 0)
-            .map(|p| p.1)
-            .min()
-            .unwrap_or(i8::MAX);
-        let most_solid = (self.path.iter())
-            .filter(|p| p.2 & SOLID_MIN != 0)
-            .map(|p| p.1)
-            .max()
-            .unwrap_or(i8::MIN);
+        // The least and most the root mover gathers along the path, root to `x`, over all its
+        // positions and over the solid ones only (see `solid`).
+        let (least, most, least_solid, most_solid, same, other) = {
+            let n = &self.nodes[x];
+            (
+                n.least,
+                n.most,
+                n.least_solid,
+                n.most_solid,
+                n.same,
+                n.other,
+            )
+        };
         let first = self.nodes.len() as u32;
         // An OR node is proved by one proved child and disproved when every child is; an AND node
         // the other way round.
@@ -191,6 +199,7 @@ impl Pn<'_> {
                 }
             };
             let child_depth = depth + 1;
+            let mut rank = None;
             let verdict = if s.captured > 0 || s.over.is_some() {
                 let after_seeds = self.seeds - s.captured as usize;
                 let after = match s.over {
@@ -208,19 +217,19 @@ impl Pn<'_> {
                         Some(!self.proving)
                     }
                 }
-            } else if self
-                .path
-                .iter()
-                .rev()
-                .skip(1)
-                .step_by(2)
-                .any(|p| p.0 == s.board)
-            {
+            } else if other & bloom(&s.board) != 0 && self.repeats(x, &s.board) {
                 // A repetition (same side to move: an even distance back from the child): the root
                 // mover gathers its row there.
                 let r = self.root_row(&s.board, child_depth);
                 self.decide(r, r)
-            } else if let Some(b) = self.level.and_then(|l| l.bounds(&s.board)) {
+            } else if let Some(b) = {
+                // One rank for the level's stored bounds and the solver's (same index).
+                rank = self
+                    .level
+                    .or(self.solver)
+                    .and_then(|l| l.index.rank(&s.board));
+                entry(self.level, rank)
+            } {
                 // The child's own mover is the other one: its bounds seen from the root mover.
                 let (lo, hi) = if or_node(child_depth) {
                     (b.lo, b.hi)
@@ -232,7 +241,7 @@ impl Pn<'_> {
                 None
             };
             let solid = if verdict.is_none() {
-                self.solid(&s.board, child_depth)
+                self.solid(rank, child_depth)
             } else {
                 0
             };
@@ -250,16 +259,32 @@ impl Pn<'_> {
                     break;
                 }
                 Some(_) => {}
-                None => self.nodes.push(Node {
-                    board: s.board,
-                    parent: x as u32,
-                    first: 0,
-                    depth: child_depth,
-                    pn: 1,
-                    dn: 1,
-                    count: 0,
-                    solid,
-                }),
+                None => {
+                    let r = self.root_row(&s.board, child_depth);
+                    self.nodes.push(Node {
+                        board: s.board,
+                        parent: x as u32,
+                        first: 0,
+                        depth: child_depth,
+                        pn: 1,
+                        dn: 1,
+                        count: 0,
+                        least: least.min(r),
+                        most: most.max(r),
+                        least_solid: if solid & SOLID_MAX != 0 {
+                            least_solid.min(r)
+                        } else {
+                            least_solid
+                        },
+                        most_solid: if solid & SOLID_MIN != 0 {
+                            most_solid.max(r)
+                        } else {
+                            most_solid
+                        },
+                        same: other | bloom(&s.board),
+                        other: same,
+                    })
+                }
             }
         }
         let count = self.nodes.len() as u32 - first;
@@ -278,6 +303,25 @@ impl Pn<'_> {
         n.first = first;
         n.count = count as u8;
         self.update(x);
+    }
+
+    /// Whether `board`, the board after a move from node `x`, is on the path from the root to `x`
+    /// at an even distance back from the child (the same side to move).
+    fn repeats(&self, x: usize, board: &Board) -> bool {
+        if x == 0 {
+            return false;
+        }
+        let mut y = self.nodes[x].parent as usize;
+        loop {
+            let n = &self.nodes[y];
+            if n.board == *board {
+                return true;
+            }
+            if n.depth < 2 {
+                return false;
+            }
+            y = self.nodes[n.parent as usize].parent as usize;
+        }
     }
 
     /// Sets the numbers of expanded node `x` from its children; returns whether they changed.
@@ -383,9 +427,9 @@ pub fn at_least(
             proving,
             used_doubtful: false,
             nodes: Vec::new(),
-            path: Vec::new(),
         };
-        let solid = pn.solid(board, 0);
+        let solid = pn.solid(solver.and_then(|l| l.index.rank(board)), 0);
+        let r = row(board);
         pn.nodes.push(Node {
             board: *board,
             parent: 0,
@@ -394,7 +438,12 @@ pub fn at_least(
             pn: 1,
             dn: 1,
             count: 0,
-            solid,
+            least: r,
+            most: r,
+            least_solid: if solid & SOLID_MAX != 0 { r } else { i8::MAX },
+            most_solid: if solid & SOLID_MIN != 0 { r } else { i8::MIN },
+            same: bloom(board),
+            other: 0,
         });
         let result = pn.run(max_nodes);
         (result, pn.used_doubtful)
@@ -445,15 +494,16 @@ pub const REFINE_NODES: usize = 2_000;
 /// bounds the pass before left).
 const REFINE_GROWTH: usize = 4;
 
-/// At most this many passes of [`refine_level`] over a level: 2,000, 8,000 and 32,000 nodes per
-/// question (a fourth with 128,000 settles 135 more boards of level 6 and 278 of level 7 but takes
-/// twice as long as the first three).
-const REFINE_PASSES: usize = 3;
+/// At most this many passes of [`refine_level`] over a level: 2,000, 8,000, 32,000 and 128,000
+/// nodes per question (the fourth settles most of what three leave open at levels 6 and 7).
+const REFINE_PASSES: usize = 4;
 
 /// Passes of [`refine_level`] after the first stop when the boards still open times the nodes per
 /// question would pass this: the open boards of large levels that the first passes leave are mostly
-/// held by their exits, and more nodes settle few of them.
-const PASS_NODES: usize = 60_000_000;
+/// held by their exits, and more nodes settle few of them. With 150 million, level 8 gets two
+/// passes and level 9 three; 300 million gives level 8 a third (2 more points of exact share over
+/// levels 0-12, at 1.6 times the build time).
+const PASS_NODES: usize = 150_000_000;
 
 /// Narrows the non-exact entries of an abapa level in place by [`narrow`], with `nodes` nodes per
 /// question in the first pass and [`REFINE_GROWTH`] times more in each pass after it, while a pass
