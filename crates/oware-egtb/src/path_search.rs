@@ -316,8 +316,9 @@ pub const PROOF_NUMBER_OPEN: u64 = 20_000;
 pub const EXHAUSTIVE_NODES: u64 = 10_000_000;
 
 impl SearchBudget {
-    /// Nodes per threshold question for the proof-number search that follows the path search
-    /// ([`crate::pn_search::refine_level`]): on every level with `Auto`, never with `Fixed`.
+    /// Nodes per threshold question in the first pass of the proof-number search, which runs before
+    /// the path search ([`crate::pn_search::refine_level`]): with `Auto`, on levels the solver left
+    /// with at most [`PROOF_NUMBER_OPEN`] open boards; never with `Fixed`.
     pub fn proof_number_nodes(self, open: u64) -> Option<usize> {
         match self {
             SearchBudget::Fixed(_) => None,
@@ -393,13 +394,28 @@ fn refine_pass(
     budget: u64,
 ) -> (u64, u64) {
     let seeds = index.seeds();
-    // Small chunks: a few boards of a small level can take most of its time.
-    const CHUNK: usize = 1 << 6;
     let before = entries.to_vec();
     let level = Some(InLevel {
         index,
         entries: &before,
     });
+    narrow_open_entries(index, entries, |board, known| {
+        search_bounds_in(seeds, board, lower, level, known, budget)
+    })
+}
+
+/// Hands every entry of a level that is not exact, with its bounds, to `narrow`, in parallel, and
+/// stores the narrower bounds it returns; returns how many entries became exact and how many
+/// changed. (The searches read the level through a copy taken before the pass, since the entries
+/// change under them.)
+pub(crate) fn narrow_open_entries(
+    index: &LevelIndex,
+    entries: &mut [u8],
+    narrow: impl Fn(&Board, Bounds) -> Option<Bounds> + Sync,
+) -> (u64, u64) {
+    let seeds = index.seeds();
+    // Small chunks: a few boards of a level can take most of its time.
+    const CHUNK: usize = 1 << 6;
     entries
         .par_chunks_mut(CHUNK)
         .enumerate()
@@ -413,7 +429,7 @@ fn refine_pass(
                 if known.is_exact() {
                     continue;
                 }
-                if let Some(b) = search_bounds_in(seeds, &board, lower, level, known, budget) {
+                if let Some(b) = narrow(&board, known) {
                     if b != known {
                         *code = encode(RuleSet::Abapa, b);
                         exact += b.is_exact() as u64;

@@ -31,13 +31,12 @@
 //! the others do not count.
 
 use oware_rules::RuleSet;
-use rayon::prelude::*;
 
 use crate::abapa_moves::{successors, terminal_value};
 use crate::index::{Board, LevelIndex};
 use crate::path_search::InLevel;
 use crate::solve::LowerLevels;
-use crate::values::{decode, encode, through_move, Bounds};
+use crate::values::{decode, through_move, Bounds};
 
 /// Proof and disproof numbers saturate here (a solved node has one of them at `INF`).
 const INF: u32 = u32::MAX / 4;
@@ -531,36 +530,15 @@ pub fn refine_level(
                 break;
             }
         }
-        // Small chunks: a few boards can take most of a level's time.
-        const CHUNK: usize = 1 << 6;
         let before = entries.to_vec();
         let level = Some(InLevel {
             index,
             entries: &before,
         });
-        let (exact, changed) = entries
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let start = (c * CHUNK) as u64;
-                let (mut exact, mut changed) = (0, 0);
-                for (code, board) in chunk.iter_mut().zip(index.iter_from(start)) {
-                    let Some(known) = decode(RuleSet::Abapa, seeds, *code) else {
-                        continue;
-                    };
-                    if known.is_exact() {
-                        continue;
-                    }
-                    let b = narrow(seeds, &board, lower, level, solver, known, nodes);
-                    if b != known {
-                        *code = encode(RuleSet::Abapa, b);
-                        exact += b.is_exact() as u64;
-                        changed += 1;
-                    }
-                }
-                (exact, changed)
-            })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        let (exact, changed) =
+            crate::path_search::narrow_open_entries(index, entries, |board, known| {
+                Some(narrow(seeds, board, lower, level, solver, known, nodes))
+            });
         resolved += exact;
         if changed == 0 {
             break;
