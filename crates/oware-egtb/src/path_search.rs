@@ -98,7 +98,8 @@ impl Path {
     }
 }
 
-fn row(board: &Board) -> i8 {
+/// The seeds on the mover's row (South's houses: boards are seen by their mover).
+pub(crate) fn row(board: &Board) -> i8 {
     board[..6].iter().map(|&v| v as i8).sum()
 }
 

@@ -34,7 +34,7 @@ use oware_rules::RuleSet;
 
 use crate::abapa_moves::{successors, terminal_value};
 use crate::index::{Board, LevelIndex};
-use crate::path_search::InLevel;
+use crate::path_search::{row, InLevel};
 use crate::solve::LowerLevels;
 use crate::values::{decode, through_move, Bounds};
 
@@ -89,10 +89,6 @@ pub enum Outcome {
     /// The node budget ran out, or (proving) the tree was refuted only through exits whose bounds
     /// straddle `t`, so nothing is known.
     Unknown,
-}
-
-fn row(board: &Board) -> i8 {
-    board[..6].iter().map(|&v| v as i8).sum()
 }
 
 struct Pn<'a> {
