@@ -243,7 +243,7 @@ fn proof_number_search_agrees_with_the_plain_path_search() {
     let (mut answered, mut open_settled, mut open, mut plain_checked) = (0, 0, 0, 0);
     for k in 1..=max {
         let (index, entries) = solver.level(k).unwrap();
-        let level = Some(InLevel { index, entries });
+        let level = Some(InLevel::new(index, entries));
         for (i, board) in index.iter_from(0).enumerate() {
             let stored = solver.stored(&board).unwrap();
             if stored.is_exact() && i % 7 != 0 {
