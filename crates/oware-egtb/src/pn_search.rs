@@ -512,8 +512,7 @@ pub fn refine_level(
     nodes: usize,
 ) -> u64 {
     let seeds = index.seeds();
-    let solver_codes = solver;
-    let solver = Some(InLevel::new(index, solver));
+    let solver_view = Some(InLevel::new(index, solver));
     let mut resolved = 0;
     let mut nodes = nodes;
     for pass in 0..REFINE_PASSES {
@@ -527,15 +526,15 @@ pub fn refine_level(
         // The pass reads the entries as they were at its start: the solver's, with the few that
         // searches changed since kept apart rather than in a copy of the level, so that a level
         // takes about 2 bytes per board here, as elsewhere in the build.
-        let before = crate::path_search::Overlay::diff(entries, solver_codes);
+        let before = crate::path_search::Overlay::diff(entries, solver);
         let level = Some(InLevel {
             index,
-            entries: solver_codes,
+            entries: solver,
             changed: Some(&before),
         });
         let (exact, changed) =
             crate::path_search::narrow_open_entries(index, entries, |board, known| {
-                Some(narrow(seeds, board, lower, level, solver, known, nodes))
+                Some(narrow(seeds, board, lower, level, solver_view, known, nodes))
             });
         resolved += exact;
         if changed == 0 {
