@@ -502,17 +502,17 @@ pub const PASS_NODES: usize = 150_000_000;
 
 /// Narrows the non-exact entries of an abapa level in place by [`narrow`], with `nodes` nodes per
 /// question in the first pass and [`REFINE_GROWTH`] times more in each pass after it, while a pass
-/// changes something (each pass folds in the entries the one before left). `solver` holds the
+/// changes something (each pass folds in the entries the one before left). `solver_codes` holds the
 /// threshold solver's entries for the level, before any search. Returns how many became exact.
 pub fn refine_level(
     index: &LevelIndex,
     lower: &dyn LowerLevels,
-    solver: &[u8],
+    solver_codes: &[u8],
     entries: &mut [u8],
     nodes: usize,
 ) -> u64 {
     let seeds = index.seeds();
-    let solver_view = Some(InLevel::new(index, solver));
+    let solver = Some(InLevel::new(index, solver_codes));
     let mut resolved = 0;
     let mut nodes = nodes;
     for pass in 0..REFINE_PASSES {
@@ -526,15 +526,15 @@ pub fn refine_level(
         // The pass reads the entries as they were at its start: the solver's, with the few that
         // searches changed since kept apart rather than in a copy of the level, so that a level
         // takes about 2 bytes per board here, as elsewhere in the build.
-        let before = crate::path_search::Overlay::diff(entries, solver);
+        let before = crate::path_search::Overlay::diff(entries, solver_codes);
         let level = Some(InLevel {
             index,
-            entries: solver,
+            entries: solver_codes,
             changed: Some(&before),
         });
         let (exact, changed) =
             crate::path_search::narrow_open_entries(index, entries, |board, known| {
-                Some(narrow(seeds, board, lower, level, solver_view, known, nodes))
+                Some(narrow(seeds, board, lower, level, solver, known, nodes))
             });
         resolved += exact;
         if changed == 0 {
