@@ -407,19 +407,6 @@ impl SearchBudget {
 /// already settles nothing new.
 const REFINE_PASSES: usize = 4;
 
-/// Tightens the non-exact entries of an abapa level in place by path-tracking search, pass after
-/// pass while a pass changes something: each pass prunes with the bounds the previous one left, so
-/// boards settled late in a pass help the next; returns how many became exact.
-pub fn refine_level(
-    index: &LevelIndex,
-    lower: &dyn LowerLevels,
-    entries: &mut [u8],
-    budget: SearchBudget,
-) -> u64 {
-    let nodes = budget.nodes_for(open_entries(index.seeds(), entries));
-    refine_level_with(index, lower, entries, nodes)
-}
-
 /// How many of a level's entries are not exact.
 pub fn open_entries(seeds: usize, entries: &[u8]) -> u64 {
     entries
@@ -428,8 +415,11 @@ pub fn open_entries(seeds: usize, entries: &[u8]) -> u64 {
         .count() as u64
 }
 
-/// [`refine_level`] with `nodes` nodes per board and pass (0: nothing).
-pub fn refine_level_with(
+/// Tightens the non-exact entries of an abapa level in place by path-tracking search with `nodes`
+/// nodes per board and pass (0: nothing; see [`SearchBudget::nodes_for`]), pass after pass while a
+/// pass changes something: each pass prunes with the bounds the previous one left, so boards
+/// settled late in a pass help the next; returns how many became exact.
+pub fn refine_level(
     index: &LevelIndex,
     lower: &dyn LowerLevels,
     entries: &mut [u8],

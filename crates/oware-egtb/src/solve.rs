@@ -334,18 +334,14 @@ pub fn solve_level(
             };
             let mut entries = Solver::new(rules, index, scheme, progress).run(lower);
             // The proof-number search first (it transfers the solver's own bounds, so it needs
-            // them as the solver left them), then the path search on what is left.
-            let solver = entries.clone();
-            let open = crate::path_search::open_entries(index.seeds(), &solver);
+            // them as the solver left them: a copy, held only while it runs), then the path search
+            // on what is left.
+            let open = crate::path_search::open_entries(index.seeds(), &entries);
             if let Some(nodes) = search.proof_number_nodes(open) {
+                let solver = entries.clone();
                 crate::pn_search::refine_level(index, lower, &solver, &mut entries, nodes);
             }
-            crate::path_search::refine_level_with(
-                index,
-                lower,
-                &mut entries,
-                search.nodes_for(open),
-            );
+            crate::path_search::refine_level(index, lower, &mut entries, search.nodes_for(open));
             entries
         }
     }
