@@ -126,6 +126,16 @@ impl Pn<'_> {
         }
     }
 
+    /// Bounds on the seeds of the mover of a board at `depth`, seen from the root mover.
+    fn seen_by_root(&self, b: Bounds, depth: u32) -> (i8, i8) {
+        if or_node(depth) {
+            (b.lo, b.hi)
+        } else {
+            let k = self.seeds as i8;
+            (k - b.hi, k - b.lo)
+        }
+    }
+
     /// Whether a leaf worth `lo..=hi` to the root mover decides the threshold: `Some(true)` proved,
     /// `Some(false)` disproved.
     fn decide(&mut self, lo: i8, hi: i8) -> Option<bool> {
@@ -151,19 +161,13 @@ impl Pn<'_> {
         let Some(b) = entry(self.solver, rank) else {
             return 0;
         };
-        let k = self.seeds as i8;
-        let (lo, hi) = if or_node(depth) {
-            (b.lo, b.hi)
-        } else {
-            (k - b.hi, k - b.lo)
-        };
+        let (lo, hi) = self.seen_by_root(b, depth);
         ((lo >= self.t) as u8 * SOLID_MAX) | ((hi < self.t) as u8 * SOLID_MIN)
     }
 
     /// Expands leaf `x`: its children that are not solved go into the arena, and its numbers are
     /// set from them.
     fn expand(&mut self, x: usize) {
-        let k = self.seeds as i8;
         let depth = self.nodes[x].depth;
         let board = self.nodes[x].board;
         let or = or_node(depth);
@@ -185,14 +189,6 @@ impl Pn<'_> {
         // the other way round.
         let mut solved: Option<bool> = None;
         for s in successors(&board) {
-            // The mover's seeds through this move, then seen from the root mover.
-            let as_root = |b: Bounds| {
-                if or {
-                    (b.lo, b.hi)
-                } else {
-                    (k - b.hi, k - b.lo)
-                }
-            };
             let child_depth = depth + 1;
             let mut rank = None;
             let verdict = if s.captured > 0 || s.over.is_some() {
@@ -201,8 +197,9 @@ impl Pn<'_> {
                     Some(v) if s.captured == 0 => Bounds::exact(v),
                     _ => self.lower.bounds(after_seeds, &s.board),
                 };
-                let (lo, hi) =
-                    as_root(through_move(RuleSet::Abapa, self.seeds, after_seeds, after));
+                // The mover's seeds through this move, then seen from the root mover.
+                let through = through_move(RuleSet::Abapa, self.seeds, after_seeds, after);
+                let (lo, hi) = self.seen_by_root(through, depth);
                 match self.decide(lo, hi) {
                     Some(v) => Some(v),
                     None => {
@@ -226,11 +223,7 @@ impl Pn<'_> {
                 entry(self.level, rank)
             } {
                 // The child's own mover is the other one: its bounds seen from the root mover.
-                let (lo, hi) = if or_node(child_depth) {
-                    (b.lo, b.hi)
-                } else {
-                    (k - b.hi, k - b.lo)
-                };
+                let (lo, hi) = self.seen_by_root(b, child_depth);
                 self.decide(lo.min(least), hi.max(most))
             } else {
                 None
