@@ -228,7 +228,8 @@ impl Table {
 
     /// Doubles the part of the table in use (up to all of it) when a search has lost `lost` results
     /// of its own (see [`Table::store`]) to lack of room: an eighth as many as the slots in use.
-    /// Returns whether it did, after which the caller counts its losses from zero. Each result moves
+    /// Returns whether the table grew (by this call, or by another thread's at the same moment),
+    /// after which the caller counts its losses from zero. Each result moves
     /// to the bucket the larger part gives its key (a slot keeps the key bit that says which).
     pub fn grow_if_crowded(&self, lost: u64) -> bool {
         let mask = self.mask.load(Ordering::Relaxed);
