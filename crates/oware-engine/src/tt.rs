@@ -427,13 +427,22 @@ mod tests {
         let table = Table::new(0); // a single bucket: every key collides
         let deep = |d: u8| Entry::new(0, d, None, Bound::Lower);
         assert!(!table.store(1, deep(LOST_DEPTH + 2)), "an empty slot");
-        assert!(!table.store(2, deep(3)), "into the empty always-replace slot");
+        assert!(
+            !table.store(2, deep(3)),
+            "into the empty always-replace slot"
+        );
         assert!(!table.store(3, deep(2)), "pushes out a shallow result");
         // Takes the depth-preferred slot; the result there moves aside over the depth-2 one.
         assert!(!table.store(4, deep(LOST_DEPTH + 4)));
-        assert!(table.store(5, deep(LOST_DEPTH + 3)), "pushes out key 1's deep result");
+        assert!(
+            table.store(5, deep(LOST_DEPTH + 3)),
+            "pushes out key 1's deep result"
+        );
         table.new_search();
-        assert!(!table.store(6, deep(1)), "results of an earlier search are not this one's");
+        assert!(
+            !table.store(6, deep(1)),
+            "results of an earlier search are not this one's"
+        );
     }
 
     #[test]
