@@ -103,7 +103,9 @@ impl Board {
     /// Plays `mv` (a non-empty house of the side to move), as
     /// [`Position::play_unchecked`]: the board after it and the seeds captured (0 for a grand slam
     /// under abapa).
-    #[inline]
+    // Always inlined: the compiler left it a call (the board returned through memory), 2-5% of the
+    // bench's processor time to depth 22, same signature.
+    #[inline(always)]
     pub fn play(self, mv: Move, rules: RuleSet) -> (Board, u8) {
         let house = mv.house();
         let seeds = self.house(house) as usize;
