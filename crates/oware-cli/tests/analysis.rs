@@ -106,3 +106,45 @@ fn bench_with_movetime_reports_the_depth_over_positions_not_proven_early() {
     let (_, out, _) = oware(&["bench", "--depth", "4", "--hash", "4"]);
     assert!(!out.contains("not proven early"), "{out}");
 }
+
+#[test]
+fn bench_searches_the_positions_of_a_suite_of_games() {
+    let suite = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../oware-rules/tests/data/master_games.suite"
+    );
+    let (code, out, err) = oware(&[
+        "bench", "--suite", suite, "--every", "20", "--depth", "4", "--hash", "4",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let positions: usize = out
+        .lines()
+        .find_map(|l| l.strip_prefix("positions "))
+        .expect("a positions line")
+        .parse()
+        .unwrap();
+    // Eight games of 70 to 118 plies, a position every 20 plies up to each game's end.
+    assert!((20..=60).contains(&positions), "{positions}");
+    assert_eq!(
+        out.lines().filter(|l| l.contains(" best ")).count(),
+        positions
+    );
+
+    let dir = std::env::temp_dir().join(format!("oware-suite-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.suite");
+    std::fs::write(
+        &file,
+        "# a comment\n4-4-4-4-4-4-4-4-4-4-4-4-0-0-S moves FfXx\n",
+    )
+    .unwrap();
+    let (code, _, err) = oware(&["bench", "--suite", file.to_str().unwrap(), "-d", "2"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("line 2") && err.contains("bad moves"), "{err}");
+    // South cannot move twice in a row.
+    std::fs::write(&file, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S moves FF\n").unwrap();
+    let (code, _, err) = oware(&["bench", "--suite", file.to_str().unwrap(), "-d", "2"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("line 1") && err.contains("move 2"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,7 +1,7 @@
 //! The fixed positions of `oware bench`: the start, positions along a master game (with their history,
 //! so repetitions count) and a few endgames. Changing this list changes the node signature.
 
-use oware_rules::{Game, Move, Position, RuleSet};
+use oware_rules::{Game, Move, PlayError, Position, RuleSet};
 
 /// A master game (abapa) that the bench positions are taken from.
 const MASTER_GAME: &str =
@@ -17,19 +17,36 @@ const ENDGAMES: [&str; 3] = [
 /// The bench positions as games (each with its history), in a fixed order.
 pub fn bench_games() -> Vec<Game> {
     let moves: Vec<Move> = oware_rules::parse_move_letters(MASTER_GAME).expect("valid letters");
-    let mut games = Vec::new();
-    for plies in (0..moves.len()).step_by(8) {
-        let game = Game::replay(Position::start(), RuleSet::Abapa, &moves[..plies])
-            .expect("the master game is legal");
-        if !game.is_over() {
-            games.push(game);
-        }
-    }
+    let mut games = games_along(Position::start(), RuleSet::Abapa, &moves, 8)
+        .expect("the master game is legal");
     for text in ENDGAMES {
         let pos: Position = text.parse().expect("valid bench endgame");
         games.push(Game::from_position(pos, RuleSet::Abapa));
     }
     games
+}
+
+/// The games after 0, `every`, 2 × `every`, ... plies of `moves` from `start` (each with its history),
+/// before the last move and before the end of the game (recorded games may go on after the rules
+/// end them). An illegal move before the end is an error: its index and why.
+pub fn games_along(
+    start: Position,
+    rules: RuleSet,
+    moves: &[Move],
+    every: usize,
+) -> Result<Vec<Game>, (usize, PlayError)> {
+    let mut game = Game::from_position(start, rules);
+    let mut games = Vec::new();
+    for (ply, &mv) in moves.iter().enumerate() {
+        if game.is_over() {
+            break;
+        }
+        if ply % every.max(1) == 0 {
+            games.push(game.clone());
+        }
+        game.play(mv).map_err(|e| (ply, e))?;
+    }
+    Ok(games)
 }
 
 #[cfg(test)]

@@ -3,9 +3,13 @@
 //! The speed is given per wall-clock second and, where the system tells, per second of processor time
 //! used by this process (the fair figure on a machine shared with other work).
 
+use std::path::PathBuf;
 use std::time::Duration;
 
-use oware_engine::{bench_games, plies_to_end, Engine, EngineOptions, Limits, SearchResult};
+use oware_engine::{
+    bench_games, games_along, plies_to_end, Engine, EngineOptions, Limits, SearchResult,
+};
+use oware_rules::{Game, Position, RuleSet};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -22,6 +26,14 @@ pub struct Args {
     /// Search threads
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Search positions of these games instead of the fixed set: a file of lines
+    /// `<position> moves <letters>` (abapa), such as the master games of
+    /// `crates/oware-rules/tests/data/master_games.suite`
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<PathBuf>,
+    /// With --suite: a position every this many plies of each game
+    #[arg(long, default_value_t = 8, value_name = "PLIES", requires = "suite")]
+    pub every: usize,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -42,7 +54,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut proven = 0usize;
     let mut open_depth = 0u64;
     let mut total_cpu = Some(Duration::ZERO);
-    let games = bench_games();
+    let games = match &args.suite {
+        Some(path) => suite_games(path, args.every)?,
+        None => bench_games(),
+    };
     for (i, game) in games.iter().enumerate() {
         // A fresh engine per position: the signature must not depend on what came before.
         let mut engine = Engine::new(EngineOptions {
@@ -108,6 +123,44 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The positions of a suite file's games (see [`Args::suite`]).
+fn suite_games(path: &std::path::Path, every: usize) -> anyhow::Result<Vec<Game>> {
+    if every == 0 {
+        return Err(super::Exit::bad_input("--every must be at least 1"));
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| super::Exit::bad_input(format!("cannot read {}: {e}", path.display())))?;
+    let mut games = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |what: String| {
+            super::Exit::bad_input(format!("{}, line {}: {what}", path.display(), i + 1))
+        };
+        let (position, letters) = line
+            .split_once(" moves ")
+            .ok_or_else(|| bad("expected `<position> moves <letters>`".into()))?;
+        let start: Position = position
+            .trim()
+            .parse()
+            .map_err(|e| bad(format!("bad position: {e}")))?;
+        let moves = oware_rules::parse_move_letters(letters.trim())
+            .map_err(|e| bad(format!("bad moves: {e}")))?;
+        let along = games_along(start, RuleSet::Abapa, &moves, every)
+            .map_err(|(ply, e)| bad(format!("move {} ({}): {e}", ply + 1, moves[ply])))?;
+        games.extend(along);
+    }
+    if games.is_empty() {
+        return Err(super::Exit::bad_input(format!(
+            "{}: no positions to search",
+            path.display()
+        )));
+    }
+    Ok(games)
 }
 
 /// Whether the search stopped because it had proved the result: a decided score (a won or lost
