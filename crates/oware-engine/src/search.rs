@@ -445,7 +445,7 @@ struct Worker<'a> {
     boundary: usize,
     nodes: u64,
     flushed: u64,
-    /// Deep results of this search lost from the table for lack of room, since it last grew.
+    /// Results of this search lost from the table for lack of room, since it last grew.
     lost: u64,
     /// Node count at which to look at the clock and the stop flags next.
     next_check: u64,

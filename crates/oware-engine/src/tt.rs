@@ -9,11 +9,10 @@
 //! keep twice the results of a 16-byte slot in the same memory, and in the same cache.
 //!
 //! A game starts with only the first mebibyte of the table in use, and the part in use doubles
-//! whenever a search loses many of its own deep results to lack of room (see
-//! [`Table::grow_if_crowded`]). A short search fills a small part of any table; spread over all of a
-//! large one, its results would each sit on a cache line of their own, and nearly every probe would
-//! be a trip to memory. Kept together, they stay in the processor's caches. Only deep results count
-//! as lost: a shallow one costs less to search again than the cache misses of a larger table.
+//! whenever a search loses many of its own results to lack of room (see [`Table::grow_if_crowded`]).
+//! A short search fills a small part of any table; spread over all of a large one, its results would
+//! each sit on a cache line of their own, and nearly every probe would be a trip to memory. Kept
+//! together, they stay in the processor's caches.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
@@ -142,14 +141,12 @@ impl Slot {
     }
 
     /// Writes `entry` over what the slot held; true when that was a result of search `generation`
-    /// for another position, at least [`LOST_DEPTH`] deep (a result lost to lack of room).
+    /// for another position (a result lost to lack of room).
     #[inline]
     fn replace(&self, check: u64, entry: Entry, generation: u8) -> bool {
         let (old_check, data) = self.get();
         self.write(check, entry);
-        old_check != check
-            && Entry::unpack(data)
-                .is_some_and(|old| old.generation == generation && old.depth >= LOST_DEPTH)
+        old_check != check && Entry::unpack(data).is_some_and(|old| old.generation == generation)
     }
 }
 
@@ -177,12 +174,6 @@ pub struct Table {
 /// A search that loses results of its own to lack of room, as many as this fraction of the slots in
 /// use, doubles them (see [`Table::grow_if_crowded`]).
 const CROWDED_DIVISOR: u64 = 8;
-
-/// The least depth of a result whose loss counts towards growing the table. Shallower results cost
-/// little to search again (a depth-8 result stands for a few thousand nodes): counting them made
-/// 200 ms searches grow the table to 8 MiB, out of the processor's second-level cache, for no
-/// greater depth (docs/benchmarks.md, "Eighth sitting").
-const LOST_DEPTH: u8 = 8;
 
 impl Table {
     /// A table of at most `megabytes` MiB (rounded down to a power of two buckets; at least 1 bucket,
@@ -235,9 +226,8 @@ impl Table {
         *self.mask.get_mut() = Self::start_mask(self.buckets.len());
     }
 
-    /// Doubles the part of the table in use (up to all of it) when a search has lost `lost` deep
-    /// results of its own (see [`Table::store`]) to lack of room: an eighth as many as the slots in
-    /// use.
+    /// Doubles the part of the table in use (up to all of it) when a search has lost `lost` results
+    /// of its own (see [`Table::store`]) to lack of room: an eighth as many as the slots in use.
     /// Returns whether the table grew (by this call, or by another thread's at the same moment),
     /// after which the caller counts its losses from zero. Each result moves
     /// to the bucket the larger part gives its key (a slot keeps the key bit that says which).
@@ -308,9 +298,8 @@ impl Table {
         deep.read(key).or_else(|| recent.read(key))
     }
 
-    /// Stores a result for `key`. Returns whether a result of this search for another position, at
-    /// least [`LOST_DEPTH`] deep, was lost to make room (the measure of a table too small for the
-    /// search).
+    /// Stores a result for `key`. Returns whether a result of this search for another position was
+    /// lost to make room (the measure of a table too small for the search).
     pub fn store(&self, key: u64, mut entry: Entry) -> bool {
         let generation = self.generation.load(Ordering::Relaxed);
         entry.generation = generation;
@@ -420,29 +409,6 @@ mod tests {
         table.store(4, Entry::new(40, 1, None, Bound::Upper));
         assert_eq!(table.probe(4).unwrap().score, 40);
         assert_eq!(table.probe(1), None);
-    }
-
-    #[test]
-    fn only_deep_results_of_this_search_count_as_lost() {
-        let table = Table::new(0); // a single bucket: every key collides
-        let deep = |d: u8| Entry::new(0, d, None, Bound::Lower);
-        assert!(!table.store(1, deep(LOST_DEPTH + 2)), "an empty slot");
-        assert!(
-            !table.store(2, deep(3)),
-            "into the empty always-replace slot"
-        );
-        assert!(!table.store(3, deep(2)), "pushes out a shallow result");
-        // Takes the depth-preferred slot; the result there moves aside over the depth-2 one.
-        assert!(!table.store(4, deep(LOST_DEPTH + 4)));
-        assert!(
-            table.store(5, deep(LOST_DEPTH + 3)),
-            "pushes out key 1's deep result"
-        );
-        table.new_search();
-        assert!(
-            !table.store(6, deep(1)),
-            "results of an earlier search are not this one's"
-        );
     }
 
     #[test]
