@@ -129,6 +129,24 @@ fn bench_searches_the_positions_of_a_suite_of_games() {
         out.lines().filter(|l| l.contains(" best ")).count(),
         positions
     );
+    // One engine per game: the same positions, searched with what the earlier ones left in the
+    // table (so, in general, a different node count).
+    let (code, kept, err) = oware(&[
+        "bench",
+        "--suite",
+        suite,
+        "--every",
+        "20",
+        "--depth",
+        "4",
+        "--hash",
+        "4",
+        "--keep-table",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(kept.contains(&format!("positions {positions}")), "{kept}");
+    let (code, _, err) = oware(&["bench", "--keep-table"]);
+    assert_eq!(code, Some(2), "--keep-table needs --suite: {err}");
 
     let dir = std::env::temp_dir().join(format!("oware-suite-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -34,6 +34,10 @@ pub struct Args {
     /// With --suite: a position every this many plies of each game
     #[arg(long, default_value_t = 8, value_name = "PLIES", requires = "suite")]
     pub every: usize,
+    /// With --suite: one engine per game, its table kept from one position to the next as in play
+    /// (by default every position gets a fresh engine)
+    #[arg(long, requires = "suite")]
+    pub keep_table: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -54,17 +58,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut proven = 0usize;
     let mut open_depth = 0u64;
     let mut total_cpu = Some(Duration::ZERO);
-    let games = match &args.suite {
+    let games: Vec<Vec<Game>> = match &args.suite {
         Some(path) => suite_games(path, args.every)?,
-        None => bench_games(),
+        None => bench_games().into_iter().map(|g| vec![g]).collect(),
     };
-    for (i, game) in games.iter().enumerate() {
-        // A fresh engine per position: the signature must not depend on what came before.
-        let mut engine = Engine::new(EngineOptions {
+    let new_engine = || {
+        Engine::new(EngineOptions {
             hash_mb: args.hash,
             threads: args.threads,
             ..EngineOptions::default()
-        });
+        })
+    };
+    let positions = games.iter().map(Vec::len).sum::<usize>();
+    let mut engine = new_engine();
+    for (i, (game, first_of_game)) in games
+        .iter()
+        .flat_map(|g| g.iter().enumerate().map(|(k, game)| (game, k == 0)))
+        .enumerate()
+    {
+        // A fresh engine per position, so that the signature does not depend on what came before;
+        // with --keep-table, per game.
+        if i > 0 && (first_of_game || !args.keep_table) {
+            engine = new_engine();
+        }
         let cpu_before = cpu_time();
         let r = engine.search(game, &limits, &mut |_| {});
         total_cpu = match (total_cpu, cpu_before, cpu_time()) {
@@ -93,15 +109,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let micros = total_time.as_micros().max(1) as u64;
-    println!("positions {}", games.len());
-    println!(
-        "average depth {:.1}",
-        total_depth as f64 / games.len() as f64
-    );
+    println!("positions {positions}");
+    println!("average depth {:.1}", total_depth as f64 / positions as f64);
     if args.movetime.is_some() {
         // With a time limit, positions whose result the search proved stop early at whatever depth
         // that took: the average over the others says how deep the time lets the search go.
-        let open = games.len() - proven;
+        let open = positions - proven;
         if open > 0 {
             println!(
                 "average depth not proven early {:.1} ({open} positions; {proven} proven early)",
@@ -125,8 +138,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The positions of a suite file's games (see [`Args::suite`]).
-fn suite_games(path: &std::path::Path, every: usize) -> anyhow::Result<Vec<Game>> {
+/// The positions of a suite file's games (see [`Args::suite`]), game by game.
+fn suite_games(path: &std::path::Path, every: usize) -> anyhow::Result<Vec<Vec<Game>>> {
     if every == 0 {
         return Err(super::Exit::bad_input("--every must be at least 1"));
     }
@@ -152,9 +165,9 @@ fn suite_games(path: &std::path::Path, every: usize) -> anyhow::Result<Vec<Game>
             .map_err(|e| bad(format!("bad moves: {e}")))?;
         let along = games_along(start, RuleSet::Abapa, &moves, every)
             .map_err(|(ply, e)| bad(format!("move {} ({}): {e}", ply + 1, moves[ply])))?;
-        games.extend(along);
+        games.push(along);
     }
-    if games.is_empty() {
+    if games.iter().all(Vec::is_empty) {
         return Err(super::Exit::bad_input(format!(
             "{}: no positions to search",
             path.display()
