@@ -1,5 +1,6 @@
-//! `oware bench`: searches a fixed set of positions to a fixed depth (or for a fixed time each) and
-//! prints the total node count (a signature that changes only when the search changes) and the speed.
+//! `oware bench`: searches a fixed set of positions (or, with `--suite`, those of recorded games) to a
+//! fixed depth (or for a fixed time each) and prints the total node count (a signature that changes
+//! only when the search changes) and the speed.
 //! The speed is given per wall-clock second and, where the system tells, per second of processor time
 //! used by this process (the fair figure on a machine shared with other work).
 
