@@ -65,18 +65,24 @@ fn analyze_marks_the_losses_of_a_game() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The value on the line of `out` that starts with `prefix` (`oware bench` prints `nodes 123`).
+fn printed<T: std::str::FromStr>(out: &str, prefix: &str) -> T {
+    let value = out.lines().find_map(|l| l.strip_prefix(prefix));
+    match value.map(str::parse) {
+        Some(Ok(v)) => v,
+        _ => panic!("no number after {prefix:?} in:\n{out}"),
+    }
+}
+
 #[test]
 fn bench_signature_is_repeatable() {
     let nodes = || {
         let (code, out, _) = oware(&["bench", "--depth", "8", "--hash", "4"]);
         assert_eq!(code, Some(0));
-        out.lines()
-            .find_map(|l| l.strip_prefix("nodes "))
-            .expect("a nodes line")
-            .to_string()
+        printed::<u64>(&out, "nodes ")
     };
     let first = nodes();
-    assert!(first.parse::<u64>().unwrap() > 1000);
+    assert!(first > 1000);
     assert_eq!(first, nodes());
 }
 
@@ -84,12 +90,7 @@ fn bench_signature_is_repeatable() {
 fn bench_with_movetime_reports_the_depth_over_positions_not_proven_early() {
     let (code, out, err) = oware(&["bench", "--movetime", "10", "--hash", "4"]);
     assert_eq!(code, Some(0), "{err}");
-    let positions: usize = out
-        .lines()
-        .find_map(|l| l.strip_prefix("positions "))
-        .expect("a positions line")
-        .parse()
-        .unwrap();
+    let positions: usize = printed(&out, "positions ");
     let line = out
         .lines()
         .find_map(|l| l.strip_prefix("average depth not proven early "))
@@ -117,12 +118,7 @@ fn bench_searches_the_positions_of_a_suite_of_games() {
         "bench", "--suite", suite, "--every", "20", "--depth", "4", "--hash", "4",
     ]);
     assert_eq!(code, Some(0), "{err}");
-    let positions: usize = out
-        .lines()
-        .find_map(|l| l.strip_prefix("positions "))
-        .expect("a positions line")
-        .parse()
-        .unwrap();
+    let positions: usize = printed(&out, "positions ");
     // Eight games of 70 to 118 plies, a position every 20 plies up to each game's end.
     assert!((20..=60).contains(&positions), "{positions}");
     assert_eq!(
