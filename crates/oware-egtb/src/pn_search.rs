@@ -51,20 +51,59 @@ struct Node {
     pn: u32,
     dn: u32,
     count: u8,
-    /// Along the path from the root to this node (both ends in): the least and most the root mover
-    /// gathers, and the same over the [`SOLID_MAX`] and the [`SOLID_MIN`] positions only (where the
-    /// threshold solver's bounds decide the question, see `Pn::solid`).
+    /// The path from the root to this node, both ends in.
+    path: PathSummary,
+}
+
+/// What the search needs to know of a path from the root without walking it.
+#[derive(Clone, Copy)]
+struct PathSummary {
+    /// The least and most the root mover gathers along the path, and the same over the
+    /// [`SOLID_MAX`] and the [`SOLID_MIN`] positions only (where the threshold solver's bounds
+    /// decide the question, see `Pn::solid`).
     least: i8,
     most: i8,
     least_solid: i8,
     most_solid: i8,
-    /// Bloom filters of the boards of the path: at this node's parity (itself in) and at the
-    /// other; a repetition is only looked for along the path when its filter says it may be one.
+    /// Bloom filters of the path's boards: at the last one's parity (itself in) and at the other;
+    /// a repetition is only looked for along the path when its filter says it may be one.
     same: u128,
     other: u128,
 }
 
-/// The filter bit of `board` in [`Node::same`] and [`Node::other`].
+impl PathSummary {
+    /// The path before the root.
+    const EMPTY: PathSummary = PathSummary {
+        least: i8::MAX,
+        most: i8::MIN,
+        least_solid: i8::MAX,
+        most_solid: i8::MIN,
+        same: 0,
+        other: 0,
+    };
+
+    /// The path extended by `board`, where the root mover gathers `row`, with its solid flags.
+    fn then(self, board: &Board, row: i8, solid: u8) -> PathSummary {
+        PathSummary {
+            least: self.least.min(row),
+            most: self.most.max(row),
+            least_solid: if solid & SOLID_MAX != 0 {
+                self.least_solid.min(row)
+            } else {
+                self.least_solid
+            },
+            most_solid: if solid & SOLID_MIN != 0 {
+                self.most_solid.max(row)
+            } else {
+                self.most_solid
+            },
+            same: self.other | bloom(board),
+            other: self.same,
+        }
+    }
+}
+
+/// The filter bit of `board` in [`PathSummary::same`] and [`PathSummary::other`].
 fn bloom(board: &Board) -> u128 {
     let mut a = [0u8; 16];
     a[..12].copy_from_slice(board);
@@ -171,19 +210,7 @@ impl Pn<'_> {
         let depth = self.nodes[x].depth;
         let board = self.nodes[x].board;
         let or = or_node(depth);
-        // The least and most the root mover gathers along the path, root to `x`, over all its
-        // positions and over the solid ones only (see `solid`).
-        let (least, most, least_solid, most_solid, same, other) = {
-            let n = &self.nodes[x];
-            (
-                n.least,
-                n.most,
-                n.least_solid,
-                n.most_solid,
-                n.same,
-                n.other,
-            )
-        };
+        let path = self.nodes[x].path;
         let first = self.nodes.len() as u32;
         // An OR node is proved by one proved child and disproved when every child is; an AND node
         // the other way round.
@@ -209,7 +236,7 @@ impl Pn<'_> {
                         Some(!self.proving)
                     }
                 }
-            } else if other & bloom(&s.board) != 0 && self.repeats(x, &s.board) {
+            } else if path.other & bloom(&s.board) != 0 && self.repeats(x, &s.board) {
                 // A repetition (same side to move: an even distance back from the child): the root
                 // mover gathers its row there.
                 let r = self.root_row(&s.board, child_depth);
@@ -224,7 +251,7 @@ impl Pn<'_> {
             } {
                 // The child's own mover is the other one: its bounds seen from the root mover.
                 let (lo, hi) = self.seen_by_root(b, child_depth);
-                self.decide(lo.min(least), hi.max(most))
+                self.decide(lo.min(path.least), hi.max(path.most))
             } else {
                 None
             };
@@ -233,9 +260,9 @@ impl Pn<'_> {
             } else {
                 0
             };
-            let verdict = verdict.or(if solid & SOLID_MAX != 0 && least_solid >= self.t {
+            let verdict = verdict.or(if solid & SOLID_MAX != 0 && path.least_solid >= self.t {
                 Some(true)
-            } else if solid & SOLID_MIN != 0 && most_solid < self.t {
+            } else if solid & SOLID_MIN != 0 && path.most_solid < self.t {
                 Some(false)
             } else {
                 None
@@ -257,20 +284,7 @@ impl Pn<'_> {
                         pn: 1,
                         dn: 1,
                         count: 0,
-                        least: least.min(r),
-                        most: most.max(r),
-                        least_solid: if solid & SOLID_MAX != 0 {
-                            least_solid.min(r)
-                        } else {
-                            least_solid
-                        },
-                        most_solid: if solid & SOLID_MIN != 0 {
-                            most_solid.max(r)
-                        } else {
-                            most_solid
-                        },
-                        same: other | bloom(&s.board),
-                        other: same,
+                        path: path.then(&s.board, r, solid),
                     })
                 }
             }
@@ -417,7 +431,6 @@ pub fn at_least(
             nodes: Vec::new(),
         };
         let solid = pn.solid(solver.and_then(|l| l.index.rank(board)), 0);
-        let r = row(board);
         pn.nodes.push(Node {
             board: *board,
             parent: 0,
@@ -426,12 +439,7 @@ pub fn at_least(
             pn: 1,
             dn: 1,
             count: 0,
-            least: r,
-            most: r,
-            least_solid: if solid & SOLID_MAX != 0 { r } else { i8::MAX },
-            most_solid: if solid & SOLID_MIN != 0 { r } else { i8::MIN },
-            same: bloom(board),
-            other: 0,
+            path: PathSummary::EMPTY.then(board, row(board), solid),
         });
         let result = pn.run(max_nodes);
         (result, pn.used_doubtful)
