@@ -114,9 +114,10 @@ fn bench_searches_the_positions_of_a_suite_of_games() {
         env!("CARGO_MANIFEST_DIR"),
         "/../oware-rules/tests/data/master_games.suite"
     );
-    let (code, out, err) = oware(&[
+    let args = [
         "bench", "--suite", suite, "--every", "20", "--depth", "4", "--hash", "4",
-    ]);
+    ];
+    let (code, out, err) = oware(&args);
     assert_eq!(code, Some(0), "{err}");
     let positions: usize = printed(&out, "positions ");
     // Eight games of 70 to 118 plies, a position every 20 plies up to each game's end.
@@ -127,18 +128,7 @@ fn bench_searches_the_positions_of_a_suite_of_games() {
     );
     // One engine per game: the same positions, searched with what the earlier ones left in the
     // table (so, in general, a different node count).
-    let (code, kept, err) = oware(&[
-        "bench",
-        "--suite",
-        suite,
-        "--every",
-        "20",
-        "--depth",
-        "4",
-        "--hash",
-        "4",
-        "--keep-table",
-    ]);
+    let (code, kept, err) = oware(&[&args[..], &["--keep-table"]].concat());
     assert_eq!(code, Some(0), "{err}");
     assert!(kept.contains(&format!("positions {positions}")), "{kept}");
     let (code, _, err) = oware(&["bench", "--keep-table"]);
@@ -159,6 +149,6 @@ fn bench_searches_the_positions_of_a_suite_of_games() {
     std::fs::write(&file, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S moves FF\n").unwrap();
     let (code, _, err) = oware(&["bench", "--suite", file.to_str().unwrap(), "-d", "2"]);
     assert_eq!(code, Some(2));
-    assert!(err.contains("line 1") && err.contains("move 2"), "{err}");
+    assert!(err.contains("line 1") && err.contains("ply 2"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -164,8 +164,10 @@ fn suite_games(path: &std::path::Path, every: usize) -> anyhow::Result<Vec<Vec<G
             .map_err(|e| bad(format!("bad position: {e}")))?;
         let moves = oware_rules::parse_move_letters(letters.trim())
             .map_err(|e| bad(format!("bad moves: {e}")))?;
-        let along = games_along(start, RuleSet::Abapa, &moves, every)
-            .map_err(|(ply, e)| bad(format!("move {} ({}): {e}", ply + 1, moves[ply])))?;
+        let along = games_along(start, RuleSet::Abapa, &moves, every).map_err(|(ply, e)| {
+            let ply = oware_rules::describe_ply(start.side_to_move(), ply, moves[ply]);
+            bad(format!("{ply}: {e}"))
+        })?;
         games.push(along);
     }
     if games.iter().all(Vec::is_empty) {
