@@ -216,10 +216,9 @@ struct HouseTerm {
 pub struct EvalTable {
     /// By house, then seeds (rows padded to [`ROW`], so that a masked index needs no bounds check).
     terms: Box<[[HouseTerm; ROW]; HOUSES]>,
-    store: i32,
-    threat: i32,
-    tempo: i32,
-    capture: i32,
+    weights: Weights,
+    /// Whether the processor has SSSE3 and POPCNT, for [`EvalTable::houses_ssse3`].
+    ssse3: bool,
 }
 
 /// Seeds one house can hold: 0..=48.
@@ -270,10 +269,8 @@ impl EvalTable {
         }
         EvalTable {
             terms,
-            store: w.store,
-            threat: w.threat,
-            tempo: w.tempo,
-            capture: w.capture,
+            weights: *w,
+            ssse3: has_ssse3(),
         }
     }
 
@@ -286,19 +283,18 @@ impl EvalTable {
     /// The same for the search's [`Board`].
     #[inline]
     pub(crate) fn evaluate_board(&self, b: Board) -> i32 {
-        // The houses padded to 16 bytes: the padding reads as 3 seeds, so a house without a target
-        // looks at a house that is never a threat, and the loop has no branch.
-        let board = (b.houses_word() | PADDING_OF_THREES).to_le_bytes();
-        let term_value = |h: usize| {
-            let term = &self.terms[h][board[h] as usize & (ROW - 1)];
-            // At most 48 seeds: the shift stays inside the 64-bit word.
-            let at = board[term.target as usize & 15];
-            term.base + self.threat * ((u64::from(term.threat_when) >> at) & 1) as i32
+        #[cfg(target_arch = "x86_64")]
+        let houses = if self.ssse3 {
+            // SAFETY: `ssse3` is set only where the processor has SSSE3 and POPCNT.
+            unsafe { self.houses_ssse3(b) }
+        } else {
+            self.houses_scalar(b)
         };
-        let south: i32 = (0..6).map(term_value).sum();
-        let north: i32 = (6..HOUSES).map(term_value).sum();
+        #[cfg(not(target_arch = "x86_64"))]
+        let houses = self.houses_scalar(b);
+        let w = &self.weights;
         let stores = b.store(Side::South) as i32 - b.store(Side::North) as i32;
-        let for_south = south - north + self.store * stores;
+        let for_south = houses + w.store * stores;
         let signed = if b.side_to_move() == Side::South {
             for_south
         } else {
@@ -306,17 +302,91 @@ impl EvalTable {
         };
         // The capture term is skipped when its weight is zero, so that the weights without it
         // cost what they did before it existed.
-        let capture = if self.capture != 0 {
+        let capture = if w.capture != 0 {
             let first = if b.side_to_move() == Side::South {
                 0
             } else {
                 6
             };
-            self.capture * self.best_capture(&board, first)
+            w.capture * self.best_capture(&padded(b), first)
         } else {
             0
         };
-        signed + self.tempo + capture
+        signed + w.tempo + capture
+    }
+
+    /// The terms of the twelve houses (all but the stores, the tempo and the capture), South's
+    /// minus North's, one table entry per house.
+    #[inline]
+    fn houses_scalar(&self, b: Board) -> i32 {
+        let board = padded(b);
+        let term_value = |h: usize| {
+            let term = &self.terms[h][board[h] as usize & (ROW - 1)];
+            // At most 48 seeds: the shift stays inside the 64-bit word.
+            let at = board[term.target as usize & 15];
+            term.base + self.weights.threat * ((u64::from(term.threat_when) >> at) & 1) as i32
+        };
+        let south: i32 = (0..6).map(term_value).sum();
+        let north: i32 = (6..HOUSES).map(term_value).sum();
+        south - north
+    }
+
+    /// The same as [`EvalTable::houses_scalar`], all twelve houses at once in one SSE register: each
+    /// term is a mask over the houses, counted per row, and the byte shuffle gathers every
+    /// sowing's target house for the threat (an evaluation in 153 instructions instead of 216, by
+    /// callgrind; 2-8% less processor time to a fixed depth, docs/benchmarks.md).
+    ///
+    /// # Safety
+    /// The processor must have SSSE3 and POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "ssse3,popcnt")]
+    fn houses_ssse3(&self, b: Board) -> i32 {
+        use std::arch::x86_64::*;
+        let word = b.houses_word();
+        let seeds = _mm_set_epi64x((word >> 64) as i64, word as i64);
+        let byte = |v: i8| _mm_set1_epi8(v);
+        let above = |n: i8| _mm_cmpgt_epi8(seeds, byte(n));
+        // Laps past the origin, which sowing skips: one per 11 seeds beyond the first 11 (0..4 for
+        // at most 48 seeds), as minus one per compare that holds.
+        let kroo = above(11);
+        let minus_laps = _mm_add_epi8(
+            _mm_add_epi8(kroo, above(22)),
+            _mm_add_epi8(above(33), above(44)),
+        );
+        // The last seed's house: house + seeds + laps (at most 63), modulo 12.
+        let houses = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 0, 0, 0);
+        let mut last = _mm_sub_epi8(_mm_add_epi8(houses, seeds), minus_laps);
+        for m in [48, 24, 12] {
+            let wraps = _mm_cmpgt_epi8(last, byte(m - 1));
+            last = _mm_sub_epi8(last, _mm_and_si128(wraps, byte(m)));
+        }
+        // On the opponent's row: beyond house 5 for South's houses, up to it for North's.
+        let north = _mm_setr_epi8(0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0);
+        let on_opponent = _mm_xor_si128(_mm_cmpgt_epi8(last, byte(5)), north);
+        let empty = _mm_cmpeq_epi8(seeds, _mm_setzero_si128());
+        let reach = _mm_andnot_si128(empty, on_opponent);
+        // The target holds 2 or 3 after gaining a seed per lap: a threat.
+        let target = _mm_shuffle_epi8(seeds, last);
+        let after = _mm_sub_epi8(_mm_add_epi8(target, byte(1)), minus_laps);
+        let two_or_three = _mm_cmpeq_epi8(_mm_or_si128(after, byte(1)), byte(3));
+        let threat = _mm_and_si128(reach, two_or_three);
+        let vulnerable = _mm_or_si128(
+            _mm_cmpeq_epi8(seeds, byte(1)),
+            _mm_cmpeq_epi8(seeds, byte(2)),
+        );
+        // Houses where a term holds, South's minus North's.
+        let count = |mask: __m128i| {
+            let bits = _mm_movemask_epi8(mask) as u32;
+            (bits & 0x3f).count_ones() as i32 - (bits & 0xfc0).count_ones() as i32
+        };
+        let w = &self.weights;
+        let rows = b.row_seeds(Side::South) as i32 - b.row_seeds(Side::North) as i32;
+        w.row_seeds * rows
+            + w.empty * count(empty)
+            + w.vulnerable * count(vulnerable)
+            + w.kroo * count(kroo)
+            + w.reach * count(reach)
+            + w.threat * count(threat)
     }
 
     /// The most seeds one move of the side whose row starts at `first` captures, on the padded
@@ -345,8 +415,27 @@ impl EvalTable {
     }
 }
 
-/// Bytes 12..16 of the padded board, each 3 (see [`EvalTable::evaluate_board`]).
+/// Bytes 12..16 of the padded board, each 3 (see [`padded`]).
 const PADDING_OF_THREES: u128 = 0x0303_0303 << (8 * HOUSES);
+
+/// The houses padded to 16 bytes: the padding reads as 3 seeds, so that a house without a target
+/// (its [`HouseTerm::target`] is a padding byte) looks at a house that is never a threat, and the
+/// lookups need no branch.
+#[inline]
+fn padded(b: Board) -> [u8; 16] {
+    (b.houses_word() | PADDING_OF_THREES).to_le_bytes()
+}
+
+/// Whether [`EvalTable::houses_ssse3`] may run here.
+fn has_ssse3() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("ssse3")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
 
 /// Where the last seed of `seeds` sown from house `h` lands, and how many seeds that house gains on
 /// the way (one per lap; the origin is skipped on every lap).
@@ -453,9 +542,19 @@ mod tests {
         // Weights with every term distinct, so that a term counted in the wrong place shows.
         weights.push(Weights::from_array([100, 3, -17, 29, 71, -13, 37, 5, 23]));
         for w in weights {
-            let table = EvalTable::new(&w);
-            for pos in &positions {
-                assert_eq!(table.evaluate(pos), evaluate(pos, &w), "{pos} {w:?}");
+            // Both ways of summing the houses, where the processor has the vector one.
+            for ssse3 in [false, has_ssse3()] {
+                let table = EvalTable {
+                    ssse3,
+                    ..EvalTable::new(&w)
+                };
+                for pos in &positions {
+                    assert_eq!(
+                        table.evaluate(pos),
+                        evaluate(pos, &w),
+                        "{pos} {w:?} {ssse3}"
+                    );
+                }
             }
         }
     }
