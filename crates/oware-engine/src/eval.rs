@@ -212,7 +212,7 @@ struct HouseTerm {
 /// The evaluation precomputed per (house, seeds) for one set of weights: the same value as
 /// [`evaluate`] (a test holds them equal) for a fraction of the work, since every term but the
 /// threat depends on one house alone. Where the processor allows, the houses' terms are computed
-/// all at once in a vector register instead of looked up ([`EvalTable::houses_ssse3`]; the
+/// all at once in a vector register instead of looked up (`houses_ssse3`; the
 /// capture term still uses the table). The search builds one per search.
 #[derive(Debug, Clone)]
 pub struct EvalTable {
