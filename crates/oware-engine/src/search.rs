@@ -700,7 +700,7 @@ impl<'a> Worker<'a> {
         }
         if depth <= 1 {
             // The child is a leaf: scored here, without entering it on the path (the same value and
-            // node count as `search` would give; most nodes are leaves).
+            // node count as `search` would give, without its bookkeeping).
             return (-self.leaf(pos, captured > 0, ply + 1), NO_REPETITION);
         }
         let saved_boundary = self.boundary;
@@ -808,7 +808,8 @@ impl<'a> Worker<'a> {
             return (self.evaluate(pos), NO_REPETITION);
         }
         // Leaves are evaluated without a table probe: a probe is a cache miss that costs more than
-        // the evaluation, and most nodes are leaves.
+        // the evaluation. (Leaves are only about an eighth of the nodes, though: most nodes have
+        // a ply or more to go and pay a probe; see docs/benchmarks.md, tenth sitting.)
         if depth <= 0 {
             // No capture search here: one (captures only, standing pat on the evaluation) scored
             // +29 Elo [-24, +84] in 144 games, not enough to keep (docs/engine-matches.md).
