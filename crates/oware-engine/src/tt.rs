@@ -19,15 +19,22 @@ use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use oware_rules::Move;
 
 /// What a stored score says about the true value.
+// The discriminants are the slot's two bound bits (0 marks an empty slot), so that reading a slot
+// takes no jump table: one indexed by bits of a random slot mispredicted more often than not (about
+// 0.4 indirect mispredictions a node, by `valgrind --tool=callgrind --branch-sim=yes`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Bound {
     /// The true value.
-    Exact,
+    Exact = 1,
     /// The true value is at least this (the search failed high).
-    Lower,
+    Lower = 2,
     /// The true value is at most this (the search failed low).
-    Upper,
+    Upper = 3,
 }
+
+/// The bound of each value of a slot's two bound bits; 0 (an empty slot) is never looked up.
+const BOUNDS: [Bound; 4] = [Bound::Exact, Bound::Exact, Bound::Lower, Bound::Upper];
 
 /// One stored search result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,25 +61,19 @@ impl Entry {
     // the key's check bits above (see `Slot`).
     fn pack(self) -> u64 {
         let mv = self.mv.map_or(15, |m| m.house() as u64);
-        let bound = match self.bound {
-            Bound::Exact => 1,
-            Bound::Lower => 2,
-            Bound::Upper => 3,
-        };
         (self.score as u16 as u64)
             | (self.depth as u64) << 16
             | mv << 24
-            | bound << 28
+            | (self.bound as u64) << 28
             | ((self.generation & 63) as u64) << 30
     }
 
     fn unpack(data: u64) -> Option<Entry> {
-        let bound = match (data >> 28) & 3 {
-            1 => Bound::Exact,
-            2 => Bound::Lower,
-            3 => Bound::Upper,
-            _ => return None, // an empty slot
-        };
+        let bits = (data >> 28) as usize & 3;
+        if bits == 0 {
+            return None; // an empty slot
+        }
+        let bound = BOUNDS[bits];
         Some(Entry {
             score: data as u16 as i16,
             depth: (data >> 16) as u8,
