@@ -90,6 +90,22 @@ struct Slot(AtomicU64);
 
 /// The result's bits in a slot; the rest check the key.
 const DATA_BITS: u32 = 36;
+/// A slot's key check bits, in place.
+const CHECK_MASK: u64 = !((1 << DATA_BITS) - 1);
+/// A slot's move bits (see [`Entry::pack`]).
+const MOVE_MASK: u64 = 15 << 24;
+
+/// Whether a slot's word holds a result (an empty slot has no bound bits).
+#[inline]
+fn is_used(word: u64) -> bool {
+    (word >> 28) & 3 != 0
+}
+
+/// Whether a slot's word holds a result of search `generation`.
+#[inline]
+fn is_current(word: u64, generation: u8) -> bool {
+    is_used(word) && (word >> 30) as u8 & 63 == generation
+}
 
 /// The bucket is chosen by the key's bits from 32 up, as many as the part in use needs:
 /// `START_BUCKET_BITS` at the start of a game, up to `MAX_BUCKET_BITS` for the largest table.
@@ -301,37 +317,41 @@ impl Table {
 
     /// Stores a result for `key`. Returns whether a result of this search for another position was
     /// lost to make room (the measure of a table too small for the search).
+    ///
+    /// The first slot keeps a result of this search unless the new one is at least as deep (or an
+    /// exact value for the same position); what it refuses, or a different result of this search it
+    /// pushes out, goes to the second. Both slots are written whole every time, each with its old
+    /// word or its new one chosen by selects rather than branches: which way a store goes depends on
+    /// a random old entry, and branches on it mispredicted.
     pub fn store(&self, key: u64, mut entry: Entry) -> bool {
         let generation = self.generation.load(Ordering::Relaxed);
         entry.generation = generation;
         let [deep, recent] = self.bucket(key);
         let check = Slot::check(key);
-        let (deep_check, data) = deep.get();
-        let same = deep_check == check;
-        let old = Entry::unpack(data);
-        let replace_deep = match old {
-            None => true,
-            Some(old) => {
-                old.generation != generation
-                    || entry.depth >= old.depth
-                    || (same && entry.bound == Bound::Exact)
-            }
-        };
-        if replace_deep {
-            if same && entry.mv.is_none() {
-                entry.mv = old.and_then(|o| o.mv);
-            }
-            deep.write(check, entry);
-            // A different deep result pushed out goes to the always-replace slot rather than vanish.
-            match old {
-                Some(old) if !same && old.generation == generation => {
-                    recent.replace(deep_check, old, generation)
-                }
-                _ => false,
-            }
-        } else {
-            recent.replace(check, entry, generation)
+        let old_deep = deep.0.load(Ordering::Relaxed);
+        let old_recent = recent.0.load(Ordering::Relaxed);
+        let same = old_deep & CHECK_MASK == check;
+        let deep_current = is_current(old_deep, generation);
+        let replace_deep = !deep_current
+            || entry.depth >= (old_deep >> 16) as u8
+            || (same && entry.bound == Bound::Exact);
+        let mut new = check | entry.pack();
+        if same && entry.mv.is_none() && is_used(old_deep) {
+            // A result without a move keeps the one the position had.
+            new = (new & !MOVE_MASK) | (old_deep & MOVE_MASK);
         }
+        let push_aside = replace_deep && deep_current && !same;
+        let (deep_word, recent_word, incoming_check) = if replace_deep {
+            let recent_word = if push_aside { old_deep } else { old_recent };
+            (new, recent_word, old_deep & CHECK_MASK)
+        } else {
+            (old_deep, new, check)
+        };
+        deep.0.store(deep_word, Ordering::Relaxed);
+        recent.0.store(recent_word, Ordering::Relaxed);
+        (push_aside || !replace_deep)
+            && is_current(old_recent, generation)
+            && old_recent & CHECK_MASK != incoming_check
     }
 
     /// Roughly how full the part in use is, in permille (sampled from the first buckets), as engines
