@@ -136,10 +136,7 @@ impl Slot {
     #[inline]
     fn get(&self) -> (u64, u64) {
         let word = self.0.load(Ordering::Relaxed);
-        (
-            word >> DATA_BITS << DATA_BITS,
-            word & ((1 << DATA_BITS) - 1),
-        )
+        (word & CHECK_MASK, word & !CHECK_MASK)
     }
 
     #[inline]
@@ -150,20 +147,6 @@ impl Slot {
         } else {
             None
         }
-    }
-
-    #[inline]
-    fn write(&self, check: u64, entry: Entry) {
-        self.0.store(check | entry.pack(), Ordering::Relaxed);
-    }
-
-    /// Writes `entry` over what the slot held; true when that was a result of search `generation`
-    /// for another position (a result lost to lack of room).
-    #[inline]
-    fn replace(&self, check: u64, entry: Entry, generation: u8) -> bool {
-        let (old_check, data) = self.get();
-        self.write(check, entry);
-        old_check != check && Entry::unpack(data).is_some_and(|old| old.generation == generation)
     }
 }
 
