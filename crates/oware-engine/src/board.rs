@@ -80,6 +80,12 @@ impl Board {
         }
     }
 
+    /// The side to move's index (0 South, 1 North, as [`Side::index`]).
+    #[inline]
+    pub fn side_index(self) -> usize {
+        (self.0 >> (8 * SIDE_BYTE)) as u8 as usize
+    }
+
     /// One side's row as the low six bytes of a word.
     #[inline]
     fn row(self, side: Side) -> u64 {
