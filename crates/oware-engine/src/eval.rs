@@ -283,17 +283,31 @@ impl EvalTable {
     }
 
     /// The same for the search's [`Board`].
-    #[inline]
+    // Always inlined, down to one call (of the vector path, whose processor features the search's
+    // code is not compiled for): the search evaluates at most of its nodes.
+    #[inline(always)]
     pub(crate) fn evaluate_board(&self, b: Board) -> i32 {
         #[cfg(target_arch = "x86_64")]
-        let houses = if self.ssse3 {
+        if self.ssse3 {
             // SAFETY: `ssse3` is set only where the processor has SSSE3 and POPCNT.
-            unsafe { self.houses_ssse3(b) }
-        } else {
-            self.houses_scalar(b)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let houses = self.houses_scalar(b);
+            return unsafe { self.evaluate_ssse3(b) };
+        }
+        self.with_houses(b, self.houses_scalar(b))
+    }
+
+    /// [`EvalTable::evaluate_board`] by the vector path.
+    ///
+    /// # Safety
+    /// The processor must have SSSE3 and POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "ssse3,popcnt")]
+    fn evaluate_ssse3(&self, b: Board) -> i32 {
+        self.with_houses(b, self.houses_ssse3(b))
+    }
+
+    /// The evaluation, given the terms of the twelve houses (South's minus North's).
+    #[inline(always)]
+    fn with_houses(&self, b: Board, houses: i32) -> i32 {
         let w = &self.weights;
         let stores = b.store(Side::South) as i32 - b.store(Side::North) as i32;
         let for_south = houses + w.store * stores;
