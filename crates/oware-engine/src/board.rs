@@ -89,21 +89,30 @@ impl Board {
     /// One side's row as the low six bytes of a word.
     #[inline]
     fn row(self, side: Side) -> u64 {
-        (self.0 >> (8 * side.first_house())) as u64 & ROW_MASK
+        self.row_from(side.first_house())
+    }
+
+    /// The row that starts at house `first` (0 or 6) as the low six bytes of a word. The hot paths
+    /// find `first` from [`Board::side_index`] by arithmetic: a [`Side`] made from the side byte
+    /// is a branch, and the side alternates at every ply.
+    #[inline]
+    fn row_from(self, first: usize) -> u64 {
+        (self.0 >> (8 * first)) as u64 & ROW_MASK
     }
 
     /// Seeds on one side's row.
     #[inline]
     pub fn row_seeds(self, side: Side) -> u8 {
-        // The six bytes summed into the sixth by one multiplication (the sum, at most 48, fits a byte).
-        (self.row(side).wrapping_mul(0x0101_0101_0101) >> 40) as u8
+        row_sum(self.row(side))
     }
 
     /// One store holds more than 24, or both hold 24.
     #[inline]
     pub fn is_decided_by_stores(self) -> bool {
-        let (s, n) = (self.store(Side::South), self.store(Side::North));
-        s > 24 || n > 24 || (s == 24 && n == 24)
+        // Both stores in one word, without branches: a store of at most 48 plus 0x67 sets its
+        // high bit exactly when it holds more than 24.
+        let stores = (self.0 >> (8 * STORE_BYTE)) as u16;
+        ((stores + 0x6767) & 0x8080 != 0) | (stores == 0x1818)
     }
 
     /// Plays `mv` (a non-empty house of the side to move), as
@@ -118,8 +127,9 @@ impl Board {
         debug_assert!(self.side_to_move().owns(house) && seeds > 0);
         let (gains, last) = oware_rules::sowing(house, seeds);
         let mut word = (self.0 & !(0xff << (8 * house))) + gains;
-        let me = self.side_to_move();
-        let low = me.opponent().first_house();
+        let me = self.side_index();
+        // The opponent's first house.
+        let low = 6 - 6 * me;
         let mut captured = 0u8;
         let at_last = (word >> (8 * last)) as u8;
         if last.wrapping_sub(low) < 6 && (at_last == 2 || at_last == 3) {
@@ -134,13 +144,13 @@ impl Board {
                 captured += v;
                 first -= 1;
             }
-            let row = Board(word).row_seeds(me.opponent());
+            let row = row_sum(Board(word).row_from(low));
             if rules == RuleSet::Abapa && row == captured {
                 captured = 0; // a grand slam captures nothing
             } else {
                 let span = ((1u128 << (8 * (last + 1 - first))) - 1) << (8 * first);
                 word &= !span;
-                word += u128::from(captured) << (8 * (STORE_BYTE + me.index()));
+                word += u128::from(captured) << (8 * (STORE_BYTE + me));
             }
         }
         word ^= 1 << (8 * SIDE_BYTE);
@@ -156,9 +166,9 @@ impl Board {
         if self.is_decided_by_stores() {
             return MoveSet::EMPTY;
         }
-        let me = self.side_to_move();
-        if rules == RuleSet::Abapa && self.row(me.opponent()) != 0 {
-            return MoveSet::from_bits(nonempty_bits(self.row(me)) << me.first_house());
+        let first = 6 * self.side_index();
+        if rules == RuleSet::Abapa && self.row_from(6 - first) != 0 {
+            return MoveSet::from_bits(nonempty_bits(self.row_from(first)) << first);
         }
         self.legal_moves_rare(rules)
     }
@@ -201,6 +211,13 @@ impl Board {
             self.store(Side::North) + self.row_seeds(Side::North),
         ]
     }
+}
+
+/// The seeds of a row (six bytes): summed into the sixth byte by one multiplication (the sum, at most
+/// 48, fits a byte).
+#[inline]
+fn row_sum(row: u64) -> u8 {
+    (row.wrapping_mul(0x0101_0101_0101) >> 40) as u8
 }
 
 /// Bit `c` set for each non-zero byte `c` among the low six bytes of `row` (each byte at most 48).
