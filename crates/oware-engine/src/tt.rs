@@ -13,6 +13,11 @@
 //! A short search fills a small part of any table; spread over all of a large one, its results would
 //! each sit on a cache line of their own, and nearly every probe would be a trip to memory. Kept
 //! together, they stay in the processor's caches.
+//!
+//! Beside the buckets, one byte per bucket holds four key bits of each of its two slots (their
+//! *tags*). Most probes find nothing, and the tags, a sixteenth of the table, stay in the caches:
+//! a probe whose key's tag matches neither slot is answered from them, without waiting for the
+//! bucket to come from memory. The tags add a sixteenth to the table's memory.
 
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
@@ -95,6 +100,19 @@ const CHECK_MASK: u64 = !((1 << DATA_BITS) - 1);
 /// A slot's move bits (see [`Entry::pack`]).
 const MOVE_MASK: u64 = 15 << 24;
 
+/// A key's tag: four of the bits a slot checks (its low ones), so that a slot's word tells its
+/// key's tag too.
+#[inline]
+fn tag(key: u64) -> u8 {
+    key as u8 & 15
+}
+
+/// The tags of a bucket's two slots in one byte (an empty slot's word reads as tag 0).
+#[inline]
+fn bucket_tags(deep: u64, recent: u64) -> u8 {
+    tag(deep >> DATA_BITS) | tag(recent >> DATA_BITS) << 4
+}
+
 /// Whether a slot's word holds a result (an empty slot has no bound bits).
 #[inline]
 fn is_used(word: u64) -> bool {
@@ -165,6 +183,10 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
 /// A transposition table of a given size.
 pub struct Table {
     buckets: Vec<Bucket>,
+    /// One byte per bucket: the tags (see [`tag`]) of its two slots, so that a probe for a key
+    /// that neither slot can hold is answered without loading the bucket. A sixteenth of the
+    /// table's size, it stays in the caches where the buckets do not.
+    tags: Vec<AtomicU8>,
     /// The buckets in use, less one: a power of two of them, the first ones of `buckets`. Grows
     /// during a game and goes back to the start at [`Table::clear`].
     mask: AtomicUsize,
@@ -183,8 +205,11 @@ impl Table {
         let mut count = (1usize << (usize::BITS - 1 - (bytes / BUCKET_BYTES).leading_zeros()))
             .min(1 << MAX_BUCKET_BITS);
         let mut buckets: Vec<Bucket> = Vec::new();
+        let mut tags: Vec<AtomicU8> = Vec::new();
         // Memory that cannot be had gives a smaller table, never an abort.
-        while buckets.try_reserve_exact(count).is_err() && count > 1 {
+        while (buckets.try_reserve_exact(count).is_err() || tags.try_reserve_exact(count).is_err())
+            && count > 1
+        {
             count /= 2;
         }
         advise_huge_pages(buckets.as_ptr() as usize, count * BUCKET_BYTES);
@@ -194,9 +219,11 @@ impl Table {
         for bucket in buckets.iter().step_by(4096 / BUCKET_BYTES) {
             bucket.0[0].0.store(0, Ordering::Relaxed);
         }
+        tags.resize_with(count, Default::default);
         Table {
             mask: AtomicUsize::new(Self::start_mask(count)),
             buckets,
+            tags,
             generation: AtomicU8::new(0),
         }
     }
@@ -221,6 +248,9 @@ impl Table {
         let in_use = *self.mask.get_mut() + 1;
         for bucket in &mut self.buckets[..in_use] {
             *bucket = Default::default();
+        }
+        for tags in &mut self.tags[..in_use] {
+            *tags.get_mut() = 0;
         }
         self.generation.store(0, Ordering::Relaxed);
         *self.mask.get_mut() = Self::start_mask(self.buckets.len());
@@ -257,6 +287,13 @@ impl Table {
                     }
                 }
             }
+            for (bucket, tags) in self.buckets[..2 * half].iter().zip(&self.tags) {
+                let [a, b] = &bucket.0;
+                tags.store(
+                    bucket_tags(a.0.load(Ordering::Relaxed), b.0.load(Ordering::Relaxed)),
+                    Ordering::Relaxed,
+                );
+            }
         }
         true
     }
@@ -268,23 +305,25 @@ impl Table {
         self.generation.store((g + 1) & 63, Ordering::Relaxed);
     }
 
+    /// The bucket of `key` in the part in use.
     #[inline]
-    fn bucket(&self, key: u64) -> &[Slot; 2] {
-        &self.buckets[(key >> BUCKET_SHIFT) as usize & self.mask.load(Ordering::Relaxed)].0
+    fn index(&self, key: u64) -> usize {
+        (key >> BUCKET_SHIFT) as usize & self.mask.load(Ordering::Relaxed)
     }
 
-    /// Starts loading the bucket of `key` into the cache (a hint; no effect on results).
+    /// Starts loading the bucket of `key` and its tags into the cache (a hint; no effect on results).
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let bucket: *const [Slot; 2] = self.bucket(key);
-            // SAFETY: a prefetch never faults and reads nothing observable; the pointer is valid.
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let index = self.index(key);
+            let bucket: *const Bucket = &self.buckets[index];
+            let tags: *const AtomicU8 = &self.tags[index];
+            // SAFETY: a prefetch never faults and reads nothing observable; the pointers are valid.
             unsafe {
-                std::arch::x86_64::_mm_prefetch(
-                    bucket as *const i8,
-                    std::arch::x86_64::_MM_HINT_T0,
-                );
+                _mm_prefetch(tags as *const i8, _MM_HINT_T0);
+                _mm_prefetch(bucket as *const i8, _MM_HINT_T0);
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -294,7 +333,13 @@ impl Table {
     /// The stored result for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let [deep, recent] = self.bucket(key);
+        let index = self.index(key);
+        let tags = self.tags[index].load(Ordering::Relaxed);
+        let tag = tag(key);
+        if tags & 15 != tag && tags >> 4 != tag {
+            return None;
+        }
+        let [deep, recent] = &self.buckets[index].0;
         deep.read(key).or_else(|| recent.read(key))
     }
 
@@ -309,7 +354,8 @@ impl Table {
     pub fn store(&self, key: u64, mut entry: Entry) -> bool {
         let generation = self.generation.load(Ordering::Relaxed);
         entry.generation = generation;
-        let [deep, recent] = self.bucket(key);
+        let index = self.index(key);
+        let [deep, recent] = &self.buckets[index].0;
         let check = Slot::check(key);
         let old_deep = deep.0.load(Ordering::Relaxed);
         let old_recent = recent.0.load(Ordering::Relaxed);
@@ -332,6 +378,7 @@ impl Table {
         };
         deep.0.store(deep_word, Ordering::Relaxed);
         recent.0.store(recent_word, Ordering::Relaxed);
+        self.tags[index].store(bucket_tags(deep_word, recent_word), Ordering::Relaxed);
         (push_aside || !replace_deep)
             && is_current(old_recent, generation)
             && old_recent & CHECK_MASK != incoming_check
