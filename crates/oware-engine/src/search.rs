@@ -53,7 +53,7 @@ pub trait Probe: Send + Sync {
 #[derive(Clone)]
 pub struct EngineOptions {
     /// Transposition table size in MiB: the most it may use (a game starts with 1 MiB in use, and
-    /// the part in use grows as the searches need, see [`crate::Table`]; its tags take a sixteenth
+    /// the part in use grows as the searches need, see [`crate::Table`]; its tags take an eighth
     /// more).
     pub hash_mb: usize,
     /// Search threads (lazy SMP: helpers search the same tree and share the table).

@@ -14,12 +14,13 @@
 //! each sit on a cache line of their own, and nearly every probe would be a trip to memory. Kept
 //! together, they stay in the processor's caches.
 //!
-//! Beside the buckets, one byte per bucket holds four key bits of each of its two slots (their
-//! *tags*). Most probes find nothing, and the tags, a sixteenth of the table, stay in the caches:
+//! Beside the buckets, two bytes per bucket hold eight key bits of each of its two slots (their
+//! *tags*). Most probes find nothing, and the tags, an eighth of the table, stay in the caches:
 //! a probe whose key's tag matches neither slot is answered from them, without waiting for the
-//! bucket to come from memory. The tags add a sixteenth to the table's memory.
+//! bucket to come from memory (a key that is not there matches a tag about once in 128 probes).
+//! The tags add an eighth to the table's memory.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 
 use oware_rules::Move;
 
@@ -100,17 +101,17 @@ const CHECK_MASK: u64 = !((1 << DATA_BITS) - 1);
 /// A slot's move bits (see [`Entry::pack`]).
 const MOVE_MASK: u64 = 15 << 24;
 
-/// A key's tag: four of the bits a slot checks (its low ones), so that a slot's word tells its
+/// A key's tag: eight of the bits a slot checks (its low ones), so that a slot's word tells its
 /// key's tag too.
 #[inline]
 fn tag(key: u64) -> u8 {
-    key as u8 & 15
+    key as u8
 }
 
 /// The tags of a bucket's two slots in one byte (an empty slot's word reads as tag 0).
 #[inline]
-fn bucket_tags(deep: u64, recent: u64) -> u8 {
-    tag(deep >> DATA_BITS) | tag(recent >> DATA_BITS) << 4
+fn bucket_tags(deep: u64, recent: u64) -> u16 {
+    u16::from(tag(deep >> DATA_BITS)) | u16::from(tag(recent >> DATA_BITS)) << 8
 }
 
 /// Whether a slot's word holds a result (an empty slot has no bound bits).
@@ -180,13 +181,24 @@ struct Bucket([Slot; 2]);
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
 
+impl Bucket {
+    /// The tags of the two slots as they are now.
+    fn tags(&self) -> u16 {
+        let [deep, recent] = &self.0;
+        bucket_tags(
+            deep.0.load(Ordering::Relaxed),
+            recent.0.load(Ordering::Relaxed),
+        )
+    }
+}
+
 /// A transposition table of a given size.
 pub struct Table {
     buckets: Vec<Bucket>,
-    /// One byte per bucket: the tags (see [`tag`]) of its two slots, so that a probe for a key
-    /// that neither slot can hold is answered without loading the bucket. A sixteenth of the
+    /// Two bytes per bucket: the tags (see [`tag`]) of its two slots, so that a probe for a key
+    /// that neither slot can hold is answered without loading the bucket. An eighth of the
     /// table's size, it stays in the caches where the buckets do not.
-    tags: Vec<AtomicU8>,
+    tags: Vec<AtomicU16>,
     /// The buckets in use, less one: a power of two of them, the first ones of `buckets`. Grows
     /// during a game and goes back to the start at [`Table::clear`].
     mask: AtomicUsize,
@@ -205,7 +217,7 @@ impl Table {
         let mut count = (1usize << (usize::BITS - 1 - (bytes / BUCKET_BYTES).leading_zeros()))
             .min(1 << MAX_BUCKET_BITS);
         let mut buckets: Vec<Bucket> = Vec::new();
-        let mut tags: Vec<AtomicU8> = Vec::new();
+        let mut tags: Vec<AtomicU16> = Vec::new();
         // Memory that cannot be had gives a smaller table, never an abort.
         while (buckets.try_reserve_exact(count).is_err() || tags.try_reserve_exact(count).is_err())
             && count > 1
@@ -278,7 +290,7 @@ impl Table {
             let half = mask + 1;
             let moves_up = 1 << Slot::bucket_bit(half.trailing_zeros());
             let (lower, upper) = self.buckets.split_at(half);
-            for (from, to) in lower.iter().zip(upper) {
+            for (k, (from, to)) in lower.iter().zip(upper).enumerate() {
                 for (slot, target) in from.0.iter().zip(&to.0) {
                     let word = slot.0.load(Ordering::Relaxed);
                     if word & moves_up != 0 {
@@ -286,13 +298,8 @@ impl Table {
                         slot.0.store(0, Ordering::Relaxed);
                     }
                 }
-            }
-            for (bucket, tags) in self.buckets[..2 * half].iter().zip(&self.tags) {
-                let [a, b] = &bucket.0;
-                tags.store(
-                    bucket_tags(a.0.load(Ordering::Relaxed), b.0.load(Ordering::Relaxed)),
-                    Ordering::Relaxed,
-                );
+                self.tags[k].store(from.tags(), Ordering::Relaxed);
+                self.tags[half + k].store(to.tags(), Ordering::Relaxed);
             }
         }
         true
@@ -319,7 +326,7 @@ impl Table {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
             let index = self.index(key);
             let bucket: *const Bucket = &self.buckets[index];
-            let tags: *const AtomicU8 = &self.tags[index];
+            let tags: *const AtomicU16 = &self.tags[index];
             // SAFETY: a prefetch never faults and reads nothing observable; the pointers are valid.
             unsafe {
                 _mm_prefetch(tags as *const i8, _MM_HINT_T0);
@@ -336,7 +343,7 @@ impl Table {
         let index = self.index(key);
         let tags = self.tags[index].load(Ordering::Relaxed);
         let tag = tag(key);
-        if tags & 15 != tag && tags >> 4 != tag {
+        if tags as u8 != tag && (tags >> 8) as u8 != tag {
             return None;
         }
         let [deep, recent] = &self.buckets[index].0;
