@@ -211,15 +211,21 @@ struct HouseTerm {
 
 /// The evaluation precomputed per (house, seeds) for one set of weights: the same value as
 /// [`evaluate`] (a test holds them equal) for a fraction of the work, since every term but the
-/// threat depends on one house alone. Where the processor allows, the houses' terms are computed
-/// all at once in a vector register instead of looked up (`houses_ssse3`; the
-/// capture term still uses the table). The search builds one per search.
+/// threat depends on one house alone. Where the processor (SSSE3) and the weights (each house term's
+/// within a byte) allow, the houses' terms are computed all at once in a vector register instead of
+/// looked up (`houses_ssse3`; the capture term still uses the table). The search builds one per search.
 #[derive(Debug, Clone)]
 pub struct EvalTable {
     /// By house, then seeds (rows padded to [`ROW`], so that a masked index needs no bounds check).
     terms: Box<[[HouseTerm; ROW]; HOUSES]>,
     weights: Weights,
-    /// Whether the processor has SSSE3 and POPCNT, for [`EvalTable::houses_ssse3`].
+    /// The weights of the house terms for the vector path, one byte per house: the weight under
+    /// South's six houses, its negation under North's (the sum is South's minus North's), zero in
+    /// the four bytes past the houses. In the order row seeds, empty, vulnerable, kroo, reach,
+    /// threat.
+    house_weights: [[i8; 16]; 6],
+    /// Whether [`EvalTable::houses_ssse3`] may run: the processor has SSSE3 and every house term's
+    /// weight fits a byte (weights beyond that, which the tuner could give, take the table path).
     ssse3: bool,
 }
 
@@ -269,10 +275,27 @@ impl EvalTable {
                 };
             }
         }
+        let by_house = |weight: i32| {
+            let byte = i8::try_from(weight).ok().filter(|&b| b != i8::MIN)?;
+            let mut row = [0i8; 16];
+            row[..6].fill(byte);
+            row[6..HOUSES].fill(-byte);
+            Some(row)
+        };
+        let house_weights = [
+            w.row_seeds,
+            w.empty,
+            w.vulnerable,
+            w.kroo,
+            w.reach,
+            w.threat,
+        ]
+        .map(by_house);
         EvalTable {
             terms,
             weights: *w,
-            ssse3: has_ssse3(),
+            ssse3: has_ssse3() && house_weights.iter().all(Option::is_some),
+            house_weights: house_weights.map(Option::unwrap_or_default),
         }
     }
 
@@ -289,7 +312,7 @@ impl EvalTable {
     pub(crate) fn evaluate_board(&self, b: Board) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if self.ssse3 {
-            // SAFETY: `ssse3` is set only where the processor has SSSE3 and POPCNT.
+            // SAFETY: `ssse3` is set only where the processor has SSSE3.
             return unsafe { self.evaluate_ssse3(b) };
         }
         self.with_houses(b, self.houses_scalar(b))
@@ -298,9 +321,9 @@ impl EvalTable {
     /// [`EvalTable::evaluate_board`] by the vector path.
     ///
     /// # Safety
-    /// The processor must have SSSE3 and POPCNT.
+    /// The processor must have SSSE3.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "ssse3,popcnt")]
+    #[target_feature(enable = "ssse3")]
     fn evaluate_ssse3(&self, b: Board) -> i32 {
         self.with_houses(b, self.houses_ssse3(b))
     }
@@ -342,14 +365,14 @@ impl EvalTable {
     }
 
     /// The same as [`EvalTable::houses_scalar`], all twelve houses at once in one SSE register: each
-    /// term is a mask over the houses, counted per row, and the byte shuffle gathers every
-    /// sowing's target house for the threat (an evaluation in 153 instructions instead of 216, by
-    /// callgrind; 2-8% less processor time to a fixed depth, docs/benchmarks.md).
+    /// term is a mask over the houses, weighted per house by a multiply-add, and the byte shuffle
+    /// gathers every sowing's target house for the threat (docs/benchmarks.md: 153 instructions
+    /// instead of the table's 216 when the terms were counted by `popcnt`, fewer since).
     ///
     /// # Safety
-    /// The processor must have SSSE3 and POPCNT.
+    /// The processor must have SSSE3.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "ssse3,popcnt")]
+    #[target_feature(enable = "ssse3")]
     fn houses_ssse3(&self, b: Board) -> i32 {
         use std::arch::x86_64::*;
         let word = b.houses_word();
@@ -384,19 +407,38 @@ impl EvalTable {
             _mm_cmpeq_epi8(seeds, byte(1)),
             _mm_cmpeq_epi8(seeds, byte(2)),
         );
-        // Houses where a term holds, South's minus North's.
-        let count = |mask: __m128i| {
-            let bits = _mm_movemask_epi8(mask) as u32;
-            (bits & 0x3f).count_ones() as i32 - (bits & 0xfc0).count_ones() as i32
-        };
-        let w = &self.weights;
-        let rows = b.row_seeds(Side::South) as i32 - b.row_seeds(Side::North) as i32;
-        w.row_seeds * rows
-            + w.empty * count(empty)
-            + w.vulnerable * count(vulnerable)
-            + w.kroo * count(kroo)
-            + w.reach * count(reach)
-            + w.threat * count(threat)
+        // Each term's weight times what it counts (a house's seeds, or 1 where the term holds),
+        // two houses to a 16-bit sum by one multiply-add; South's weights positive, North's
+        // negative, none past the houses. The sums stay far inside 16 bits (48 seeds, weights
+        // within a byte).
+        let [rows, w_empty, w_vulnerable, w_kroo, w_reach, w_threat] =
+            self.house_weights.map(|w| {
+                let w = u128::from_le_bytes(w.map(|b| b as u8));
+                _mm_set_epi64x((w >> 64) as i64, w as i64)
+            });
+        // (Plain calls, not closures: the multiply-add needs SSSE3, which only this function's
+        // body is compiled for.)
+        let sum16 = _mm_add_epi16(
+            _mm_add_epi16(
+                _mm_maddubs_epi16(seeds, rows),
+                _mm_add_epi16(
+                    _mm_maddubs_epi16(_mm_abs_epi8(empty), w_empty),
+                    _mm_maddubs_epi16(_mm_abs_epi8(vulnerable), w_vulnerable),
+                ),
+            ),
+            _mm_add_epi16(
+                _mm_maddubs_epi16(_mm_abs_epi8(kroo), w_kroo),
+                _mm_add_epi16(
+                    _mm_maddubs_epi16(_mm_abs_epi8(reach), w_reach),
+                    _mm_maddubs_epi16(_mm_abs_epi8(threat), w_threat),
+                ),
+            ),
+        );
+        // The eight 16-bit sums into one.
+        let sum32 = _mm_madd_epi16(sum16, _mm_set1_epi16(1));
+        let sum32 = _mm_add_epi32(sum32, _mm_shuffle_epi32(sum32, 0b01_00_11_10));
+        let sum32 = _mm_add_epi32(sum32, _mm_shuffle_epi32(sum32, 0b10_11_00_01));
+        _mm_cvtsi128_si32(sum32)
     }
 
     /// The most seeds one move of the side whose row starts at `first` captures, on the padded
@@ -441,7 +483,6 @@ fn has_ssse3() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("ssse3")
-            && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     false
@@ -551,13 +592,17 @@ mod tests {
         let mut weights = vec![Weights::DEFAULT, Weights::MATERIAL];
         // Weights with every term distinct, so that a term counted in the wrong place shows.
         weights.push(Weights::from_array([100, 3, -17, 29, 71, -13, 37, 5, 23]));
+        // A house term's weight beyond a byte: the vector path steps aside for the table.
+        let beyond_a_byte = Weights::from_array([100, 0, -15, -116, 200, -19, 98, -4, 0]);
+        assert!(!EvalTable::new(&beyond_a_byte).ssse3);
+        weights.push(beyond_a_byte);
         for w in weights {
-            // Both ways of summing the houses, where the processor has the vector one.
-            for ssse3 in [false, has_ssse3()] {
-                let table = EvalTable {
-                    ssse3,
-                    ..EvalTable::new(&w)
-                };
+            // Both ways of summing the houses, where the processor and the weights allow the
+            // vector one.
+            for vector in [false, true] {
+                let table = EvalTable::new(&w);
+                let ssse3 = vector && table.ssse3;
+                let table = EvalTable { ssse3, ..table };
                 for pos in &positions {
                     assert_eq!(
                         table.evaluate(pos),
