@@ -108,7 +108,8 @@ fn tag(key: u64) -> u8 {
     key as u8
 }
 
-/// The tags of a bucket's two slots in one byte (an empty slot's word reads as tag 0).
+/// The tags of a bucket's two slots, the first slot's in the low byte (an empty slot's word reads as
+/// tag 0).
 #[inline]
 fn bucket_tags(deep: u64, recent: u64) -> u16 {
     u16::from(tag(deep >> DATA_BITS)) | u16::from(tag(recent >> DATA_BITS)) << 8
