@@ -16,10 +16,11 @@ if [ $# -ne 4 ]; then
 fi
 n=$1 args=$2 a=$3 b=$4
 case " $args " in
-    *" --movetime "*) field='^nps per cpu second'; what='nps per processor second' ;;
-    *) field='^cpu time'; what='processor time (ms)' ;;
+    # "nps per cpu second N" or "cpu time N ms": the line and the column of the figure.
+    *" --movetime "*) field='^nps per cpu second'; column=5; what='nps per processor second' ;;
+    *) field='^cpu time'; column=3; what='processor time (ms)' ;;
 esac
-figure() { awk -v f="$field" '$0 ~ f { print $(NF == 4 ? 3 : NF) }'; }
+figure() { awk -v f="$field" -v c="$column" '$0 ~ f { print $c }'; }
 depth() { awk '/^average depth [0-9]/ { print $3 }'; }
 for _ in $(seq "$n"); do
     # shellcheck disable=SC2086  # the bench arguments are split on purpose

@@ -375,8 +375,9 @@ impl EvalTable {
     #[target_feature(enable = "ssse3")]
     fn houses_ssse3(&self, b: Board) -> i32 {
         use std::arch::x86_64::*;
-        let word = b.houses_word();
-        let seeds = _mm_set_epi64x((word >> 64) as i64, word as i64);
+        // Sixteen bytes, little-endian, into a register.
+        let vector = |v: u128| _mm_set_epi64x((v >> 64) as i64, v as i64);
+        let seeds = vector(b.houses_word());
         let byte = |v: i8| _mm_set1_epi8(v);
         let above = |n: i8| _mm_cmpgt_epi8(seeds, byte(n));
         // Laps past the origin, which sowing skips: one per 11 seeds beyond the first 11 (0..4 for
@@ -411,11 +412,9 @@ impl EvalTable {
         // two houses to a 16-bit sum by one multiply-add; South's weights positive, North's
         // negative, none past the houses. The sums stay far inside 16 bits (48 seeds, weights
         // within a byte).
-        let [rows, w_empty, w_vulnerable, w_kroo, w_reach, w_threat] =
-            self.house_weights.map(|w| {
-                let w = u128::from_le_bytes(w.map(|b| b as u8));
-                _mm_set_epi64x((w >> 64) as i64, w as i64)
-            });
+        let [rows, w_empty, w_vulnerable, w_kroo, w_reach, w_threat] = self
+            .house_weights
+            .map(|w| vector(u128::from_le_bytes(w.map(|b| b as u8))));
         // (Plain calls, not closures: the multiply-add needs SSSE3, which only this function's
         // body is compiled for.)
         let sum16 = _mm_add_epi16(
