@@ -319,15 +319,32 @@ impl Table {
         (key >> BUCKET_SHIFT) as usize & self.mask.load(Ordering::Relaxed)
     }
 
+    /// The bucket of `key` and its tags, without bounds checks: the hot path makes three of these
+    /// lookups a node (prefetch, probe, store), and the checks were two compares and branches each.
+    #[inline]
+    fn slot_of(&self, key: u64) -> (&Bucket, &AtomicU16) {
+        let index = self.index(key);
+        debug_assert!(index < self.buckets.len() && index < self.tags.len());
+        // SAFETY: `mask` is always one less than a power of two no greater than the number of
+        // buckets (set from `start_mask`, or doubled plus one only while the part in use is less
+        // than all of it), so `index` is below it; `tags` has one entry per bucket.
+        unsafe {
+            (
+                self.buckets.get_unchecked(index),
+                self.tags.get_unchecked(index),
+            )
+        }
+    }
+
     /// Starts loading the bucket of `key` and its tags into the cache (a hint; no effect on results).
     #[inline]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let index = self.index(key);
-            let bucket: *const Bucket = &self.buckets[index];
-            let tags: *const AtomicU16 = &self.tags[index];
+            let (bucket, tags) = self.slot_of(key);
+            let bucket: *const Bucket = bucket;
+            let tags: *const AtomicU16 = tags;
             // SAFETY: a prefetch never faults and reads nothing observable; the pointers are valid.
             unsafe {
                 _mm_prefetch(tags as *const i8, _MM_HINT_T0);
@@ -341,13 +358,13 @@ impl Table {
     /// The stored result for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let index = self.index(key);
-        let tags = self.tags[index].load(Ordering::Relaxed);
+        let (bucket, tags) = self.slot_of(key);
+        let tags = tags.load(Ordering::Relaxed);
         let tag = tag(key);
         if tags as u8 != tag && (tags >> 8) as u8 != tag {
             return None;
         }
-        let [deep, recent] = &self.buckets[index].0;
+        let [deep, recent] = &bucket.0;
         deep.read(key).or_else(|| recent.read(key))
     }
 
@@ -362,8 +379,8 @@ impl Table {
     pub fn store(&self, key: u64, mut entry: Entry) -> bool {
         let generation = self.generation.load(Ordering::Relaxed);
         entry.generation = generation;
-        let index = self.index(key);
-        let [deep, recent] = &self.buckets[index].0;
+        let (bucket, tags) = self.slot_of(key);
+        let [deep, recent] = &bucket.0;
         let check = Slot::check(key);
         let old_deep = deep.0.load(Ordering::Relaxed);
         let old_recent = recent.0.load(Ordering::Relaxed);
@@ -386,7 +403,7 @@ impl Table {
         };
         deep.0.store(deep_word, Ordering::Relaxed);
         recent.0.store(recent_word, Ordering::Relaxed);
-        self.tags[index].store(bucket_tags(deep_word, recent_word), Ordering::Relaxed);
+        tags.store(bucket_tags(deep_word, recent_word), Ordering::Relaxed);
         (push_aside || !replace_deep)
             && is_current(old_recent, generation)
             && old_recent & CHECK_MASK != incoming_check
