@@ -887,8 +887,12 @@ impl<'a> Worker<'a> {
             // Selection sort: the best remaining move next (most nodes cut on the first one or two).
             let mut pick = i;
             if i > 0 || tt_move.is_none() {
-                for j in i + 1..n {
-                    if children[j].order > children[pick].order {
+                // Over all six entries, a fixed count that compiles to selects: a loop over the
+                // remaining ones mispredicted its exit. Blanks are never picked (lowest order).
+                let mut best = children[i].order;
+                for (j, child) in children.iter().enumerate().skip(1) {
+                    if j > i && child.order > best {
+                        best = child.order;
                         pick = j;
                     }
                 }
@@ -1050,7 +1054,7 @@ struct Child {
 /// What fills the ordering array before the children are made (never read: a constant, so filling
 /// costs a few stores rather than copies of the node's position).
 const BLANK_CHILD: Child = Child {
-    order: 0,
+    order: i32::MIN,
     mv: match Move::new(0) {
         Some(mv) => mv,
         None => panic!("house 0 is a move"),
