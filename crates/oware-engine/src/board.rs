@@ -125,8 +125,9 @@ impl Board {
         let house = mv.house();
         let seeds = self.house(house) as usize;
         debug_assert!(self.side_to_move().owns(house) && seeds > 0);
-        let (gains, last) = oware_rules::sowing(house, seeds);
-        let mut word = (self.0 & !(0xff << (8 * house))) + gains;
+        // One addition empties the origin and sows (no masking of the origin's byte).
+        let (change, last) = oware_rules::sowing_change(house, seeds);
+        let mut word = self.0.wrapping_add(change);
         let me = self.side_index();
         // The opponent's first house.
         let low = 6 - 6 * me;
@@ -166,9 +167,17 @@ impl Board {
         if self.is_decided_by_stores() {
             return MoveSet::EMPTY;
         }
-        let first = 6 * self.side_index();
-        if rules == RuleSet::Abapa && self.row_from(6 - first) != 0 {
-            return MoveSet::from_bits(nonempty_bits(self.row_from(first)) << first);
+        let me = self.side_index();
+        // Both rows by shifts of fixed length, then the mover's picked by a select: a shift of the
+        // whole word by a length known only at run time costs several instructions.
+        let rows = [self.0 as u64 & ROW_MASK, (self.0 >> 48) as u64 & ROW_MASK];
+        let (mine, theirs) = if me == 0 {
+            (rows[0], rows[1])
+        } else {
+            (rows[1], rows[0])
+        };
+        if rules == RuleSet::Abapa && theirs != 0 {
+            return MoveSet::from_bits(nonempty_bits(mine) << (6 * me));
         }
         self.legal_moves_rare(rules)
     }

@@ -33,17 +33,24 @@ const CELLS: usize = 16;
 /// so adding two such arrays as `u128`s never carries from one byte into the next.
 static SOWING: [[u128; TOTAL_SEEDS as usize + 1]; HOUSES] = sowing_tables().0;
 
+/// `SOWING_CHANGE[house][seeds]`: `SOWING[house][seeds]` less the `seeds` that leave the origin,
+/// modulo 2^128: added (wrapping) to a board whose origin holds `seeds`, it empties the origin and
+/// sows in one addition.
+static SOWING_CHANGE: [[u128; TOTAL_SEEDS as usize + 1]; HOUSES] = sowing_tables().2;
+
 /// `LAST_SOWN[house][seeds]`: the house the last seed falls into.
 static LAST_SOWN: [[u8; TOTAL_SEEDS as usize + 1]; HOUSES] = sowing_tables().1;
 
-/// Both sowing tables, built by sowing seed by seed, as the rules say, at compile time.
+/// The sowing tables, built by sowing seed by seed, as the rules say, at compile time.
 #[allow(clippy::type_complexity)]
 const fn sowing_tables() -> (
     [[u128; TOTAL_SEEDS as usize + 1]; HOUSES],
     [[u8; TOTAL_SEEDS as usize + 1]; HOUSES],
+    [[u128; TOTAL_SEEDS as usize + 1]; HOUSES],
 ) {
     let mut gains_table = [[0u128; TOTAL_SEEDS as usize + 1]; HOUSES];
     let mut last_table = [[0u8; TOTAL_SEEDS as usize + 1]; HOUSES];
+    let mut change_table = [[0u128; TOTAL_SEEDS as usize + 1]; HOUSES];
     let mut house = 0;
     while house < HOUSES {
         let mut seeds = 1;
@@ -59,12 +66,14 @@ const fn sowing_tables() -> (
                 }
             }
             gains_table[house][seeds] = u128::from_le_bytes(gains);
+            change_table[house][seeds] =
+                u128::from_le_bytes(gains).wrapping_sub((seeds as u128) << (8 * house));
             last_table[house][seeds] = at as u8;
             seeds += 1;
         }
         house += 1;
     }
-    (gains_table, last_table)
+    (gains_table, last_table, change_table)
 }
 
 /// Sowing as arithmetic, for programs that keep their own copy of the board (an engine's search):
@@ -75,6 +84,23 @@ const fn sowing_tables() -> (
 #[inline]
 pub fn sowing(house: usize, seeds: usize) -> (u128, usize) {
     (SOWING[house][seeds], LAST_SOWN[house][seeds] as usize)
+}
+
+/// As [`sowing`], but the word also takes the `seeds` out of the origin: added with wrapping
+/// arithmetic to a board word whose byte `house` holds `seeds`, it gives the board after sowing (no
+/// byte borrows or carries: the result's bytes are the houses after the move, all within 0..=48).
+///
+/// ```
+/// // South's house C (index 2) sows 4 seeds of the start into D, E, F and North's a.
+/// let start = u128::from_le_bytes([4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0]);
+/// let (change, last) = oware_rules::sowing_change(2, 4);
+/// let after = start.wrapping_add(change).to_le_bytes();
+/// assert_eq!(after[..12], [4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4, 4]);
+/// assert_eq!(last, 6);
+/// ```
+#[inline]
+pub fn sowing_change(house: usize, seeds: usize) -> (u128, usize) {
+    (SOWING_CHANGE[house][seeds], LAST_SOWN[house][seeds] as usize)
 }
 
 /// Pads twelve houses to the sixteen cells of a [`Position`].
