@@ -27,7 +27,9 @@ pub use game::{
     describe_ply, end_without_history, repetition_end, EndReason, Game, GameEnd, PlayError,
     PlyOutcome, Score,
 };
-pub use position::{sowing, sowing_change, IllegalMove, IllegalMoveReason, Played, Position, PositionError};
+pub use position::{
+    sowing, sowing_change, IllegalMove, IllegalMoveReason, Played, Position, PositionError,
+};
 pub use types::{
     format_move_letters, parse_move_letters, InvalidMoveLetter, Move, MoveSet, RuleSet, Side,
     UnknownRuleSet, HALF_SEEDS, HOUSES, TOTAL_SEEDS,

@@ -100,7 +100,10 @@ pub fn sowing(house: usize, seeds: usize) -> (u128, usize) {
 /// ```
 #[inline]
 pub fn sowing_change(house: usize, seeds: usize) -> (u128, usize) {
-    (SOWING_CHANGE[house][seeds], LAST_SOWN[house][seeds] as usize)
+    (
+        SOWING_CHANGE[house][seeds],
+        LAST_SOWN[house][seeds] as usize,
+    )
 }
 
 /// Pads twelve houses to the sixteen cells of a [`Position`].
@@ -574,6 +577,20 @@ mod tests {
             .parse::<Position>()
             .is_err());
         assert_eq!(pos(" 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\n"), Position::start());
+    }
+
+    #[test]
+    fn sowing_change_empties_the_origin_and_sows() {
+        // From every house with every count, on a board that holds just those seeds there.
+        for house in 0..HOUSES {
+            for seeds in 1..=TOTAL_SEEDS as usize {
+                let board = (seeds as u128) << (8 * house);
+                let (gains, last) = sowing(house, seeds);
+                let (change, last_too) = sowing_change(house, seeds);
+                assert_eq!(board.wrapping_add(change), gains, "{house} {seeds}");
+                assert_eq!(last, last_too);
+            }
+        }
     }
 
     #[test]
