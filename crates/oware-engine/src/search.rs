@@ -887,7 +887,7 @@ impl<'a> Worker<'a> {
             // Selection sort: the best remaining move next (most nodes cut on the first one or two).
             let mut pick = i;
             if i > 0 || tt_move.is_none() {
-                // Over all six entries, a fixed count that compiles to selects: a loop over the
+                // Over all six entries, a fixed count the compiler unrolls: a loop over the
                 // remaining ones mispredicted its exit. Blanks are never picked (lowest order).
                 let mut best = children[i].order;
                 for (j, child) in children.iter().enumerate().skip(1) {
