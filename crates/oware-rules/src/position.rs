@@ -327,10 +327,9 @@ impl Position {
     #[inline]
     fn sow(&self, house: usize) -> ([u8; CELLS], usize) {
         let seeds = self.cells[house] as usize;
-        let mut cells = self.cells;
-        cells[house] = 0;
-        let sown = u128::from_le_bytes(cells) + SOWING[house][seeds];
-        (sown.to_le_bytes(), LAST_SOWN[house][seeds] as usize)
+        let (change, last) = sowing_change(house, seeds);
+        let sown = u128::from_le_bytes(self.cells).wrapping_add(change);
+        (sown.to_le_bytes(), last)
     }
 
     /// Plays `mv` without checking that it is legal, returning the new position and the seeds captured.
