@@ -75,17 +75,15 @@ impl Entry {
     }
 
     fn unpack(data: u64) -> Option<Entry> {
-        let bits = (data >> 28) as usize & 3;
-        if bits == 0 {
+        if !is_used(data) {
             return None; // an empty slot
         }
-        let bound = BOUNDS[bits];
         Some(Entry {
             score: data as u16 as i16,
-            depth: (data >> 16) as u8,
+            depth: depth_of(data),
             mv: Move::new(((data >> 24) & 15) as usize),
-            bound,
-            generation: ((data >> 30) & 63) as u8,
+            bound: BOUNDS[bound_bits(data)],
+            generation: generation_of(data),
         })
     }
 }
@@ -115,16 +113,37 @@ fn bucket_tags(deep: u64, recent: u64) -> u16 {
     u16::from(tag(deep >> DATA_BITS)) | u16::from(tag(recent >> DATA_BITS)) << 8
 }
 
+// A slot's fields read from its word (see `Entry::pack`), shared by `Entry::unpack` and the
+// store, which decides on the raw words.
+
+/// A slot's two bound bits (0: an empty slot).
+#[inline]
+fn bound_bits(word: u64) -> usize {
+    (word >> 28) as usize & 3
+}
+
+/// A slot's depth.
+#[inline]
+fn depth_of(word: u64) -> u8 {
+    (word >> 16) as u8
+}
+
+/// A slot's search generation.
+#[inline]
+fn generation_of(word: u64) -> u8 {
+    (word >> 30) as u8 & 63
+}
+
 /// Whether a slot's word holds a result (an empty slot has no bound bits).
 #[inline]
 fn is_used(word: u64) -> bool {
-    (word >> 28) & 3 != 0
+    bound_bits(word) != 0
 }
 
 /// Whether a slot's word holds a result of search `generation`.
 #[inline]
 fn is_current(word: u64, generation: u8) -> bool {
-    is_used(word) && (word >> 30) as u8 & 63 == generation
+    is_used(word) && generation_of(word) == generation
 }
 
 /// The bucket is chosen by the key's bits from 32 up, as many as the part in use needs:
@@ -387,7 +406,7 @@ impl Table {
         let same = old_deep & CHECK_MASK == check;
         let deep_current = is_current(old_deep, generation);
         let replace_deep = !deep_current
-            || entry.depth >= (old_deep >> 16) as u8
+            || entry.depth >= depth_of(old_deep)
             || (same && entry.bound == Bound::Exact);
         let mut new = check | entry.pack();
         if same && entry.mv.is_none() && is_used(old_deep) {

@@ -19,7 +19,7 @@ use crate::types::{Move, MoveSet, RuleSet, Side, HALF_SEEDS, HOUSES, TOTAL_SEEDS
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     /// Houses 0..12, then four bytes that are always 0, so that sowing is one 16-byte addition
-    /// (see [`SOWING`]).
+    /// (see [`SOWING_CHANGE`]).
     cells: [u8; CELLS],
     stores: [u8; 2],
     side: Side,
