@@ -312,11 +312,13 @@ impl Table {
             let (lower, upper) = self.buckets.split_at(half);
             for (k, (from, to)) in lower.iter().zip(upper).enumerate() {
                 for (slot, target) in from.0.iter().zip(&to.0) {
+                    // Both words written, each the result or 0, by a mask rather than a branch:
+                    // whether a result moves is its key's bit, a coin toss the branch mispredicted
+                    // half the time. (The upper half is empty: nothing there is overwritten.)
                     let word = slot.0.load(Ordering::Relaxed);
-                    if word & moves_up != 0 {
-                        target.0.store(word, Ordering::Relaxed);
-                        slot.0.store(0, Ordering::Relaxed);
-                    }
+                    let up = 0u64.wrapping_sub(u64::from(word & moves_up != 0));
+                    target.0.store(word & up, Ordering::Relaxed);
+                    slot.0.store(word & !up, Ordering::Relaxed);
                 }
                 self.tags[k].store(from.tags(), Ordering::Relaxed);
                 self.tags[half + k].store(to.tags(), Ordering::Relaxed);
