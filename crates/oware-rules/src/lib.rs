@@ -7,6 +7,7 @@
 //!   undo, and the end of the game with its reason and score.
 //! - [`ogn`]: game records in the PGN-like OGN format.
 //! - [`perft`]: move-path enumeration, the standard check of a move generator.
+//! - [`GameLine`]: a game on one line of a suite file, `<position> moves <letters>`.
 //!
 //! ```
 //! use oware_rules::{Game, Move, RuleSet, EndReason};
@@ -21,6 +22,7 @@ mod game;
 pub mod ogn;
 pub mod perft;
 mod position;
+mod suite;
 mod types;
 
 pub use game::{
@@ -30,6 +32,7 @@ pub use game::{
 pub use position::{
     sowing, sowing_change, IllegalMove, IllegalMoveReason, Played, Position, PositionError,
 };
+pub use suite::{GameLine, GameLineError};
 pub use types::{
     format_move_letters, parse_move_letters, InvalidMoveLetter, Move, MoveSet, RuleSet, Side,
     UnknownRuleSet, HALF_SEEDS, HOUSES, TOTAL_SEEDS,

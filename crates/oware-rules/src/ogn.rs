@@ -674,11 +674,11 @@ mod tests {
     fn long_games_wrap_and_round_trip() {
         let suite = include_str!("../tests/data/master_games.suite");
         for line in suite.lines().filter(|l| !l.trim().is_empty()) {
-            let (pos, letters) = line.split_once(" moves ").unwrap();
+            let line: crate::GameLine = line.parse().unwrap();
             // Several of these games were played on after a store passed 24; the record stops
             // where the rules end the game.
-            let mut game = Game::from_position(pos.parse().unwrap(), RuleSet::Abapa);
-            for mv in crate::parse_move_letters(letters).unwrap() {
+            let mut game = Game::from_position(line.start, RuleSet::Abapa);
+            for mv in line.moves {
                 if game.is_over() {
                     break;
                 }

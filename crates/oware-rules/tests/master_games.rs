@@ -1,14 +1,14 @@
 //! The eight master games of `tests/data/master_games.suite` (real abapa games) as test data.
 
-use oware_rules::{parse_move_letters, perft, EndReason, Game, Position, RuleSet};
+use oware_rules::{perft, EndReason, Game, GameLine, Position, RuleSet};
 
 fn games() -> Vec<(Position, Vec<oware_rules::Move>)> {
     include_str!("data/master_games.suite")
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
-            let (pos, letters) = line.split_once(" moves ").expect("`<pos> moves <letters>`");
-            (pos.parse().unwrap(), parse_move_letters(letters).unwrap())
+            let GameLine { start, moves } = line.parse().unwrap();
+            (start, moves)
         })
         .collect()
 }

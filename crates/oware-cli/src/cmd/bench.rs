@@ -10,7 +10,7 @@ use std::time::Duration;
 use oware_engine::{
     bench_games, games_along, plies_to_end, Engine, EngineOptions, Limits, SearchResult,
 };
-use oware_rules::{Game, Position, RuleSet};
+use oware_rules::{Game, GameLine, GameLineError, RuleSet};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -155,15 +155,9 @@ fn suite_games(path: &std::path::Path, every: usize) -> anyhow::Result<Vec<Vec<G
         let bad = |what: String| {
             super::Exit::bad_input(format!("{}, line {}: {what}", path.display(), i + 1))
         };
-        let (position, letters) = line
-            .split_once(" moves ")
-            .ok_or_else(|| bad("expected `<position> moves <letters>`".into()))?;
-        let start: Position = position
-            .trim()
+        let GameLine { start, moves } = line
             .parse()
-            .map_err(|e| bad(format!("bad position: {e}")))?;
-        let moves = oware_rules::parse_move_letters(letters.trim())
-            .map_err(|e| bad(format!("bad moves: {e}")))?;
+            .map_err(|e: GameLineError| bad(e.to_string()))?;
         let along = games_along(start, RuleSet::Abapa, &moves, every).map_err(|(ply, e)| {
             let ply = oware_rules::describe_ply(start.side_to_move(), ply, moves[ply]);
             bad(format!("{ply}: {e}"))
