@@ -170,7 +170,7 @@ impl Board {
         let me = self.side_index();
         // Both rows by shifts of fixed length, then the mover's picked by a select: a shift of the
         // whole word by a length known only at run time costs several instructions.
-        let rows = [self.0 as u64 & ROW_MASK, (self.0 >> 48) as u64 & ROW_MASK];
+        let rows = [self.row_from(0), self.row_from(6)];
         let (mine, theirs) = if me == 0 {
             (rows[0], rows[1])
         } else {

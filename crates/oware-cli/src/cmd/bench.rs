@@ -10,7 +10,7 @@ use std::time::Duration;
 use oware_engine::{
     bench_games, games_along, plies_to_end, Engine, EngineOptions, Limits, SearchResult,
 };
-use oware_rules::{Game, GameLine, GameLineError, RuleSet};
+use oware_rules::{Game, GameLine, RuleSet};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -155,9 +155,7 @@ fn suite_games(path: &std::path::Path, every: usize) -> anyhow::Result<Vec<Vec<G
         let bad = |what: String| {
             super::Exit::bad_input(format!("{}, line {}: {what}", path.display(), i + 1))
         };
-        let GameLine { start, moves } = line
-            .parse()
-            .map_err(|e: GameLineError| bad(e.to_string()))?;
+        let GameLine { start, moves } = line.parse::<GameLine>().map_err(|e| bad(e.to_string()))?;
         let along = games_along(start, RuleSet::Abapa, &moves, every).map_err(|(ply, e)| {
             let ply = oware_rules::describe_ply(start.side_to_move(), ply, moves[ply]);
             bad(format!("{ply}: {e}"))
