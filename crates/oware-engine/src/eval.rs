@@ -337,15 +337,22 @@ impl EvalTable {
         // The side to move as 0 (South) or 1 (North), and the sign by arithmetic: a branch on it
         // mispredicted (the side alternates along every line of the search).
         let north = b.side_index() as i32;
-        let signed = (for_south ^ -north) + north;
+        let signed = (for_south ^ -north) + north + w.tempo;
         // The capture term is skipped when its weight is zero, so that the weights without it
-        // cost what they did before it existed.
-        let capture = if w.capture != 0 {
-            w.capture * self.best_capture(&padded(b), 6 * north as usize)
-        } else {
-            0
-        };
-        signed + w.tempo + capture
+        // cost what they did before it existed; it is added out of line, as the last step, so
+        // that nothing is live across its call and the common path saves no registers.
+        if w.capture != 0 {
+            return self.add_capture(b, signed);
+        }
+        signed
+    }
+
+    /// `partial` plus the capture term of `b` (see [`EvalTable::with_houses`]).
+    #[cold]
+    #[inline(never)]
+    fn add_capture(&self, b: Board, partial: i32) -> i32 {
+        let north = b.side_index() as usize;
+        partial + self.weights.capture * self.best_capture(&padded(b), 6 * north)
     }
 
     /// The terms of the twelve houses (all but the stores, the tempo and the capture), South's
