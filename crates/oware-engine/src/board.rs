@@ -11,7 +11,7 @@
 use oware_rules::{Move, MoveSet, Position, RuleSet, Side, HOUSES};
 
 /// Byte of South's store (North's is the next one).
-const STORE_BYTE: usize = 12;
+pub(crate) const STORE_BYTE: usize = 12;
 /// Byte of the side to move.
 const SIDE_BYTE: usize = 14;
 /// The twelve houses' bytes.

@@ -15,7 +15,7 @@
 
 use oware_rules::{Position, Side, HOUSES};
 
-use crate::board::Board;
+use crate::board::{Board, STORE_BYTE};
 
 /// The weights of the evaluation terms (centiseeds per unit of the feature, mine minus theirs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,7 +213,7 @@ struct HouseTerm {
 /// [`evaluate`] (a test holds them equal) for a fraction of the work, since every term but the
 /// threat depends on one house alone. Where the processor (SSSE3) and the weights (each house term's
 /// within a byte) allow, the houses' terms are computed all at once in a vector register instead of
-/// looked up (`houses_ssse3`; the capture term still uses the table). The search builds one per search.
+/// looked up (`board_ssse3`; the capture term still uses the table). The search builds one per search.
 #[derive(Debug, Clone)]
 pub struct EvalTable {
     /// By house, then seeds (rows padded to [`ROW`], so that a masked index needs no bounds check).
@@ -222,10 +222,11 @@ pub struct EvalTable {
     /// The weights of the house terms for the vector path, one byte per house: the weight under
     /// South's six houses, its negation under North's (the sum is South's minus North's), zero in
     /// the four bytes past the houses. In the order row seeds, empty, vulnerable, kroo, reach,
-    /// threat.
+    /// threat; the first row (which multiplies the board's bytes themselves) also has the store
+    /// weight under South's store and its negation under North's.
     house_weights: [[i8; 16]; 6],
-    /// Whether [`EvalTable::houses_ssse3`] may run: the processor has SSSE3 and every house term's
-    /// weight fits a byte (weights beyond that, which the tuner could give, take the table path).
+    /// Whether [`EvalTable::board_ssse3`] may run: the processor has SSSE3 and every weight above
+    /// fits a byte (weights beyond that, which the tuner could give, take the table path).
     ssse3: bool,
 }
 
@@ -282,7 +283,7 @@ impl EvalTable {
             row[6..HOUSES].fill(-byte);
             Some(row)
         };
-        let house_weights = [
+        let mut house_weights = [
             w.row_seeds,
             w.empty,
             w.vulnerable,
@@ -291,10 +292,15 @@ impl EvalTable {
             w.threat,
         ]
         .map(by_house);
+        let store = by_house(w.store).map(|row| row[0]);
+        if let (Some(rows), Some(store)) = (&mut house_weights[0], store) {
+            rows[STORE_BYTE] = store;
+            rows[STORE_BYTE + 1] = -store;
+        }
         EvalTable {
             terms,
             weights: *w,
-            ssse3: has_ssse3() && house_weights.iter().all(Option::is_some),
+            ssse3: has_ssse3() && store.is_some() && house_weights.iter().all(Option::is_some),
             house_weights: house_weights.map(Option::unwrap_or_default),
         }
     }
@@ -315,7 +321,8 @@ impl EvalTable {
             // SAFETY: `ssse3` is set only where the processor has SSSE3.
             return unsafe { self.evaluate_ssse3(b) };
         }
-        self.with_houses(b, self.houses_scalar(b))
+        let stores = b.store(Side::South) as i32 - b.store(Side::North) as i32;
+        self.for_mover(b, self.houses_scalar(b) + self.weights.store * stores)
     }
 
     /// [`EvalTable::evaluate_board`] by the vector path.
@@ -325,15 +332,14 @@ impl EvalTable {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "ssse3")]
     fn evaluate_ssse3(&self, b: Board) -> i32 {
-        self.with_houses(b, self.houses_ssse3(b))
+        self.for_mover(b, self.board_ssse3(b))
     }
 
-    /// The evaluation, given the terms of the twelve houses (South's minus North's).
+    /// The evaluation for the side to move, given the terms of the houses and the stores for South
+    /// (South's minus North's).
     #[inline(always)]
-    fn with_houses(&self, b: Board, houses: i32) -> i32 {
+    fn for_mover(&self, b: Board, for_south: i32) -> i32 {
         let w = &self.weights;
-        let stores = b.store(Side::South) as i32 - b.store(Side::North) as i32;
-        let for_south = houses + w.store * stores;
         // The side to move as 0 (South) or 1 (North), and the sign by arithmetic: a branch on it
         // mispredicted (the side alternates along every line of the search).
         let north = b.side_index() as i32;
@@ -347,11 +353,11 @@ impl EvalTable {
         signed
     }
 
-    /// `partial` plus the capture term of `b` (see [`EvalTable::with_houses`]).
+    /// `partial` plus the capture term of `b` (see [`EvalTable::for_mover`]).
     #[cold]
     #[inline(never)]
     fn add_capture(&self, b: Board, partial: i32) -> i32 {
-        let north = b.side_index() as usize;
+        let north = b.side_index();
         partial + self.weights.capture * self.best_capture(&padded(b), 6 * north)
     }
 
@@ -371,20 +377,23 @@ impl EvalTable {
         south - north
     }
 
-    /// The same as [`EvalTable::houses_scalar`], all twelve houses at once in one SSE register: each
-    /// term is a mask over the houses, weighted per house by a multiply-add, and the byte shuffle
-    /// gathers every sowing's target house for the threat (docs/benchmarks.md: 153 instructions
-    /// instead of the table's 216 when the terms were counted by `popcnt`, fewer since).
+    /// The same as [`EvalTable::houses_scalar`] plus the stores' term, all twelve houses and the two
+    /// stores at once in one SSE register: each term is a mask over the houses, weighted per house
+    /// by a multiply-add, and the byte shuffle gathers every sowing's target house for the threat
+    /// (docs/benchmarks.md: 153 instructions instead of the table's 216 when the terms were counted
+    /// by `popcnt`, fewer since).
     ///
     /// # Safety
     /// The processor must have SSSE3.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "ssse3")]
-    fn houses_ssse3(&self, b: Board) -> i32 {
+    fn board_ssse3(&self, b: Board) -> i32 {
         use std::arch::x86_64::*;
-        // Sixteen bytes, little-endian, into a register.
+        // Sixteen bytes, little-endian, into a register. The board's bytes past the houses (the
+        // stores, the side) go through the house terms' steps too, but only the stores' weights
+        // are not zero there.
         let vector = |v: u128| _mm_set_epi64x((v >> 64) as i64, v as i64);
-        let seeds = vector(b.houses_word());
+        let seeds = vector(b.word());
         let byte = |v: i8| _mm_set1_epi8(v);
         let above = |n: i8| _mm_cmpgt_epi8(seeds, byte(n));
         // Laps past the origin, which sowing skips: one per 11 seeds beyond the first 11 (0..4 for
@@ -417,8 +426,9 @@ impl EvalTable {
         );
         // Each term's weight times what it counts (a house's seeds, or 1 where the term holds),
         // two houses to a 16-bit sum by one multiply-add; South's weights positive, North's
-        // negative, none past the houses. The sums stay far inside 16 bits (48 seeds, weights
-        // within a byte).
+        // negative, none past the houses but the stores' (the first row: the two stores, the
+        // board's bytes 12 and 13, make one more sum). The sums stay far inside 16 bits (48 seeds,
+        // weights within a byte).
         let [rows, w_empty, w_vulnerable, w_kroo, w_reach, w_threat] = self
             .house_weights
             .map(|w| vector(u128::from_le_bytes(w.map(|b| b as u8))));
@@ -484,7 +494,7 @@ fn padded(b: Board) -> [u8; 16] {
     (b.houses_word() | PADDING_OF_THREES).to_le_bytes()
 }
 
-/// Whether [`EvalTable::houses_ssse3`] may run here.
+/// Whether [`EvalTable::board_ssse3`] may run here.
 fn has_ssse3() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -602,6 +612,13 @@ mod tests {
         let beyond_a_byte = Weights::from_array([100, 0, -15, -116, 200, -19, 98, -4, 0]);
         assert!(!EvalTable::new(&beyond_a_byte).ssse3);
         weights.push(beyond_a_byte);
+        // The same for the store's weight, which the vector path also multiplies as a byte.
+        let store_beyond = Weights {
+            store: 300,
+            ..Weights::DEFAULT
+        };
+        assert!(!EvalTable::new(&store_beyond).ssse3);
+        weights.push(store_beyond);
         for w in weights {
             // Both ways of summing the houses, where the processor and the weights allow the
             // vector one.
