@@ -212,7 +212,7 @@ struct HouseTerm {
 /// The evaluation precomputed per (house, seeds) for one set of weights: the same value as
 /// [`evaluate`] (a test holds them equal) for a fraction of the work, since every term but the
 /// threat depends on one house alone. Where the processor (SSSE3) and the weights (each house term's
-/// within a byte) allow, the houses' terms are computed all at once in a vector register instead of
+/// and the store's within a byte) allow, the houses' terms are computed all at once in a vector register instead of
 /// looked up (`board_ssse3`; the capture term still uses the table). The search builds one per search.
 #[derive(Debug, Clone)]
 pub struct EvalTable {
@@ -220,10 +220,10 @@ pub struct EvalTable {
     terms: Box<[[HouseTerm; ROW]; HOUSES]>,
     weights: Weights,
     /// The weights of the house terms for the vector path, one byte per house: the weight under
-    /// South's six houses, its negation under North's (the sum is South's minus North's), zero in
-    /// the four bytes past the houses. In the order row seeds, empty, vulnerable, kroo, reach,
-    /// threat; the first row (which multiplies the board's bytes themselves) also has the store
-    /// weight under South's store and its negation under North's.
+    /// South's six houses, its negation under North's (the sum is South's minus North's). In the
+    /// order row seeds, empty, vulnerable, kroo, reach, threat. Zero in the four bytes past the
+    /// houses, but for the first row, which multiplies the board's bytes themselves: it has the
+    /// store weight under South's store and its negation under North's.
     house_weights: [[i8; 16]; 6],
     /// Whether [`EvalTable::board_ssse3`] may run: the processor has SSSE3 and every weight above
     /// fits a byte (weights beyond that, which the tuner could give, take the table path).
@@ -276,8 +276,10 @@ impl EvalTable {
                 };
             }
         }
+        // A weight as a byte whose negation is a byte too.
+        let as_byte = |weight: i32| i8::try_from(weight).ok().filter(|&b| b != i8::MIN);
         let by_house = |weight: i32| {
-            let byte = i8::try_from(weight).ok().filter(|&b| b != i8::MIN)?;
+            let byte = as_byte(weight)?;
             let mut row = [0i8; 16];
             row[..6].fill(byte);
             row[6..HOUSES].fill(-byte);
@@ -292,7 +294,7 @@ impl EvalTable {
             w.threat,
         ]
         .map(by_house);
-        let store = by_house(w.store).map(|row| row[0]);
+        let store = as_byte(w.store);
         if let (Some(rows), Some(store)) = (&mut house_weights[0], store) {
             rows[STORE_BYTE] = store;
             rows[STORE_BYTE + 1] = -store;
