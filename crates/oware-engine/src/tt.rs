@@ -63,15 +63,15 @@ impl Entry {
         }
     }
 
-    // Layout: score 0..16, depth 16..24, move 24..28 (15 = none), bound 28..30, generation 30..36;
-    // the key's check bits above (see `Slot`).
+    // Layout: score 0..16, depth 16..24, move 24..28 (15 = none), bound 28..30, generation 30..36
+    // (the `*_SHIFT` constants); the key's check bits above (see `Slot`).
     fn pack(self) -> u64 {
         let mv = self.mv.map_or(15, |m| m.house() as u64);
         (self.score as u16 as u64)
-            | (self.depth as u64) << 16
-            | mv << 24
-            | (self.bound as u64) << 28
-            | ((self.generation & 63) as u64) << 30
+            | (self.depth as u64) << DEPTH_SHIFT
+            | mv << MOVE_SHIFT
+            | (self.bound as u64) << BOUND_SHIFT
+            | ((self.generation & 63) as u64) << GENERATION_SHIFT
     }
 
     fn unpack(data: u64) -> Option<Entry> {
@@ -81,7 +81,7 @@ impl Entry {
         Some(Entry {
             score: data as u16 as i16,
             depth: depth_of(data),
-            mv: Move::new(((data >> 24) & 15) as usize),
+            mv: Move::new(((data >> MOVE_SHIFT) & 15) as usize),
             bound: BOUNDS[bound_bits(data)],
             generation: generation_of(data),
         })
@@ -96,8 +96,13 @@ struct Slot(AtomicU64);
 const DATA_BITS: u32 = 36;
 /// A slot's key check bits, in place.
 const CHECK_MASK: u64 = !((1 << DATA_BITS) - 1);
-/// A slot's move bits (see [`Entry::pack`]).
-const MOVE_MASK: u64 = 15 << 24;
+/// Where a slot's fields start (see [`Entry::pack`]; the score is the low 16 bits).
+const DEPTH_SHIFT: u32 = 16;
+const MOVE_SHIFT: u32 = 24;
+const BOUND_SHIFT: u32 = 28;
+const GENERATION_SHIFT: u32 = 30;
+/// A slot's move bits.
+const MOVE_MASK: u64 = 15 << MOVE_SHIFT;
 
 /// A key's tag: eight of the bits a slot checks (its low ones), so that a slot's word tells its
 /// key's tag too.
@@ -119,19 +124,19 @@ fn bucket_tags(deep: u64, recent: u64) -> u16 {
 /// A slot's two bound bits (0: an empty slot).
 #[inline]
 fn bound_bits(word: u64) -> usize {
-    (word >> 28) as usize & 3
+    (word >> BOUND_SHIFT) as usize & 3
 }
 
 /// A slot's depth.
 #[inline]
 fn depth_of(word: u64) -> u8 {
-    (word >> 16) as u8
+    (word >> DEPTH_SHIFT) as u8
 }
 
 /// A slot's search generation.
 #[inline]
 fn generation_of(word: u64) -> u8 {
-    (word >> 30) as u8 & 63
+    (word >> GENERATION_SHIFT) as u8 & 63
 }
 
 /// Whether a slot's word holds a result (an empty slot has no bound bits).
