@@ -212,8 +212,9 @@ struct HouseTerm {
 /// The evaluation precomputed per (house, seeds) for one set of weights: the same value as
 /// [`evaluate`] (a test holds them equal) for a fraction of the work, since every term but the
 /// threat depends on one house alone. Where the processor (SSSE3) and the weights (each house term's
-/// and the store's within a byte) allow, the houses' terms are computed all at once in a vector register instead of
-/// looked up (`board_ssse3`; the capture term still uses the table). The search builds one per search.
+/// and the store's within a byte) allow, the terms of the houses and the stores are computed all at
+/// once in a vector register instead of looked up (`board_ssse3`; the capture term still uses the
+/// table). The search builds one per search.
 #[derive(Debug, Clone)]
 pub struct EvalTable {
     /// By house, then seeds (rows padded to [`ROW`], so that a masked index needs no bounds check).
