@@ -452,7 +452,7 @@ struct Worker<'a> {
     next_check: u64,
     aborted: bool,
     seldepth: usize,
-    killers: [[Option<Move>; 2]; MAX_PLY + 1],
+    killers: [Killers; MAX_PLY + 1],
     history: [i32; 12],
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -496,7 +496,7 @@ impl<'a> Worker<'a> {
             next_check: 1024,
             aborted: false,
             seldepth: 0,
-            killers: [[None; 2]; MAX_PLY + 1],
+            killers: [Killers::NONE; MAX_PLY + 1],
             history: [0; 12],
             pv: vec![[Move::new(0).expect("house 0"); MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -913,7 +913,7 @@ impl<'a> Worker<'a> {
                 // Late move reductions: quiet moves that ordering put late are searched shallower
                 // first (more the later and the deeper, less in PV nodes), and again at full depth
                 // only if they beat alpha.
-                let quiet = captured == 0 && !killers.contains(&Some(mv));
+                let quiet = captured == 0 && !killers.contains(mv);
                 let reduction = if quiet && i >= 2 && depth >= 3 {
                     let r = REDUCTIONS[(depth as usize).min(63)][i] - i32::from(pv_node);
                     r.clamp(1, depth - 1)
@@ -966,9 +966,7 @@ impl<'a> Worker<'a> {
                     }
                     if score >= beta {
                         if captured == 0 {
-                            if killers[0] != Some(mv) {
-                                self.killers[ply] = [Some(mv), killers[0]];
-                            }
+                            self.killers[ply] = killers.with_first(mv);
                             let h = &mut self.history[mv.house()];
                             *h += depth * depth;
                             if *h > 1 << 20 {
@@ -1066,16 +1064,59 @@ const BLANK_CHILD: Child = Child {
 
 /// The ordering value of a move that is not the table move: captures (biggest first), then the
 /// killers, then the history.
+// The value is picked from candidates all computed first, and the killers are compared as bytes
+// (see `Killers`): the `if` chain of `Option<Move>` comparisons it replaces branched on whether a
+// move is a killer, a coin toss, and the search's mispredictions fell from 5.18 M to 4.76 M a
+// million nodes without it (`valgrind --tool=callgrind --branch-sim=yes`, `bench -d 18`).
 #[inline]
-fn move_order(mv: Move, captured: u8, killers: [Option<Move>; 2], history: &[i32; 12]) -> i32 {
-    if captured > 0 {
-        (1 << 24) + i32::from(captured)
-    } else if Some(mv) == killers[0] {
-        1 << 22
-    } else if Some(mv) == killers[1] {
+fn move_order(mv: Move, captured: u8, killers: Killers, history: &[i32; 12]) -> i32 {
+    let quiet = history[mv.house()];
+    let quiet = if killers.is_second(mv) {
         (1 << 22) - 1
     } else {
-        history[mv.house()]
+        quiet
+    };
+    let quiet = if killers.is_first(mv) { 1 << 22 } else { quiet };
+    if captured > 0 {
+        (1 << 24) + i32::from(captured)
+    } else {
+        quiet
+    }
+}
+
+/// The two killer moves of a ply (quiet moves that cut there lately, the latest first), as houses,
+/// `NO_KILLER` where there is none: compared with a move by one byte each, where `Option<Move>`
+/// compared its tag and then its value with branches.
+#[derive(Clone, Copy)]
+struct Killers([u8; 2]);
+
+const NO_KILLER: u8 = u8::MAX;
+
+impl Killers {
+    const NONE: Killers = Killers([NO_KILLER; 2]);
+
+    #[inline]
+    fn is_first(self, mv: Move) -> bool {
+        self.0[0] == mv.house() as u8
+    }
+
+    #[inline]
+    fn is_second(self, mv: Move) -> bool {
+        self.0[1] == mv.house() as u8
+    }
+
+    #[inline]
+    fn contains(self, mv: Move) -> bool {
+        self.is_first(mv) | self.is_second(mv)
+    }
+
+    /// These killers after `mv` cut: it comes first, the old first second (unless it was `mv`).
+    fn with_first(self, mv: Move) -> Killers {
+        if self.is_first(mv) {
+            self
+        } else {
+            Killers([mv.house() as u8, self.0[0]])
+        }
     }
 }
 
@@ -1151,5 +1192,31 @@ mod tests {
         // ln(3)·ln(3)/1.3 = 0.93 and ln(20)·ln(6)/1.3 = 4.12, rounded.
         assert_eq!(r[3][2], 1);
         assert_eq!(r[20][5], 4);
+    }
+
+    #[test]
+    fn killers_keep_the_latest_cut_first_and_order_above_the_history() {
+        let [a, b, c] = [0, 3, 5].map(|h| Move::new(h).unwrap());
+        let k = Killers::NONE;
+        assert!(!k.contains(a) && !k.contains(b));
+        let k = k.with_first(a).with_first(b);
+        assert!(k.is_first(b) && k.is_second(a) && !k.contains(c));
+        let k = k.with_first(b);
+        assert!(
+            k.is_first(b) && k.is_second(a),
+            "the same killer again changes nothing"
+        );
+        let k = k.with_first(a);
+        assert!(k.is_first(a) && k.is_second(b));
+        let history = [1000; 12];
+        assert_eq!(move_order(a, 0, k, &history), 1 << 22);
+        assert_eq!(move_order(b, 0, k, &history), (1 << 22) - 1);
+        assert_eq!(move_order(c, 0, k, &history), 1000);
+        assert_eq!(
+            move_order(c, 4, k, &history),
+            (1 << 24) + 4,
+            "captures first"
+        );
+        assert_eq!(move_order(a, 2, k, &history), (1 << 24) + 2);
     }
 }
