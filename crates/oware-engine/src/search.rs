@@ -1,7 +1,7 @@
 //! Iterative-deepening principal-variation search (PVS) over [`Position`]s, with a transposition
 //! table, move ordering (table move, captures, killers, history), late move reductions, reverse
-//! futility pruning, internal iterative reduction, time management, lazy SMP threads, exact game
-//! ends and repetitions.
+//! futility pruning, internal iterative reduction, a single-reply extension, time management, lazy
+//! SMP threads, exact game ends and repetitions.
 //!
 //! # Repetitions and the graph-history interaction
 //!
@@ -796,6 +796,11 @@ impl<'a> Worker<'a> {
         if moves.is_empty() {
             return (end_score(pos, ply), NO_REPETITION);
         }
+        // Single-reply extension: a node with one legal move is searched a ply deeper, so that a
+        // forced move does not use up a ply of the horizon (+45 Elo [+7, +83] in 288 games at
+        // 100 ms, docs/engine-matches.md). Chains of forced moves end at MAX_PLY, or at a
+        // repetition.
+        let depth = depth + i32::from(moves.len() == 1);
         let index = self.path_len - 1;
         if let Some(probe) = self.shared.probe {
             // Abapa database values assume no earlier history: exact only right after a capture.
