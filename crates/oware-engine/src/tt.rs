@@ -63,10 +63,10 @@ impl Entry {
         }
     }
 
-    // Layout: score 0..16, depth 16..24, move 24..28 (15 = none), bound 28..30, generation 30..36
-    // (the `*_SHIFT` constants); the key's check bits above (see `Slot`).
+    // Layout: score 0..16, depth 16..24, move 24..28 (`NO_MOVE` = none), bound 28..30, generation
+    // 30..36 (the `*_SHIFT` constants); the key's check bits above (see `Slot`).
     fn pack(self) -> u64 {
-        let mv = self.mv.map_or(15, |m| m.house() as u64);
+        let mv = self.mv.map_or(NO_MOVE, |m| m.house() as u64);
         (self.score as u16 as u64)
             | (self.depth as u64) << DEPTH_SHIFT
             | mv << MOVE_SHIFT
@@ -81,7 +81,7 @@ impl Entry {
         Some(Entry {
             score: data as u16 as i16,
             depth: depth_of(data),
-            mv: Move::new(((data >> MOVE_SHIFT) & 15) as usize),
+            mv: Move::new(((data >> MOVE_SHIFT) & NO_MOVE) as usize),
             bound: BOUNDS[bound_bits(data)],
             generation: generation_of(data),
         })
@@ -101,8 +101,11 @@ const DEPTH_SHIFT: u32 = 16;
 const MOVE_SHIFT: u32 = 24;
 const BOUND_SHIFT: u32 = 28;
 const GENERATION_SHIFT: u32 = 30;
+/// The move field's value for "no move": all four bits set (houses are 0..12), so it is also the
+/// field's mask.
+const NO_MOVE: u64 = 15;
 /// A slot's move bits.
-const MOVE_MASK: u64 = 15 << MOVE_SHIFT;
+const MOVE_MASK: u64 = NO_MOVE << MOVE_SHIFT;
 
 /// A key's tag: eight of the bits a slot checks (its low ones), so that a slot's word tells its
 /// key's tag too.
