@@ -197,7 +197,8 @@ fn parse_weights(text: &str, base: oware_engine::Weights) -> Result<oware_engine
             })?;
         if !weights.set(name.trim(), value) {
             return Err(format!(
-                "setoption Weights: unknown term {name:?} (terms: {})",
+                "setoption Weights: unknown term {name:?} (terms: {}; each also as \
+                 <term>_opening)",
                 oware_engine::Weights::NAMES.join(", ")
             ));
         }
