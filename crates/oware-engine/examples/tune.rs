@@ -3,10 +3,11 @@
 //! position's features, the search's score of its best move and the final result for the side to
 //! move, then fits the weights so that `sigmoid(weights · features / SCALE)` predicts the label, by
 //! gradient descent. Each term is fitted twice over: its own weight, and its extra weight at the
-//! opening (`Weights::opening`: the feature times the seeds on the board over 48). The label is `RESULT_SHARE · result + (1 - RESULT_SHARE) · sigmoid(score /
-//! SCALE)`: the game result alone (share 1) is noisy (one result for a hundred positions); the
-//! search's score (share 0) says what a search of DEPTH plies sees from the position. The store
-//! weight stays at 100 (it fixes the unit: centiseeds).
+//! opening (`Weights::opening`: the feature times the seeds on the board over 48). The label is
+//! `RESULT_SHARE · result + (1 - RESULT_SHARE) · sigmoid(score / SCALE)`: the game result alone
+//! (share 1) is noisy (one result for a hundred positions); the search's score (share 0) says what
+//! a search of DEPTH plies sees from the position. The store weight stays at 100 (it fixes the
+//! unit: centiseeds).
 //!
 //! ```text
 //! cargo run --release -p oware-engine --example tune -- [GAMES] [DEPTH] [RESULT_SHARE]

@@ -230,8 +230,16 @@ pub fn features(pos: &Position) -> [i32; TERMS] {
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let f = features(pos);
     let dot = |w: &[i32; TERMS]| -> i32 { f.iter().zip(w).map(|(a, b)| a * b).sum() };
-    let on_board = 48 - i32::from(pos.store(Side::South)) - i32::from(pos.store(Side::North));
-    dot(&w.as_array()) + dot(&w.opening) * on_board / 48
+    let captured = i32::from(pos.store(Side::South)) + i32::from(pos.store(Side::North));
+    tapered(dot(&w.as_array()), dot(&w.opening), captured)
+}
+
+/// An evaluation from its value under the terms' own weights and under their opening weights,
+/// the latter counted in proportion to the seeds still on the board (`captured`: both stores
+/// together). Every evaluation path combines the two here, so that they agree to the centiseed.
+#[inline(always)]
+fn tapered(own: i32, opening: i32, captured: i32) -> i32 {
+    own + opening * (48 - captured) / 48
 }
 
 /// What one house holding a given number of seeds adds to the evaluation, for its owner.
@@ -313,16 +321,24 @@ impl EvalTable {
         let Some(opening) = &self.opening else {
             return self.flat.evaluate_board(b);
         };
-        let on_board = 48 - i32::from(b.store(Side::South)) - i32::from(b.store(Side::North));
+        let captured = i32::from(b.store(Side::South)) + i32::from(b.store(Side::North));
         #[cfg(target_arch = "x86_64")]
         if self.flat.ssse3 && opening.ssse3 {
             // Both sets of weights on one pass over the board.
             // SAFETY: `ssse3` is set only where the processor has SSSE3.
             let [flat, early] =
                 unsafe { house_sums_ssse3(b, [&self.flat.house_weights, &opening.house_weights]) };
-            return self.flat.for_mover(b, flat) + opening.for_mover(b, early) * on_board / 48;
+            return tapered(
+                self.flat.for_mover(b, flat),
+                opening.for_mover(b, early),
+                captured,
+            );
         }
-        self.flat.evaluate_board(b) + opening.evaluate_board(b) * on_board / 48
+        tapered(
+            self.flat.evaluate_board(b),
+            opening.evaluate_board(b),
+            captured,
+        )
     }
 }
 
