@@ -2,34 +2,33 @@
 //! engine instances at a small fixed depth (with level noise so that games differ), records every
 //! position's features, the search's score of its best move and the final result for the side to
 //! move, then fits the weights so that `sigmoid(weights · features / SCALE)` predicts the label, by
-//! gradient descent. Each term is fitted twice over: its own weight, and its extra weight at the
-//! opening (`Weights::opening`: the feature times the seeds on the board over 48). The label is
-//! `RESULT_SHARE · result + (1 - RESULT_SHARE) · sigmoid(score / SCALE)`: the game result alone
-//! (share 1) is noisy (one result for a hundred positions); the search's score (share 0) says what
-//! a search of DEPTH plies sees from the position. The store weight stays at 100 (it fixes the
-//! unit: centiseeds).
+//! gradient descent. Each weight (the house terms' one per column) is fitted twice over: its own,
+//! and its extra weight at the opening (`Weights::opening`: the feature times the seeds on the board
+//! over 48). The label is `RESULT_SHARE · result + (1 - RESULT_SHARE) · sigmoid(score / SCALE)`:
+//! the game result alone (share 1) is noisy (one result for a hundred positions); the search's score
+//! (share 0) says what a search of DEPTH plies sees from the position. The store weight stays at 100
+//! (it fixes the unit: centiseeds).
 //!
 //! ```text
 //! cargo run --release -p oware-engine --example tune -- [GAMES] [DEPTH] [RESULT_SHARE]
 //! ```
-//! Prints three fits (the terms of the engine before the columns and the opening weights; with
-//! those; with the capture term too; a term left out has its weights held at 0), each as a
+//! Prints two fits (without the capture term, whose weights are held at 0, and with it), each as a
 //! `Weights` literal and as a `setoption name Weights value …` line, to be checked by `oware match`
-//! before being adopted. Every weight is kept within a byte, as the evaluation's vector path needs.
+//! before being adopted, with its error on the positions fitted and on a tenth held out. Every
+//! weight is kept within a byte, as the evaluation's vector path needs.
 
-use oware_engine::{features, Engine, EngineOptions, Level, Limits, Weights, WIN_THRESHOLD};
+use oware_engine::{features, Engine, EngineOptions, Level, Limits, Weights, TERMS, WIN_THRESHOLD};
 use oware_rules::{Game, RuleSet, Side};
 
 /// Centiseeds per logistic unit.
 const SCALE: f64 = 400.0;
-/// How many terms the evaluation has (the fit changes all but the store, index 0: the unit), and
-/// how many weights that makes with the opening's.
-const TERMS: usize = Weights::NAMES.len();
+/// How many weights a fit has: the evaluation's (all but the store, index 0, the unit, are fitted)
+/// and the opening's.
 const WEIGHTS: usize = 2 * TERMS;
-/// Indices in [`Weights::NAMES`]: the row's seeds, the capture term, the first of the columns'.
-const ROW_SEEDS: usize = 1;
-const CAPTURE: usize = 8;
-const COLUMNS: usize = 9;
+/// The capture term's index in [`Weights::as_array`].
+const CAPTURE: usize = 2;
+/// Gradient descent steps per fit.
+const STEPS: usize = 2000;
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x / SCALE).exp())
@@ -53,7 +52,7 @@ fn main() {
         noise: 40,
     };
     let mut random = 0x7e57_ab1e_u64;
-    let mut samples: Vec<([f64; WEIGHTS], f64)> = Vec::new();
+    let mut samples: Vec<Sample> = Vec::new();
     for g in 0..games {
         let mut game = Game::new(RuleSet::Abapa);
         let mut features_seen = Vec::new();
@@ -91,40 +90,21 @@ fn main() {
             eprintln!("{} games, {} positions", g + 1, samples.len());
         }
     }
-    // Three fits: the terms without the columns and the opening weights (capture held at 0, as
-    // the engine plays), then with those, then with the capture term too. The columns' seeds add
-    // up to the row's, so where they are fitted the row's weight is held (at 0).
-    let both =
-        |terms: &[usize]| -> Vec<usize> { terms.iter().flat_map(|&i| [i, TERMS + i]).collect() };
-    let columns: Vec<usize> = (COLUMNS..TERMS).collect();
-    let openings: Vec<usize> = (TERMS..WEIGHTS).collect();
-    let fits: [(&str, Vec<usize>); 3] = [
-        (
-            "flat, without capture and columns",
-            [vec![CAPTURE], columns, openings].concat(),
-        ),
-        (
-            "with columns and opening weights",
-            both(&[ROW_SEEDS, CAPTURE]),
-        ),
-        (
-            "with capture, columns and opening weights",
-            both(&[ROW_SEEDS]),
-        ),
+    // Two fits: without the capture term (as the engine plays), then with it.
+    let fits: [(&str, Vec<usize>); 2] = [
+        ("without capture", vec![CAPTURE, TERMS + CAPTURE]),
+        ("with capture", vec![]),
     ];
     for (name, held) in fits {
         let fitted = fit(&samples, name, &held);
         println!("{name}: {fitted:?}");
-        let own = Weights::NAMES.iter().zip(fitted.as_array());
+        let own = (0..TERMS).map(|i| (Weights::name(i), fitted.as_array()[i]));
+        let opening = (0..TERMS)
+            .filter(|&i| fitted.opening[i] != 0)
+            .map(|i| (format!("{}_opening", Weights::name(i)), fitted.opening[i]));
         let pairs: Vec<String> = own
+            .chain(opening)
             .map(|(n, v)| format!("{n}={v}"))
-            .chain(
-                Weights::NAMES
-                    .iter()
-                    .zip(fitted.opening)
-                    .filter(|&(_, v)| v != 0)
-                    .map(|(n, v)| format!("{n}_opening={v}")),
-            )
             .collect();
         println!("setoption name Weights value {}", pairs.join(","));
     }
@@ -144,9 +124,13 @@ fn weighted_features(pos: &oware_rules::Position) -> [f64; WEIGHTS] {
     out
 }
 
-/// Fits the weights on the samples, from the engine's defaults; the terms `held` stay at 0 and the
-/// store at 100 (the unit).
-fn fit(samples: &[([f64; WEIGHTS], f64)], name: &str, held: &[usize]) -> Weights {
+/// A position's features (see [`weighted_features`]) and its label.
+type Sample = ([f64; WEIGHTS], f64);
+
+/// Fits the weights on the samples but every tenth (held out, to show how much of the fit is the
+/// data's noise), from the engine's defaults; the weights `held` stay at 0 and the store at 100 (the
+/// unit).
+fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
     let mut w = [0.0; WEIGHTS];
     for (i, v) in Weights::DEFAULT.as_array().into_iter().enumerate() {
         w[i] = f64::from(v);
@@ -156,50 +140,76 @@ fn fit(samples: &[([f64; WEIGHTS], f64)], name: &str, held: &[usize]) -> Weights
         w[i] = 0.0;
     }
     let free = |i: usize| i != 0 && !held.contains(&i);
-    let error = |w: &[f64; WEIGHTS]| {
-        samples
-            .iter()
-            .map(|(f, r)| {
-                let x: f64 = f.iter().zip(w).map(|(a, b)| a * b).sum();
-                (r - sigmoid(x)).powi(2)
-            })
-            .sum::<f64>()
-            / samples.len().max(1) as f64
-    };
-    eprintln!("{name}: error with the current weights: {:.5}", error(&w));
+    let (fitted, held_out): (Vec<_>, Vec<_>) =
+        samples.iter().enumerate().partition(|(i, _)| i % 10 != 0);
+    let fitted: Vec<&Sample> = fitted.into_iter().map(|(_, s)| s).collect();
+    let held_out: Vec<&Sample> = held_out.into_iter().map(|(_, s)| s).collect();
+    let (mut current, mut grad) = error_and_gradient(&fitted, &w);
+    eprintln!("{name}: error with the engine's weights: {current:.5}");
     // Gradient descent with a step that grows while the error falls and halves when it rises.
     let mut rate = 1000.0;
-    let mut current = error(&w);
-    for step in 0..1500 {
-        let mut grad = [0.0; WEIGHTS];
-        for (f, r) in samples {
-            let x: f64 = f.iter().zip(&w).map(|(a, b)| a * b).sum();
-            let p = sigmoid(x);
-            let common = -2.0 * (r - p) * p * (1.0 - p) / SCALE;
-            for i in 0..WEIGHTS {
-                grad[i] += common * f[i] / samples.len() as f64;
-            }
-        }
+    for step in 0..STEPS {
         let mut next = w;
         for i in (0..WEIGHTS).filter(|&i| free(i)) {
-            next[i] = (next[i] - rate * grad[i]).clamp(-127.0, 127.0);
+            next[i] = (w[i] - rate * grad[i]).clamp(-127.0, 127.0);
         }
-        let e = error(&next);
+        let (e, g) = error_and_gradient(&fitted, &next);
         if e < current {
-            w = next;
-            current = e;
+            (w, current, grad) = (next, e, g);
             rate *= 1.5;
         } else {
             rate *= 0.5;
         }
-        if step % 300 == 0 {
+        if step % 500 == 0 {
             eprintln!("step {step}: error {current:.5}, rate {rate:.0}");
         }
     }
-    eprintln!("error with the fitted weights: {:.5}", error(&w));
+    println!(
+        "{name}: error {current:.5} on the positions fitted, {:.5} on the tenth held out",
+        error_and_gradient(&held_out, &w).0
+    );
     let round = |v: f64| v.round() as i32;
     Weights {
         opening: std::array::from_fn(|i| round(w[TERMS + i])),
         ..Weights::from_array(std::array::from_fn(|i| round(w[i])))
     }
+}
+
+/// The mean squared error of the prediction over the samples, and its gradient by the weights,
+/// summed on every core.
+fn error_and_gradient(samples: &[&Sample], w: &[f64; WEIGHTS]) -> (f64, [f64; WEIGHTS]) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = samples.len().div_ceil(cores).max(1);
+    let parts: Vec<(f64, [f64; WEIGHTS])> = std::thread::scope(|scope| {
+        let workers: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut error = 0.0;
+                    let mut grad = [0.0; WEIGHTS];
+                    for (f, r) in part {
+                        let x: f64 = f.iter().zip(w).map(|(a, b)| a * b).sum();
+                        let p = sigmoid(x);
+                        error += (r - p).powi(2);
+                        let common = -2.0 * (r - p) * p * (1.0 - p) / SCALE;
+                        for (g, a) in grad.iter_mut().zip(f) {
+                            *g += common * a;
+                        }
+                    }
+                    (error, grad)
+                })
+            })
+            .collect();
+        workers.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let n = samples.len().max(1) as f64;
+    let mut error = 0.0;
+    let mut grad = [0.0; WEIGHTS];
+    for (e, g) in parts {
+        error += e / n;
+        for (total, v) in grad.iter_mut().zip(g) {
+            *total += v / n;
+        }
+    }
+    (error, grad)
 }

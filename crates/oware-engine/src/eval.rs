@@ -2,7 +2,7 @@
 //!
 //! The captured seeds dominate; the other terms describe what the next moves will likely capture or
 //! give away, each counted for both players and scored as (mine - theirs) times its weight:
-//! - seeds on one's own row (under abapa they are one's own at a repetition or when the game stops);
+//! - seeds in one's houses (under abapa they are one's own at a repetition or when the game stops);
 //! - vulnerable houses (1 or 2 seeds: a sown seed makes them 2 or 3, capturable);
 //! - empty houses (fewer choices, and targets once refilled with one seed);
 //! - big houses (a kroo, 12 or more seeds: a lap round the board that can capture on return);
@@ -11,153 +11,174 @@
 //! - capture: for the side to move only (it moves first, so its threats are real, the opponent's
 //!   only potential), the most seeds one of its moves captures next: the last house and, for
 //!   sowings of fewer than 12 seeds, the chain of houses before it on the opponent's row (a kroo's
-//!   lap counts its last house only);
-//! - seeds by the house's place in its owner's row (the columns, A to F), on top of the row's.
+//!   lap counts its last house only).
 //!
-//! Each term has two weights: its own, which holds when the board is empty, and an extra one at
-//! the opening, scaled by the seeds still on the board over 48 (a tapered evaluation).
+//! The terms counted house by house (all but the stores, the tempo and the capture) have a weight
+//! for each of the six places a house can have in its owner's row (its column, A to F): an empty
+//! house at the row's start, where the opponent's sowings end first, is not the same as one at its
+//! end. Each weight comes twice over: its own, which holds when the board is empty, and an extra
+//! one at the opening, scaled by the seeds still on the board over 48 (a tapered evaluation).
 
 use oware_rules::{Position, Side, HOUSES};
 
 use crate::board::{Board, STORE_BYTE};
 
-/// The weights of the evaluation terms (centiseeds per unit of the feature, mine minus theirs).
+/// The terms counted once for each side, in the order of their weights (see [`Weights::name`]).
+pub const BOARD_TERMS: [&str; 3] = ["store", "tempo", "capture"];
+/// The terms counted house by house, each with a weight per column, in the order of their weights
+/// after the board terms'.
+pub const HOUSE_TERMS: [&str; 6] = ["seeds", "empty", "vulnerable", "kroo", "reach", "threat"];
+/// How many weights a set has (not counting the opening's): the board terms', then the house
+/// terms' by column.
+pub const TERMS: usize = BOARD_TERMS.len() + 6 * HOUSE_TERMS.len();
+
+/// The weights of the evaluation terms (centiseeds per unit of the feature, mine minus theirs). The
+/// house terms' are by column: index 0 is a house in column A (South's A, North's a).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Weights {
     pub store: i32,
-    pub row_seeds: i32,
-    pub vulnerable: i32,
-    pub empty: i32,
-    pub kroo: i32,
-    pub reach: i32,
-    pub threat: i32,
     /// Bonus for being the side to move.
     pub tempo: i32,
     /// Per seed of the side to move's best capture next move (not a difference: see the module
     /// comment).
     pub capture: i32,
-    /// Per seed, by the house's place in its owner's row (A or a first), on top of `row_seeds`:
-    /// a seed in a house near the row's end soon crosses to the opponent, one near its start
-    /// stays longer.
-    pub column_seeds: [i32; 6],
-    /// What each term (in the order of [`Weights::NAMES`]) weighs more at the start of the game
-    /// than at its end: the term's weight there is its own plus this times the seeds still on the
-    /// board over 48 (set by name as `<term>_opening`). A seed captured, a kroo or an empty house
+    /// Per seed in the house.
+    pub seeds: [i32; 6],
+    pub empty: [i32; 6],
+    pub vulnerable: [i32; 6],
+    pub kroo: [i32; 6],
+    pub reach: [i32; 6],
+    pub threat: [i32; 6],
+    /// What each weight (in the order of [`Weights::as_array`]) weighs more at the start of the
+    /// game than at its end: the weight there is its own plus this times the seeds still on the
+    /// board over 48 (set by name as `<name>_opening`). A seed captured, a kroo or an empty house
     /// means something else with 40 seeds in play than with 10.
     pub opening: [i32; TERMS],
 }
 
-/// How many terms the evaluation has.
-pub const TERMS: usize = 15;
-
 impl Weights {
     /// The weights the engine plays with: fitted by `examples/tune.rs` on 4000 self-play games at
     /// depth 10, each position labelled half by the game's result and half by the depth-10
-    /// search's score (`tune -- 4000 10 0.5`, the fit "with columns and opening weights"; see
+    /// search's score (`tune -- 4000 10 0.5`, the fit without the capture term; see
     /// docs/engine-matches.md for the match that accepted them). The capture term stays at 0: its
     /// fitted weight gave no evidence of strength in a match of its own.
     pub const DEFAULT: Weights = Weights {
         store: 100,
-        row_seeds: 0,
-        vulnerable: 47,
-        empty: -98,
-        kroo: 127,
-        reach: -1,
-        threat: 127,
         tempo: -22,
         capture: 0,
-        column_seeds: [38, 42, 27, 12, 0, -10],
+        seeds: [38, 42, 27, 12, 0, -10],
+        empty: [-98; 6],
+        vulnerable: [47; 6],
+        kroo: [127; 6],
+        reach: [-1; 6],
+        threat: [127; 6],
         opening: [
-            -36, 0, -81, -9, -33, -23, -56, 22, 0, -40, -48, -34, -16, -2, 15,
+            -36, 22, 0, -40, -48, -34, -16, -2, 15, -9, -9, -9, -9, -9, -9, -81, -81, -81, -81,
+            -81, -81, -33, -33, -33, -33, -33, -33, -23, -23, -23, -23, -23, -23, -56, -56, -56,
+            -56, -56, -56,
         ],
     };
 
     /// Captured seeds only: the baseline the other terms must beat in matches.
     pub const MATERIAL: Weights = Weights {
         store: 100,
-        row_seeds: 0,
-        vulnerable: 0,
-        empty: 0,
-        kroo: 0,
-        reach: 0,
-        threat: 0,
+        ..Weights::ZERO
+    };
+
+    const ZERO: Weights = Weights {
+        store: 0,
         tempo: 0,
         capture: 0,
-        column_seeds: [0; 6],
+        seeds: [0; 6],
+        empty: [0; 6],
+        vulnerable: [0; 6],
+        kroo: [0; 6],
+        reach: [0; 6],
+        threat: [0; 6],
         opening: [0; TERMS],
     };
 
-    /// The names of the terms, in the order of [`Weights::as_array`].
-    pub const NAMES: [&'static str; TERMS] = [
-        "store",
-        "row_seeds",
-        "vulnerable",
-        "empty",
-        "kroo",
-        "reach",
-        "threat",
-        "tempo",
-        "capture",
-        "seeds_a",
-        "seeds_b",
-        "seeds_c",
-        "seeds_d",
-        "seeds_e",
-        "seeds_f",
-    ];
+    /// The name of weight `i` (in the order of [`Weights::as_array`]): a board term's, or a house
+    /// term's with its column (`kroo_c`).
+    pub fn name(i: usize) -> String {
+        match i.checked_sub(BOARD_TERMS.len()) {
+            None => BOARD_TERMS[i].to_string(),
+            Some(k) => format!(
+                "{}_{}",
+                HOUSE_TERMS[k / 6],
+                char::from(b'a' + (k % 6) as u8)
+            ),
+        }
+    }
 
-    pub fn as_array(&self) -> [i32; TERMS] {
+    /// The house terms' weights, in the order of [`HOUSE_TERMS`].
+    fn house_terms(&self) -> [[i32; 6]; 6] {
         [
-            self.store,
-            self.row_seeds,
-            self.vulnerable,
+            self.seeds,
             self.empty,
+            self.vulnerable,
             self.kroo,
             self.reach,
             self.threat,
-            self.tempo,
-            self.capture,
-            self.column_seeds[0],
-            self.column_seeds[1],
-            self.column_seeds[2],
-            self.column_seeds[3],
-            self.column_seeds[4],
-            self.column_seeds[5],
         ]
     }
 
+    /// All the weights but the opening's: the board terms', then the house terms' by column.
+    pub fn as_array(&self) -> [i32; TERMS] {
+        let mut a = [0; TERMS];
+        a[..3].copy_from_slice(&[self.store, self.tempo, self.capture]);
+        for (t, columns) in self.house_terms().iter().enumerate() {
+            a[3 + 6 * t..][..6].copy_from_slice(columns);
+        }
+        a
+    }
+
+    /// The weights of [`Weights::as_array`]'s order, none at the opening.
     pub fn from_array(a: [i32; TERMS]) -> Weights {
+        let columns = |t: usize| -> [i32; 6] { std::array::from_fn(|c| a[3 + 6 * t + c]) };
         Weights {
             store: a[0],
-            row_seeds: a[1],
-            vulnerable: a[2],
-            empty: a[3],
-            kroo: a[4],
-            reach: a[5],
-            threat: a[6],
-            tempo: a[7],
-            capture: a[8],
-            column_seeds: [a[9], a[10], a[11], a[12], a[13], a[14]],
+            tempo: a[1],
+            capture: a[2],
+            seeds: columns(0),
+            empty: columns(1),
+            vulnerable: columns(2),
+            kroo: columns(3),
+            reach: columns(4),
+            threat: columns(5),
             opening: [0; TERMS],
         }
     }
 
-    /// Sets one weight by name (a term's, or `<term>_opening`, its extra weight at the opening);
-    /// `false` if there is no such term.
+    /// Sets weights by name: a board term's (`store`), a house term's in one column (`kroo_c`) or
+    /// in all six (`kroo`), each also as `<name>_opening`, its extra weight at the opening; `false`
+    /// if there is no such weight.
     pub fn set(&mut self, name: &str, value: i32) -> bool {
         let name = name.to_ascii_lowercase();
-        let (term, opening) = match name.strip_suffix("_opening") {
-            Some(term) => (term, true),
+        let (name, opening) = match name.strip_suffix("_opening") {
+            Some(name) => (name, true),
             None => (name.as_str(), false),
         };
-        let Some(i) = Weights::NAMES.iter().position(|n| *n == term) else {
+        let indices: Vec<usize> = if let Some(i) = BOARD_TERMS.iter().position(|&t| t == name) {
+            vec![i]
+        } else if let Some(t) = HOUSE_TERMS.iter().position(|&t| t == name) {
+            (0..6).map(|c| 3 + 6 * t + c).collect()
+        } else if let Some(i) = (3..TERMS).find(|&i| Weights::name(i) == name) {
+            vec![i]
+        } else {
             return false;
         };
-        if opening {
-            self.opening[i] = value;
+        let mut a = if opening {
+            self.opening
         } else {
-            let mut a = self.as_array();
+            self.as_array()
+        };
+        for i in indices {
             a[i] = value;
+        }
+        if opening {
+            self.opening = a;
+        } else {
             *self = Weights {
                 opening: self.opening,
                 ..Weights::from_array(a)
@@ -174,13 +195,16 @@ impl Default for Weights {
 }
 
 /// The features of one position, from the side to move's point of view: each is (mine - theirs),
-/// in the order of [`Weights::NAMES`] (tempo is always 1, capture is the mover's alone). Evaluation
-/// is their dot product with the weights; the tuning tool fits the weights on these.
+/// in the order of [`Weights::as_array`] (tempo is always 1, capture is the mover's alone).
+/// Evaluation is their dot product with the weights; the tuning tool fits the weights on these.
 pub fn features(pos: &Position) -> [i32; TERMS] {
     let me = pos.side_to_move();
     let houses = pos.houses();
     let mut f = [0i32; TERMS];
     f[0] = pos.store(me) as i32 - pos.store(me.opponent()) as i32;
+    f[1] = 1;
+    // A house term's feature in column `col`.
+    let at = |term: usize, col: usize| 3 + 6 * term + col;
     for side in [me, me.opponent()] {
         let sign = if side == me { 1 } else { -1 };
         let first = side.first_house();
@@ -188,12 +212,11 @@ pub fn features(pos: &Position) -> [i32; TERMS] {
         for col in 0..6 {
             let h = first + col;
             let seeds = houses[h] as usize;
-            f[1] += sign * seeds as i32;
-            f[9 + col] += sign * seeds as i32;
+            f[at(0, col)] += sign * seeds as i32;
             match seeds {
-                0 => f[3] += sign,
-                1 | 2 => f[2] += sign,
-                12.. => f[4] += sign,
+                0 => f[at(1, col)] += sign,
+                1 | 2 => f[at(2, col)] += sign,
+                12.. => f[at(3, col)] += sign,
                 _ => {}
             }
             if seeds == 0 {
@@ -201,10 +224,10 @@ pub fn features(pos: &Position) -> [i32; TERMS] {
             }
             let (last, gained) = landing(h, seeds);
             if (opp_first..opp_first + 6).contains(&last) {
-                f[5] += sign;
+                f[at(4, col)] += sign;
                 let after = houses[last] as usize + gained;
                 if after == 2 || after == 3 {
-                    f[6] += sign;
+                    f[at(5, col)] += sign;
                     if side == me {
                         let mut taken = after;
                         if seeds < 12 {
@@ -215,13 +238,12 @@ pub fn features(pos: &Position) -> [i32; TERMS] {
                                 taken += houses[k] as usize + 1;
                             }
                         }
-                        f[8] = f[8].max(taken as i32);
+                        f[2] = f[2].max(taken as i32);
                     }
                 }
             }
         }
     }
-    f[7] = 1;
     f
 }
 
@@ -273,7 +295,7 @@ struct TermTable {
     weights: Weights,
     /// The weights of the house terms for the vector path, one byte per house: the weight under
     /// South's six houses, its negation under North's (the sum is South's minus North's). In the
-    /// order row seeds, empty, vulnerable, kroo, reach, threat. Zero in the four bytes past the
+    /// order of [`HOUSE_TERMS`]. Zero in the four bytes past the
     /// houses, but for the first row, which multiplies the board's bytes themselves: it has the
     /// store weight under South's store and its negation under North's.
     house_weights: [[i8; 16]; 6],
@@ -348,11 +370,12 @@ impl TermTable {
         for (h, row) in terms.iter_mut().enumerate() {
             let opp_first = if h < 6 { 6 } else { 0 };
             for (seeds, term) in row.iter_mut().enumerate().take(VALUES) {
-                let mut base = (w.row_seeds + w.column_seeds[h % 6]) * seeds as i32;
+                let col = h % 6;
+                let mut base = w.seeds[col] * seeds as i32;
                 base += match seeds {
-                    0 => w.empty,
-                    1 | 2 => w.vulnerable,
-                    12.. => w.kroo,
+                    0 => w.empty[col],
+                    1 | 2 => w.vulnerable[col],
+                    12.. => w.kroo[col],
                     _ => 0,
                 };
                 let mut target = NO_TARGET;
@@ -361,7 +384,7 @@ impl TermTable {
                 if seeds > 0 {
                     let (last, gained) = landing(h, seeds);
                     if (opp_first..opp_first + 6).contains(&last) {
-                        base += w.reach;
+                        base += w.reach[col];
                         target = last as u8;
                         gained_here = gained as u8;
                         for v in 0..3 {
@@ -392,15 +415,7 @@ impl TermTable {
             }
             Some(row)
         };
-        let mut house_weights = [
-            w.column_seeds.map(|c| w.row_seeds + c),
-            [w.empty; 6],
-            [w.vulnerable; 6],
-            [w.kroo; 6],
-            [w.reach; 6],
-            [w.threat; 6],
-        ]
-        .map(by_house);
+        let mut house_weights = w.house_terms().map(by_house);
         let store = as_byte(w.store);
         if let (Some(rows), Some(store)) = (&mut house_weights[0], store) {
             rows[STORE_BYTE] = store;
@@ -473,7 +488,8 @@ impl TermTable {
             let term = &self.terms[h][board[h] as usize & (ROW - 1)];
             // At most 48 seeds: the shift stays inside the 64-bit word.
             let at = board[term.target as usize & 15];
-            term.base + self.weights.threat * ((u64::from(term.threat_when) >> at) & 1) as i32
+            let threat = self.weights.threat[h % 6];
+            term.base + threat * ((u64::from(term.threat_when) >> at) & 1) as i32
         };
         let south: i32 = (0..6).map(term_value).sum();
         let north: i32 = (6..HOUSES).map(term_value).sum();
@@ -653,8 +669,15 @@ mod tests {
     #[test]
     fn start_position_is_balanced_but_for_the_tempo() {
         let f = features(&Position::start());
-        assert_eq!(f, [0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+        let mut tempo_only = [0; TERMS];
+        tempo_only[1] = 1;
+        assert_eq!(f, tempo_only);
         assert_eq!(evaluate(&Position::start(), &Weights::MATERIAL), 0);
+    }
+
+    /// The index of a house term's weight (by its name in [`HOUSE_TERMS`]) in column `col`.
+    fn house_term(name: &str, col: usize) -> usize {
+        3 + 6 * HOUSE_TERMS.iter().position(|&t| t == name).unwrap() + col
     }
 
     #[test]
@@ -662,13 +685,17 @@ mod tests {
         let p: Position = "1-0-13-2-5-3-0-2-1-7-4-0-6-4-S".parse().unwrap();
         let q = p.with_side_to_move(Side::North);
         let (a, b) = (features(&p), features(&q));
-        for i in (0..7).chain(9..TERMS) {
-            assert_eq!(a[i], -b[i], "feature {}", Weights::NAMES[i]);
+        for i in (0..TERMS).filter(|&i| i != 1 && i != 2) {
+            assert_eq!(a[i], -b[i], "feature {}", Weights::name(i));
         }
-        // South: store +2; A (1 seed) vulnerable; C is a kroo; F (3 seeds) lands in c (1 seed): a threat.
+        // South: store +2; A (1 seed) vulnerable; C a kroo; F (3 seeds) lands in c (1 seed): a
+        // threat. North's B (2 seeds) is vulnerable too.
         assert_eq!(a[0], 2);
-        assert_eq!(a[4], 1);
-        assert!(a[6] >= 1);
+        assert_eq!(a[house_term("vulnerable", 0)], 1);
+        assert_eq!(a[house_term("vulnerable", 1)], -1);
+        assert_eq!(a[house_term("kroo", 2)], 1);
+        assert_eq!(a[house_term("threat", 5)], 1);
+        assert_eq!(a[house_term("seeds", 2)], 13 - 1);
     }
 
     #[test]
@@ -676,39 +703,65 @@ mod tests {
         // South's F (2 seeds) ends in b (1 -> 2) after a (2 -> 3): a chain of 5 seeds; E (1 seed)
         // ends in F, its own row: no capture. North's threats do not count for South.
         let p = Position::from_board([0, 0, 0, 0, 1, 2, 2, 1, 0, 4, 0, 36], Side::South).unwrap();
-        assert_eq!(features(&p)[8], 5);
+        assert_eq!(features(&p)[2], 5);
         // The same board with North to move: f (36 seeds, a kroo) and others.
         let q = p.with_side_to_move(Side::North);
         let table = EvalTable::new(&Weights {
             capture: 1,
-            ..Weights::from_array([0; TERMS])
+            ..Weights::ZERO
         });
         assert_eq!(table.evaluate(&p), 5);
-        assert_eq!(table.evaluate(&q), features(&q)[8]);
+        assert_eq!(table.evaluate(&q), features(&q)[2]);
     }
 
     #[test]
     fn weights_are_set_by_name() {
         let mut w = Weights::DEFAULT;
         assert!(w.set("KROO", 99));
-        assert_eq!(w.kroo, 99);
+        assert_eq!(
+            w.kroo, [99; 6],
+            "a house term without a column sets all six"
+        );
         assert!(w.set("seeds_b", -7));
-        assert_eq!(w.column_seeds[1], -7);
-        assert!(w.set("Kroo_Opening", -33));
-        assert_eq!((w.kroo, w.opening[4]), (99, -33), "each weight set alone");
+        assert_eq!(w.seeds[1], -7);
+        assert_eq!(w.seeds[0], Weights::DEFAULT.seeds[0]);
+        assert!(w.set("Kroo_C_Opening", -33));
+        let kroo_c = house_term("kroo", 2);
+        assert_eq!(
+            (w.kroo[2], w.opening[kroo_c]),
+            (99, -33),
+            "each weight set alone"
+        );
         assert!(w.set("kroo", 98));
         assert_eq!(
-            w.opening[4], -33,
+            w.opening[kroo_c], -33,
             "setting a term's own weight keeps its opening weight"
         );
-        assert!(!w.set("nonsense", 1));
-        assert!(!w.set("nonsense_opening", 1));
-        assert!(!w.set("_opening", 1));
+        assert!(w.set("tempo_opening", 5));
+        assert_eq!(w.opening[1], 5);
+        for bad in [
+            "nonsense",
+            "nonsense_opening",
+            "_opening",
+            "kroo_g",
+            "store_a",
+            "kroo_",
+        ] {
+            assert!(!w.set(bad, 1), "{bad}");
+        }
         let flat = Weights {
             opening: [0; TERMS],
             ..w
         };
         assert_eq!(Weights::from_array(w.as_array()), flat);
+        // Every weight's name sets that weight alone.
+        for i in 0..TERMS {
+            let mut one = Weights::ZERO;
+            assert!(one.set(&Weights::name(i), 1), "{}", Weights::name(i));
+            let mut expected = [0; TERMS];
+            expected[i] = 1;
+            assert_eq!(one.as_array(), expected);
+        }
     }
 
     /// Positions reached by pseudo-random playouts (a fixed generator), with every kind of house.
@@ -750,24 +803,18 @@ mod tests {
         let positions = sample_positions();
         let mut weights = vec![Weights::DEFAULT, Weights::MATERIAL];
         // Weights with every term distinct, so that a term counted in the wrong place shows.
-        weights.push(Weights::from_array([
-            100, 3, -17, 29, 71, -13, 37, 5, 23, 11, -7, 2, -19, 41, 9,
-        ]));
+        let distinct = |i: usize| (i as i32 * 37) % 113 - 56;
+        weights.push(Weights {
+            store: 100,
+            ..Weights::from_array(std::array::from_fn(distinct))
+        });
         // A house term's weight beyond a byte: the vector path steps aside for the table.
         let beyond_a_byte = Weights {
-            kroo: 200,
+            kroo: [0, 0, 0, 200, 0, 0],
             ..Weights::DEFAULT
         };
         assert!(!TermTable::new(&beyond_a_byte).ssse3);
         weights.push(beyond_a_byte);
-        // The same for a column's weight on top of the row's.
-        let column_beyond = Weights {
-            row_seeds: 100,
-            column_seeds: [0, 0, 0, 0, 0, 50],
-            ..Weights::DEFAULT
-        };
-        assert!(!TermTable::new(&column_beyond).ssse3);
-        weights.push(column_beyond);
         // The same for the store's weight, which the vector path also multiplies as a byte.
         let store_beyond = Weights {
             store: 300,
@@ -775,11 +822,9 @@ mod tests {
         };
         assert!(!TermTable::new(&store_beyond).ssse3);
         weights.push(store_beyond);
-        // Extra weights at the opening, every term's distinct.
+        // Extra weights at the opening, every one distinct.
         weights.push(Weights {
-            opening: [
-                -35, 4, -56, 23, -20, -18, -25, 11, 7, 36, -40, 25, -10, 2, 13,
-            ],
+            opening: std::array::from_fn(|i| distinct(i + 50)),
             ..Weights::DEFAULT
         });
         for w in weights {

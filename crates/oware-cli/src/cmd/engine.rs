@@ -197,9 +197,10 @@ fn parse_weights(text: &str, base: oware_engine::Weights) -> Result<oware_engine
             })?;
         if !weights.set(name.trim(), value) {
             return Err(format!(
-                "setoption Weights: unknown term {name:?} (terms: {}; each also as \
-                 <term>_opening)",
-                oware_engine::Weights::NAMES.join(", ")
+                "setoption Weights: unknown term {name:?} (terms: {}, and by column {}, as \
+                 <term>_a to <term>_f or all six at once; each also as <name>_opening)",
+                oware_engine::BOARD_TERMS.join(", "),
+                oware_engine::HOUSE_TERMS.join(", ")
             ));
         }
     }
@@ -560,7 +561,20 @@ mod tests {
     fn weights_are_validated() {
         let base = oware_engine::Weights::DEFAULT;
         let w = parse_weights("threat=20, kroo=0", base).unwrap();
-        assert_eq!((w.threat, w.kroo, w.store), (20, 0, base.store));
+        assert_eq!((w.threat, w.kroo, w.store), ([20; 6], [0; 6], base.store));
+        let w = parse_weights("kroo_c=5,empty_opening=-3", base).unwrap();
+        assert_eq!(
+            w.kroo,
+            [
+                base.kroo[0],
+                base.kroo[1],
+                5,
+                base.kroo[3],
+                base.kroo[4],
+                base.kroo[5]
+            ]
+        );
+        assert_eq!(w.opening[9..15], [-3; 6]);
         assert_eq!(parse_weights("<empty>", base).unwrap(), base);
         assert!(parse_weights("threat", base).is_err());
         assert!(parse_weights("threat=x", base).is_err());
