@@ -61,21 +61,28 @@ impl Weights {
     /// depth 10, each position labelled half by the game's result and half by the depth-10
     /// search's score (`tune -- 4000 10 0.5`, the fit without the capture term; see
     /// docs/engine-matches.md for the match that accepted them). The capture term stays at 0: its
-    /// fitted weight gave no evidence of strength in a match of its own.
+    /// fitted weight gave no evidence of strength in a match of its own. Weights at ±127 are held
+    /// there by the fit (a byte, for the vector path).
+    #[rustfmt::skip]
     pub const DEFAULT: Weights = Weights {
         store: 100,
-        tempo: -22,
+        tempo: -29,
         capture: 0,
-        seeds: [38, 42, 27, 12, 0, -10],
-        empty: [-98; 6],
-        vulnerable: [47; 6],
-        kroo: [127; 6],
-        reach: [-1; 6],
-        threat: [127; 6],
+        //           A     B     C     D     E     F
+        seeds:      [34,   34,   19,   5,    -7,   0],
+        empty:      [-127, -127, -127, -96,  -84,  32],
+        vulnerable: [68,   77,   54,   75,   57,   127],
+        kroo:       [48,   75,   127,  127,  127,  127],
+        reach:      [-4,   -18,  8,    41,   49,   18],
+        threat:     [126,  118,  127,  127,  127,  127],
         opening: [
-            -36, 22, 0, -40, -48, -34, -16, -2, 15, -9, -9, -9, -9, -9, -9, -81, -81, -81, -81,
-            -81, -81, -33, -33, -33, -33, -33, -33, -23, -23, -23, -23, -23, -23, -56, -56, -56,
-            -56, -56, -56,
+            -37, 16, 0,                     // store, tempo, capture
+            -36, -46, -27, -4, 12, 13,      // seeds, A to F
+            -51, -54, -23, 43, 33, -28,     // empty
+            -127, -127, -97, -82, -80, -109, // vulnerable
+            -85, -42, -13, 8, 5, -53,       // kroo
+            -13, -7, -52, -54, -87, -29,    // reach
+            -52, -79, -62, -42, -45, -68,   // threat
         ],
     };
 
