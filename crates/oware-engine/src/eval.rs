@@ -61,8 +61,8 @@ impl Weights {
     /// depth 10, each position labelled half by the game's result and half by the depth-10
     /// search's score (`tune -- 4000 10 0.5`, the fit without the capture term; see
     /// docs/engine-matches.md for the match that accepted them). The capture term stays at 0: its
-    /// fitted weight gave no evidence of strength in a match of its own. Weights at ±127 are held
-    /// there by the fit (a byte, for the vector path).
+    /// fitted weight gave no evidence of strength in a match of its own. A weight of ±127 is where
+    /// the fit's limit stopped it (a byte: the vector path's).
     #[rustfmt::skip]
     pub const DEFAULT: Weights = Weights {
         store: 100,
@@ -76,13 +76,13 @@ impl Weights {
         reach:      [-4,   -18,  8,    41,   49,   18],
         threat:     [126,  118,  127,  127,  127,  127],
         opening: [
-            -37, 16, 0,                     // store, tempo, capture
-            -36, -46, -27, -4, 12, 13,      // seeds, A to F
-            -51, -54, -23, 43, 33, -28,     // empty
-            -127, -127, -97, -82, -80, -109, // vulnerable
-            -85, -42, -13, 8, 5, -53,       // kroo
-            -13, -7, -52, -54, -87, -29,    // reach
-            -52, -79, -62, -42, -45, -68,   // threat
+            -37, 16, 0,                       // store, tempo, capture
+            -36, -46, -27, -4, 12, 13,        // seeds, A to F
+            -51, -54, -23, 43, 33, -28,       // empty
+            -127, -127, -97, -82, -80, -109,  // vulnerable
+            -85, -42, -13, 8, 5, -53,         // kroo
+            -13, -7, -52, -54, -87, -29,      // reach
+            -52, -79, -62, -42, -45, -68,     // threat
         ],
     };
 
