@@ -5,6 +5,8 @@
 //! - seeds in one's houses (under abapa they are one's own at a repetition or when the game stops);
 //! - vulnerable houses (1 or 2 seeds: a sown seed makes them 2 or 3, capturable);
 //! - empty houses (fewer choices, and targets once refilled with one seed);
+//! - houses of 3 to 5 seeds (medium) and of 6 to 11 (large): with the seeds' own weight and the
+//!   terms above and below, a house's value is a weight for each size of house, not only a count;
 //! - big houses (a kroo, 12 or more seeds: a lap round the board that can capture on return);
 //! - reach: houses whose sowing lands on the opponent's row;
 //! - threats: houses whose last seed lands on an opponent's house that then holds 2 or 3;
@@ -27,7 +29,16 @@ use crate::board::{Board, STORE_BYTE};
 pub const BOARD_TERMS: [&str; 3] = ["store", "tempo", "capture"];
 /// The terms counted house by house, each with a weight per column, in the order of their weights
 /// after the board terms'.
-pub const HOUSE_TERMS: [&str; 6] = ["seeds", "empty", "vulnerable", "kroo", "reach", "threat"];
+pub const HOUSE_TERMS: [&str; 8] = [
+    "seeds",
+    "empty",
+    "vulnerable",
+    "medium",
+    "large",
+    "kroo",
+    "reach",
+    "threat",
+];
 /// How many weights a set has (not counting the opening's): the board terms', then the house
 /// terms' by column.
 pub const TERMS: usize = BOARD_TERMS.len() + 6 * HOUSE_TERMS.len();
@@ -46,6 +57,10 @@ pub struct Weights {
     pub seeds: [i32; 6],
     pub empty: [i32; 6],
     pub vulnerable: [i32; 6],
+    /// A house of 3 to 5 seeds.
+    pub medium: [i32; 6],
+    /// A house of 6 to 11 seeds.
+    pub large: [i32; 6],
     pub kroo: [i32; 6],
     pub reach: [i32; 6],
     pub threat: [i32; 6],
@@ -72,6 +87,8 @@ impl Weights {
         seeds:      [34,   34,   19,   5,    -7,   0],
         empty:      [-127, -127, -127, -96,  -84,  32],
         vulnerable: [68,   77,   54,   75,   57,   127],
+        medium:     [0; 6],
+        large:      [0; 6],
         kroo:       [48,   75,   127,  127,  127,  127],
         reach:      [-4,   -18,  8,    41,   49,   18],
         threat:     [126,  118,  127,  127,  127,  127],
@@ -80,6 +97,8 @@ impl Weights {
             -36, -46, -27, -4, 12, 13,        // seeds, A to F
             -51, -54, -23, 43, 33, -28,       // empty
             -127, -127, -97, -82, -80, -109,  // vulnerable
+            0, 0, 0, 0, 0, 0,                 // medium
+            0, 0, 0, 0, 0, 0,                 // large
             -85, -42, -13, 8, 5, -53,         // kroo
             -13, -7, -52, -54, -87, -29,      // reach
             -52, -79, -62, -42, -45, -68,     // threat
@@ -99,6 +118,8 @@ impl Weights {
         seeds: [0; 6],
         empty: [0; 6],
         vulnerable: [0; 6],
+        medium: [0; 6],
+        large: [0; 6],
         kroo: [0; 6],
         reach: [0; 6],
         threat: [0; 6],
@@ -119,11 +140,13 @@ impl Weights {
     }
 
     /// The house terms' weights, in the order of [`HOUSE_TERMS`].
-    fn house_terms(&self) -> [[i32; 6]; 6] {
+    fn house_terms(&self) -> [[i32; 6]; HOUSE_TERMS.len()] {
         [
             self.seeds,
             self.empty,
             self.vulnerable,
+            self.medium,
+            self.large,
             self.kroo,
             self.reach,
             self.threat,
@@ -150,9 +173,11 @@ impl Weights {
             seeds: columns(0),
             empty: columns(1),
             vulnerable: columns(2),
-            kroo: columns(3),
-            reach: columns(4),
-            threat: columns(5),
+            medium: columns(3),
+            large: columns(4),
+            kroo: columns(5),
+            reach: columns(6),
+            threat: columns(7),
             opening: [0; TERMS],
         }
     }
@@ -223,18 +248,19 @@ pub fn features(pos: &Position) -> [i32; TERMS] {
             match seeds {
                 0 => f[at(1, col)] += sign,
                 1 | 2 => f[at(2, col)] += sign,
-                12.. => f[at(3, col)] += sign,
-                _ => {}
+                3..=5 => f[at(3, col)] += sign,
+                6..=11 => f[at(4, col)] += sign,
+                12.. => f[at(5, col)] += sign,
             }
             if seeds == 0 {
                 continue;
             }
             let (last, gained) = landing(h, seeds);
             if (opp_first..opp_first + 6).contains(&last) {
-                f[at(4, col)] += sign;
+                f[at(6, col)] += sign;
                 let after = houses[last] as usize + gained;
                 if after == 2 || after == 3 {
-                    f[at(5, col)] += sign;
+                    f[at(7, col)] += sign;
                     if side == me {
                         let mut taken = after;
                         if seeds < 12 {
@@ -305,7 +331,7 @@ struct TermTable {
     /// order of [`HOUSE_TERMS`]. Zero in the four bytes past the
     /// houses, but for the first row, which multiplies the board's bytes themselves: it has the
     /// store weight under South's store and its negation under North's.
-    house_weights: [[i8; 16]; 6],
+    house_weights: [[i8; 16]; HOUSE_TERMS.len()],
     /// Whether [`TermTable::board_ssse3`] may run: the processor has SSSE3 and every weight above
     /// fits a byte (weights beyond that, which the tuner could give, take the table path).
     ssse3: bool,
@@ -382,8 +408,9 @@ impl TermTable {
                 base += match seeds {
                     0 => w.empty[col],
                     1 | 2 => w.vulnerable[col],
-                    12.. => w.kroo[col],
-                    _ => 0,
+                    3..=5 => w.medium[col],
+                    6..=11 => w.large[col],
+                    _ => w.kroo[col],
                 };
                 let mut target = NO_TARGET;
                 let mut threat_when = 0;
@@ -563,7 +590,10 @@ fn padded(b: Board) -> [u8; 16] {
 /// The processor must have SSSE3.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "ssse3")]
-fn house_sums_ssse3<const N: usize>(b: Board, weights: [&[[i8; 16]; 6]; N]) -> [i32; N] {
+fn house_sums_ssse3<const N: usize>(
+    b: Board,
+    weights: [&[[i8; 16]; HOUSE_TERMS.len()]; N],
+) -> [i32; N] {
     use std::arch::x86_64::*;
     // Sixteen bytes, little-endian, into a register. The board's bytes past the houses (the
     // stores, the side) go through the house terms' steps too, but only the stores' weights
@@ -600,39 +630,27 @@ fn house_sums_ssse3<const N: usize>(b: Board, weights: [&[[i8; 16]; 6]; N]) -> [
         _mm_cmpeq_epi8(seeds, byte(1)),
         _mm_cmpeq_epi8(seeds, byte(2)),
     );
-    // Each term's weight times what it counts (a house's seeds, or 1 where the term holds),
-    // two houses to a 16-bit sum by one multiply-add; South's weights positive, North's
-    // negative, none past the houses but the stores' (the first row: the two stores, the
-    // board's bytes 12 and 13, make one more sum). The sums stay far inside 16 bits (48 seeds,
-    // weights within a byte).
-    // (Plain calls and a loop, not closures: the multiply-add needs SSSE3, which only this
+    let above_five = above(5);
+    let medium = _mm_andnot_si128(above_five, above(2));
+    let large = _mm_andnot_si128(kroo, above_five);
+    // Each term's weight times what it counts (a house's seeds, or 1 where the term holds: the
+    // masks' -1 made 1), two houses to a 16-bit sum by one multiply-add; South's weights
+    // positive, North's negative, none past the houses but the stores' (the first row: the two
+    // stores, the board's bytes 12 and 13, make one more sum). The sums stay far inside 16 bits
+    // (48 seeds, weights within a byte). In the order of `HOUSE_TERMS`.
+    // (Plain calls and loops, not closures: the multiply-add needs SSSE3, which only this
     // function's body is compiled for.)
-    let (empty, vulnerable) = (_mm_abs_epi8(empty), _mm_abs_epi8(vulnerable));
-    let (kroo, reach, threat) = (
-        _mm_abs_epi8(kroo),
-        _mm_abs_epi8(reach),
-        _mm_abs_epi8(threat),
-    );
+    let mut counts = [seeds, empty, vulnerable, medium, large, kroo, reach, threat];
+    for mask in &mut counts[1..] {
+        *mask = _mm_abs_epi8(*mask);
+    }
     let mut sums = [0; N];
     for (sum, set) in sums.iter_mut().zip(weights) {
-        let [rows, w_empty, w_vulnerable, w_kroo, w_reach, w_threat] =
-            set.map(|w| vector(u128::from_le_bytes(w.map(|b| b as u8))));
-        let sum16 = _mm_add_epi16(
-            _mm_add_epi16(
-                _mm_maddubs_epi16(seeds, rows),
-                _mm_add_epi16(
-                    _mm_maddubs_epi16(empty, w_empty),
-                    _mm_maddubs_epi16(vulnerable, w_vulnerable),
-                ),
-            ),
-            _mm_add_epi16(
-                _mm_maddubs_epi16(kroo, w_kroo),
-                _mm_add_epi16(
-                    _mm_maddubs_epi16(reach, w_reach),
-                    _mm_maddubs_epi16(threat, w_threat),
-                ),
-            ),
-        );
+        let mut sum16 = _mm_setzero_si128();
+        for (&count, w) in counts.iter().zip(set) {
+            let w = vector(u128::from_le_bytes(w.map(|b| b as u8)));
+            sum16 = _mm_add_epi16(sum16, _mm_maddubs_epi16(count, w));
+        }
         // The eight 16-bit sums into one.
         let sum32 = _mm_madd_epi16(sum16, _mm_set1_epi16(1));
         let sum32 = _mm_add_epi32(sum32, _mm_shuffle_epi32(sum32, 0b01_00_11_10));
