@@ -73,7 +73,7 @@ pub struct Weights {
 
 impl Weights {
     /// The weights the engine plays with: fitted by `examples/tune.rs` on 4000 self-play games at
-    /// depth 10, each position labelled half by the game's result and half by the depth-10
+    /// depth 10 (of the engine before the medium and large houses), each position labelled half by the game's result and half by the depth-10
     /// search's score (`tune -- 4000 10 0.5`, the fit without the capture term; see
     /// docs/engine-matches.md for the match that accepted them). The capture term stays at 0: its
     /// fitted weight gave no evidence of strength in a match of its own. A weight of ±127 is where
@@ -81,27 +81,27 @@ impl Weights {
     #[rustfmt::skip]
     pub const DEFAULT: Weights = Weights {
         store: 100,
-        tempo: -29,
+        tempo: -32,
         capture: 0,
         //           A     B     C     D     E     F
-        seeds:      [34,   34,   19,   5,    -7,   0],
-        empty:      [-127, -127, -127, -96,  -84,  32],
-        vulnerable: [68,   77,   54,   75,   57,   127],
-        medium:     [0; 6],
-        large:      [0; 6],
-        kroo:       [48,   75,   127,  127,  127,  127],
-        reach:      [-4,   -18,  8,    41,   49,   18],
-        threat:     [126,  118,  127,  127,  127,  127],
+        seeds:      [24,   36,   9,    3,    -4,   15],
+        empty:      [-127, -127, -127, -92,  -73,  70],
+        vulnerable: [99,   93,   71,   73,   60,   127],
+        medium:     [61,   62,   46,   31,   20,   -66],
+        large:      [-11,  -9,   -28,  -23,  -57,  -90],
+        kroo:       [50,   58,   110,  117,  127,  127],
+        reach:      [5,    -18,  25,   53,   48,   41],
+        threat:     [112,  127,  127,  127,  127,  127],
         opening: [
-            -37, 16, 0,                       // store, tempo, capture
-            -36, -46, -27, -4, 12, 13,        // seeds, A to F
-            -51, -54, -23, 43, 33, -28,       // empty
-            -127, -127, -97, -82, -80, -109,  // vulnerable
-            0, 0, 0, 0, 0, 0,                 // medium
-            0, 0, 0, 0, 0, 0,                 // large
-            -85, -42, -13, 8, 5, -53,         // kroo
-            -13, -7, -52, -54, -87, -29,      // reach
-            -52, -79, -62, -42, -45, -68,     // threat
+            -42, 22, 0,                       // store, tempo, capture
+            -28, -45, -11, -2, 5, -9,         // seeds, A to F
+            -16, -14, 4, 35, 18, -73,         // empty
+            -127, -127, -101, -68, -78, -127, // vulnerable
+            30, -10, -14, 3, -11, 79,         // medium
+            0, 18, -5, 3, 56, 91,             // large
+            -71, -43, -17, -5, -28, -99,      // kroo
+            1, -2, -48, -72, -65, -30,        // reach
+            -71, -68, -57, -64, -48, -57,     // threat
         ],
     };
 
