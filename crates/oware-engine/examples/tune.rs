@@ -98,7 +98,8 @@ fn main() {
     for (name, held) in fits {
         let fitted = fit(&samples, name, &held);
         println!("{name}: {fitted:?}");
-        let own = (0..TERMS).map(|i| (Weights::name(i), fitted.as_array()[i]));
+        let own_weights = fitted.as_array();
+        let own = (0..TERMS).map(|i| (Weights::name(i), own_weights[i]));
         let opening = (0..TERMS)
             .filter(|&i| fitted.opening[i] != 0)
             .map(|i| (format!("{}_opening", Weights::name(i)), fitted.opening[i]));

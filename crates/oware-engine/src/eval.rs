@@ -43,6 +43,12 @@ pub const HOUSE_TERMS: [&str; 8] = [
 /// terms' by column.
 pub const TERMS: usize = BOARD_TERMS.len() + 6 * HOUSE_TERMS.len();
 
+/// The index of house term `term`'s weight (in [`HOUSE_TERMS`]) for column `col`, in the order of
+/// [`Weights::as_array`] and of [`features`].
+const fn house_index(term: usize, col: usize) -> usize {
+    BOARD_TERMS.len() + 6 * term + col
+}
+
 /// The weights of the evaluation terms (centiseeds per unit of the feature, mine minus theirs). The
 /// house terms' are by column: index 0 is a house in column A (South's A, North's a).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,14 +164,14 @@ impl Weights {
         let mut a = [0; TERMS];
         a[..3].copy_from_slice(&[self.store, self.tempo, self.capture]);
         for (t, columns) in self.house_terms().iter().enumerate() {
-            a[3 + 6 * t..][..6].copy_from_slice(columns);
+            a[house_index(t, 0)..][..6].copy_from_slice(columns);
         }
         a
     }
 
     /// The weights of [`Weights::as_array`]'s order, none at the opening.
     pub fn from_array(a: [i32; TERMS]) -> Weights {
-        let columns = |t: usize| -> [i32; 6] { std::array::from_fn(|c| a[3 + 6 * t + c]) };
+        let columns = |t: usize| -> [i32; 6] { std::array::from_fn(|c| a[house_index(t, c)]) };
         Weights {
             store: a[0],
             tempo: a[1],
@@ -194,8 +200,8 @@ impl Weights {
         let indices: Vec<usize> = if let Some(i) = BOARD_TERMS.iter().position(|&t| t == name) {
             vec![i]
         } else if let Some(t) = HOUSE_TERMS.iter().position(|&t| t == name) {
-            (0..6).map(|c| 3 + 6 * t + c).collect()
-        } else if let Some(i) = (3..TERMS).find(|&i| Weights::name(i) == name) {
+            (0..6).map(|c| house_index(t, c)).collect()
+        } else if let Some(i) = (house_index(0, 0)..TERMS).find(|&i| Weights::name(i) == name) {
             vec![i]
         } else {
             return false;
@@ -235,8 +241,7 @@ pub fn features(pos: &Position) -> [i32; TERMS] {
     let mut f = [0i32; TERMS];
     f[0] = pos.store(me) as i32 - pos.store(me.opponent()) as i32;
     f[1] = 1;
-    // A house term's feature in column `col`.
-    let at = |term: usize, col: usize| 3 + 6 * term + col;
+    let at = house_index;
     for side in [me, me.opponent()] {
         let sign = if side == me { 1 } else { -1 };
         let first = side.first_house();
@@ -702,7 +707,7 @@ mod tests {
 
     /// The index of a house term's weight (by its name in [`HOUSE_TERMS`]) in column `col`.
     fn house_term(name: &str, col: usize) -> usize {
-        3 + 6 * HOUSE_TERMS.iter().position(|&t| t == name).unwrap() + col
+        house_index(HOUSE_TERMS.iter().position(|&t| t == name).unwrap(), col)
     }
 
     #[test]
