@@ -250,13 +250,7 @@ pub fn features(pos: &Position) -> [i32; TERMS] {
             let h = first + col;
             let seeds = houses[h] as usize;
             f[at(0, col)] += sign * seeds as i32;
-            match seeds {
-                0 => f[at(1, col)] += sign,
-                1 | 2 => f[at(2, col)] += sign,
-                3..=5 => f[at(3, col)] += sign,
-                6..=11 => f[at(4, col)] += sign,
-                12.. => f[at(5, col)] += sign,
-            }
+            f[at(size_term(seeds), col)] += sign;
             if seeds == 0 {
                 continue;
             }
@@ -283,6 +277,19 @@ pub fn features(pos: &Position) -> [i32; TERMS] {
         }
     }
     f
+}
+
+/// The house term (its index in [`HOUSE_TERMS`]) that a house counts for by its size: empty (0
+/// seeds), vulnerable (1-2), medium (3-5), large (6-11) or kroo (12 and more). The features and the
+/// precomputed table both ask here, so that the two agree on where each size ends.
+fn size_term(seeds: usize) -> usize {
+    match seeds {
+        0 => 1,
+        1 | 2 => 2,
+        3..=5 => 3,
+        6..=11 => 4,
+        _ => 5,
+    }
 }
 
 /// The evaluation of `pos` for the side to move, in centiseeds.
@@ -405,18 +412,12 @@ impl EvalTable {
 impl TermTable {
     fn new(w: &Weights) -> TermTable {
         let mut terms = Box::new([[HouseTerm::default(); ROW]; HOUSES]);
+        let by_term = w.house_terms();
         for (h, row) in terms.iter_mut().enumerate() {
             let opp_first = if h < 6 { 6 } else { 0 };
+            let col = h % 6;
             for (seeds, term) in row.iter_mut().enumerate().take(VALUES) {
-                let col = h % 6;
-                let mut base = w.seeds[col] * seeds as i32;
-                base += match seeds {
-                    0 => w.empty[col],
-                    1 | 2 => w.vulnerable[col],
-                    3..=5 => w.medium[col],
-                    6..=11 => w.large[col],
-                    _ => w.kroo[col],
-                };
+                let mut base = w.seeds[col] * seeds as i32 + by_term[size_term(seeds)][col];
                 let mut target = NO_TARGET;
                 let mut threat_when = 0;
                 let mut gained_here = 0;
