@@ -1,37 +1,68 @@
 //! Tunes the evaluation weights by regression on self-play (the "Texel" method): plays games between
 //! engine instances at a small fixed depth (with level noise so that games differ), records every
-//! position's features, the search's score of its best move and the final result for the side to
-//! move, then fits the weights so that `sigmoid(weights · features / SCALE)` predicts the label, by
-//! gradient descent. Each weight (the house terms' one per column) is fitted twice over: its own,
-//! and its extra weight at the opening (`Weights::opening`: the feature times the seeds on the board
-//! over 48). The label is `RESULT_SHARE · result + (1 - RESULT_SHARE) · sigmoid(score / SCALE)`:
-//! the game result alone (share 1) is noisy (one result for a hundred positions); the search's score
-//! (share 0) says what a search of DEPTH plies sees from the position. The store weight stays at 100
-//! (it fixes the unit: centiseeds).
+//! position, the search's score of its best move and the final result for the side to move, then
+//! fits the weights so that `sigmoid(weights · features / SCALE)` predicts the label. Each weight
+//! (the house terms' one per column) is fitted three times over: its own, its extra weight at the
+//! opening (`Weights::opening`: the feature times `p`, the seeds on the board over 48) and its extra
+//! weight in the middle of the game (`Weights::middle`: the feature times `4p(1 - p)`). The label is
+//! `RESULT_SHARE · result + (1 - RESULT_SHARE) · sigmoid(score / SCALE)`: the game result alone
+//! (share 1) is noisy (one result for a hundred positions); the search's score (share 0) says what
+//! a search of DEPTH plies sees from the position. The store weight stays at 100 (it fixes the
+//! unit: centiseeds).
 //!
 //! ```text
-//! cargo run --release -p oware-engine --example tune -- [GAMES] [DEPTH] [RESULT_SHARE]
+//! cargo run --release -p oware-engine --example tune -- [GAMES] [DEPTH] [RESULT_SHARE] [FILE]
 //! ```
-//! Prints two fits (without the capture term, whose weights are held at 0, and with it), each as a
-//! `Weights` literal and as a `setoption name Weights value …` line, to be checked by `oware match`
-//! before being adopted, with its error on the positions fitted and on a tenth held out. Every
-//! weight is kept within a byte, as the evaluation's vector path needs.
+//! With FILE, the positions are read from it if it exists (GAMES and DEPTH are then not used), and
+//! otherwise played and written to it (one line a position: the position, the result, the
+//! search's view), so that fits can be repeated and compared on the same positions.
+//!
+//! The fit is by Levenberg-Marquardt steps (Gauss-Newton with a damping that grows when a step
+//! fails), which converge in tens of steps where gradient descent needed thousands. It prints two
+//! fits (without the capture term, whose weights are held at 0, and with it), each as a
+//! `Weights` literal and as a `setoption name Weights value …` line, to be checked by `oware
+//! match` before being adopted, with its error on the positions fitted and on a tenth held out.
+//! Every weight is kept where the evaluation's vector path can multiply it: the seeds' and the
+//! store's within a byte, the other house terms' within four times that, a term's weights
+//! multiples of 2 or 4 where one of them is beyond a byte or twice that (see `mask_units` in
+//! eval.rs).
 
-use oware_engine::{features, Engine, EngineOptions, Level, Limits, Weights, TERMS, WIN_THRESHOLD};
-use oware_rules::{Game, RuleSet, Side};
+use std::io::{BufRead, Write};
+
+use oware_engine::{
+    features, house_index, Engine, EngineOptions, Level, Limits, Weights, SIZE_TERMS, TERMS,
+    WIN_THRESHOLD,
+};
+use oware_rules::{Game, Position, RuleSet, Side};
 
 /// Centiseeds per logistic unit.
 const SCALE: f64 = 400.0;
-/// How many weights a fit has: the evaluation's (all but the store, index 0, the unit, are fitted)
-/// and the opening's.
-const WEIGHTS: usize = 2 * TERMS;
+/// How many weights a fit has: the evaluation's own (all but the store, index 0, the unit, are
+/// fitted), the opening's and the middle's.
+const WEIGHTS: usize = 3 * TERMS;
 /// The capture term's index in [`Weights::as_array`].
 const CAPTURE: usize = 2;
-/// Gradient descent steps per fit.
-const STEPS: usize = 2000;
+/// The first house term's weights after the seeds' (the empty houses' in column A).
+const FIRST_MASK_TERM: usize = house_index(1, 0);
+/// Positions in a block of the tenth held out (about eight games).
+const HELD_OUT_BLOCK: usize = 1024;
+/// The most Levenberg-Marquardt steps a fit takes.
+const STEPS: usize = 60;
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x / SCALE).exp())
+}
+
+/// How far weight `i` (of the fit's order: the own weights, then the opening's) may go either way.
+fn limit(i: usize) -> f64 {
+    match i % TERMS {
+        // The tempo and the capture term are added outside the vector path.
+        1 | 2 => 1000.0,
+        // The store and the seeds are multiplied as bytes.
+        i if i < FIRST_MASK_TERM => 127.0,
+        // The other house terms' masks can count up to 4 (then the weights must be multiples).
+        _ => 508.0,
+    }
 }
 
 fn main() {
@@ -43,6 +74,65 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .filter(|s| (0.0..=1.0).contains(s))
         .unwrap_or(1.0);
+    let file = args.next();
+    let seen = match &file {
+        Some(file) if std::path::Path::new(file).exists() => read_positions(file),
+        _ => {
+            let seen = play(games, depth);
+            if let Some(file) = &file {
+                write_positions(file, &seen);
+            }
+            seen
+        }
+    };
+    eprintln!("{} positions", seen.len());
+    let samples: Vec<Sample> = seen
+        .iter()
+        .map(|s| {
+            let label = result_share * s.result + (1.0 - result_share) * s.search;
+            (weighted_features(&s.position), label)
+        })
+        .collect();
+    // Two fits: without the capture term (as the engine plays), then with it.
+    let fits: [(&str, Vec<usize>); 2] = [
+        (
+            "without capture",
+            vec![CAPTURE, TERMS + CAPTURE, 2 * TERMS + CAPTURE],
+        ),
+        ("with capture", vec![]),
+    ];
+    for (name, held) in fits {
+        let fitted = fit(&samples, name, &held);
+        println!("{name}: {fitted:?}");
+        let own_weights = fitted.as_array();
+        let own = (0..TERMS).map(|i| (Weights::name(i), own_weights[i]));
+        let extra = |part: &'static str, weights: [i32; TERMS]| {
+            (0..TERMS)
+                .filter(move |&i| weights[i] != 0)
+                .map(move |i| (format!("{}_{part}", Weights::name(i)), weights[i]))
+        };
+        let pairs: Vec<String> = own
+            .chain(extra("opening", fitted.opening))
+            .chain(extra("middle", fitted.middle))
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        println!("setoption name Weights value {}", pairs.join(","));
+    }
+}
+
+/// A position of a self-play game, with what the game and the search said of it for the side to
+/// move.
+struct Seen {
+    position: Position,
+    /// The game's result: 1 won, 0.5 drawn, 0 lost.
+    result: f64,
+    /// The search's score as an expected result (`sigmoid(score / SCALE)`; 1 or 0 where it found
+    /// the game decided).
+    search: f64,
+}
+
+/// Plays `games` self-play games at `depth` and returns their positions from the fourth ply on.
+fn play(games: usize, depth: u32) -> Vec<Seen> {
     let mut engine = Engine::new(EngineOptions {
         hash_mb: 16,
         ..EngineOptions::default()
@@ -52,24 +142,23 @@ fn main() {
         noise: 40,
     };
     let mut random = 0x7e57_ab1e_u64;
-    let mut samples: Vec<Sample> = Vec::new();
+    let mut out = Vec::new();
     for g in 0..games {
         let mut game = Game::new(RuleSet::Abapa);
-        let mut features_seen = Vec::new();
+        let mut positions = Vec::new();
         while !game.is_over() && game.ply_count() < 400 {
             let scores = engine.analyze(&game, &Limits::depth(depth));
             if game.ply_count() >= 4 {
                 let best = scores.iter().map(|s| s.score).max().unwrap_or(0);
                 // A decided game's score is a certainty, not a seed count.
-                let seen = if best > WIN_THRESHOLD {
+                let search = if best > WIN_THRESHOLD {
                     1.0
                 } else if best < -WIN_THRESHOLD {
                     0.0
                 } else {
                     sigmoid(f64::from(best))
                 };
-                let side = game.position().side_to_move();
-                features_seen.push((side, weighted_features(game.position()), seen));
+                positions.push((*game.position(), search));
             }
             let Some(mv) = level.pick(&scores, &mut random) else {
                 break;
@@ -77,43 +166,55 @@ fn main() {
             game.play(mv).expect("the engine plays legal moves");
         }
         let Some(end) = game.end() else { continue };
-        for (side, f, seen) in features_seen {
+        for (position, search) in positions {
             let result = match end.score.winner() {
-                Some(w) if w == side => 1.0,
+                Some(w) if w == position.side_to_move() => 1.0,
                 Some(_) => 0.0,
                 None => 0.5,
             };
-            let label = result_share * result + (1.0 - result_share) * seen;
-            samples.push((f, label));
+            out.push(Seen {
+                position,
+                result,
+                search,
+            });
         }
         if (g + 1) % 20 == 0 {
-            eprintln!("{} games, {} positions", g + 1, samples.len());
+            eprintln!("{} games, {} positions", g + 1, out.len());
         }
     }
-    // Two fits: without the capture term (as the engine plays), then with it.
-    let fits: [(&str, Vec<usize>); 2] = [
-        ("without capture", vec![CAPTURE, TERMS + CAPTURE]),
-        ("with capture", vec![]),
-    ];
-    for (name, held) in fits {
-        let fitted = fit(&samples, name, &held);
-        println!("{name}: {fitted:?}");
-        let own_weights = fitted.as_array();
-        let own = (0..TERMS).map(|i| (Weights::name(i), own_weights[i]));
-        let opening = (0..TERMS)
-            .filter(|&i| fitted.opening[i] != 0)
-            .map(|i| (format!("{}_opening", Weights::name(i)), fitted.opening[i]));
-        let pairs: Vec<String> = own
-            .chain(opening)
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect();
-        println!("setoption name Weights value {}", pairs.join(","));
+    out
+}
+
+fn write_positions(file: &str, seen: &[Seen]) {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(file).expect("a writable file"));
+    for s in seen {
+        writeln!(out, "{} {} {}", s.position, s.result, s.search).expect("the file is written");
     }
 }
 
-/// A position's features twice over (see [`Weights::opening`]): as they are, then times the seeds
-/// on the board over 48.
-fn weighted_features(pos: &oware_rules::Position) -> [f64; WEIGHTS] {
+fn read_positions(file: &str) -> Vec<Seen> {
+    let input = std::fs::File::open(file).expect("a readable file");
+    std::io::BufReader::new(input)
+        .lines()
+        .enumerate()
+        .map(|(n, line)| {
+            let line = line.expect("the file is read");
+            let parsed = (|| {
+                let mut fields = line.split_whitespace();
+                Some(Seen {
+                    position: fields.next()?.parse().ok()?,
+                    result: fields.next()?.parse().ok()?,
+                    search: fields.next()?.parse().ok()?,
+                })
+            })();
+            parsed.unwrap_or_else(|| panic!("{file}:{}: not `POSITION RESULT SEARCH`", n + 1))
+        })
+        .collect()
+}
+
+/// A position's features three times over (see [`Weights::opening`] and [`Weights::middle`]): as
+/// they are, times `p` (the seeds on the board over 48) and times `4p(1 - p)`.
+fn weighted_features(pos: &Position) -> [f64; WEIGHTS] {
     let f = features(pos);
     let on_board = 48 - u32::from(pos.store(Side::South)) - u32::from(pos.store(Side::North));
     let phase = f64::from(on_board) / 48.0;
@@ -121,6 +222,7 @@ fn weighted_features(pos: &oware_rules::Position) -> [f64; WEIGHTS] {
     for (i, &v) in f.iter().enumerate() {
         out[i] = f64::from(v);
         out[TERMS + i] = f64::from(v) * phase;
+        out[2 * TERMS + i] = f64::from(v) * 4.0 * phase * (1.0 - phase);
     }
     out
 }
@@ -136,81 +238,253 @@ fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
     for (i, v) in Weights::DEFAULT.as_array().into_iter().enumerate() {
         w[i] = f64::from(v);
         w[TERMS + i] = f64::from(Weights::DEFAULT.opening[i]);
+        w[2 * TERMS + i] = f64::from(Weights::DEFAULT.middle[i]);
     }
     for &i in held {
         w[i] = 0.0;
     }
-    let free = |i: usize| i != 0 && !held.contains(&i);
-    let (fitted, held_out): (Vec<_>, Vec<_>) =
-        samples.iter().enumerate().partition(|(i, _)| i % 10 != 0);
+    let free: Vec<usize> = (0..WEIGHTS)
+        .filter(|&i| i != 0 && !held.contains(&i))
+        .collect();
+    // Positions come game after game: a block of them is a few whole games, held out together so
+    // that the held-out error is measured on games the fit has not seen.
+    let (fitted, held_out): (Vec<_>, Vec<_>) = samples
+        .iter()
+        .enumerate()
+        .partition(|(i, _)| (i / HELD_OUT_BLOCK) % 10 != 0);
     let fitted: Vec<&Sample> = fitted.into_iter().map(|(_, s)| s).collect();
     let held_out: Vec<&Sample> = held_out.into_iter().map(|(_, s)| s).collect();
-    let (mut current, mut grad) = error_and_gradient(&fitted, &w);
-    eprintln!("{name}: error with the engine's weights: {current:.5}");
-    // Gradient descent with a step that grows while the error falls and halves when it rises.
-    let mut rate = 1000.0;
+    eprintln!(
+        "{name}: error with the engine's weights {:.5}, held out {:.5}",
+        error(&fitted, &w),
+        error(&held_out, &w)
+    );
+    // Levenberg-Marquardt: the Gauss-Newton step with the curvature's diagonal weighed up by
+    // `damping`, which shrinks after a step that lowers the error and grows after one that does not.
+    let mut damping = 1e-3;
+    let mut current = Moments::of(&fitted, &w, &free);
     for step in 0..STEPS {
+        // Weights at a limit that the gradient pushes further out stay there for this step.
+        let moving: Vec<usize> = (0..free.len())
+            .filter(|&k| {
+                let (i, g) = (free[k], current.gradient[k]);
+                !(w[i] >= limit(i) && g < 0.0 || w[i] <= -limit(i) && g > 0.0)
+            })
+            .collect();
+        let n = moving.len();
+        let mut matrix = vec![0.0; n * n];
+        for (a, &ka) in moving.iter().enumerate() {
+            for (b, &kb) in moving.iter().enumerate() {
+                matrix[a * n + b] = current.curvature[ka * free.len() + kb];
+            }
+            // (The small ridge keeps the matrix definite where a feature never occurs.)
+            matrix[a * n + a] = matrix[a * n + a] * (1.0 + damping) + 1e-12;
+        }
+        let rhs: Vec<f64> = moving.iter().map(|&k| -current.gradient[k]).collect();
         let mut next = w;
-        for i in (0..WEIGHTS).filter(|&i| free(i)) {
-            next[i] = (w[i] - rate * grad[i]).clamp(-127.0, 127.0);
+        if let Some(delta) = solve(matrix, rhs) {
+            for (&k, d) in moving.iter().zip(delta) {
+                let i = free[k];
+                next[i] = (w[i] + d).clamp(-limit(i), limit(i));
+            }
         }
-        let (e, g) = error_and_gradient(&fitted, &next);
-        if e < current {
-            (w, current, grad) = (next, e, g);
-            rate *= 1.5;
+        centre_sizes(&mut next);
+        let e = error(&fitted, &next);
+        if e < current.error {
+            let gain = current.error - e;
+            w = next;
+            current = Moments::of(&fitted, &w, &free);
+            damping = (damping / 3.0).max(1e-9);
+            eprintln!("step {step}: error {e:.6}, damping {damping:.1e}");
+            if gain < 1e-8 {
+                break;
+            }
         } else {
-            rate *= 0.5;
-        }
-        if step % 500 == 0 {
-            eprintln!("step {step}: error {current:.5}, rate {rate:.0}");
+            damping *= 4.0;
+            if damping > 1e6 {
+                break;
+            }
         }
     }
     println!(
-        "{name}: error {current:.5} on the positions fitted, {:.5} on the tenth held out",
-        error_and_gradient(&held_out, &w).0
+        "{name}: error {:.5} on the positions fitted, {:.5} on the tenth held out",
+        current.error,
+        error(&held_out, &w)
     );
-    let round = |v: f64| v.round() as i32;
-    Weights {
-        opening: std::array::from_fn(|i| round(w[TERMS + i])),
-        ..Weights::from_array(std::array::from_fn(|i| round(w[i])))
+    rounded(&w)
+}
+
+/// Shifts each column's size weights (own, opening and middle apart) so that they lie as far from the
+/// limits as they can: the shift changes no evaluation ([`SIZE_TERMS`]), and without it they drift
+/// along it, from step to step, into the limits.
+fn centre_sizes(w: &mut [f64; WEIGHTS]) {
+    for set in [0, TERMS, 2 * TERMS] {
+        for col in 0..6 {
+            let at = || SIZE_TERMS.map(|t| set + house_index(t, col));
+            let (low, high) = at().fold((f64::MAX, f64::MIN), |(lo, hi), i| {
+                (lo.min(w[i]), hi.max(w[i]))
+            });
+            let middle = (low + high) / 2.0;
+            for i in at() {
+                w[i] -= middle;
+            }
+        }
     }
 }
 
-/// The mean squared error of the prediction over the samples, and its gradient by the weights,
-/// summed on every core.
-fn error_and_gradient(samples: &[&Sample], w: &[f64; WEIGHTS]) -> (f64, [f64; WEIGHTS]) {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = samples.len().div_ceil(cores).max(1);
-    let parts: Vec<(f64, [f64; WEIGHTS])> = std::thread::scope(|scope| {
-        let workers: Vec<_> = samples
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    let mut error = 0.0;
-                    let mut grad = [0.0; WEIGHTS];
-                    for (f, r) in part {
-                        let x: f64 = f.iter().zip(w).map(|(a, b)| a * b).sum();
-                        let p = sigmoid(x);
-                        error += (r - p).powi(2);
-                        let common = -2.0 * (r - p) * p * (1.0 - p) / SCALE;
-                        for (g, a) in grad.iter_mut().zip(f) {
-                            *g += common * a;
-                        }
-                    }
-                    (error, grad)
-                })
-            })
-            .collect();
-        workers.into_iter().map(|h| h.join().unwrap()).collect()
-    });
-    let n = samples.len().max(1) as f64;
-    let mut error = 0.0;
-    let mut grad = [0.0; WEIGHTS];
-    for (e, g) in parts {
-        error += e / n;
-        for (total, v) in grad.iter_mut().zip(g) {
-            *total += v / n;
+/// The fitted weights as integers, each house term's a multiple of the least unit (1, 2 or 4) whose
+/// bytes hold all eighteen (six columns, own, opening and middle): the vector path's units need
+/// that.
+fn rounded(w: &[f64; WEIGHTS]) -> Weights {
+    let sets = [0, TERMS, 2 * TERMS];
+    let mut round: [[i32; TERMS]; 3] =
+        sets.map(|set| std::array::from_fn(|i| w[set + i].round() as i32));
+    for first in (FIRST_MASK_TERM..TERMS).step_by(6) {
+        let columns = first..first + 6;
+        let largest = sets
+            .iter()
+            .flat_map(|set| columns.clone().map(move |i| w[set + i].abs()))
+            .fold(0.0, f64::max);
+        let unit = [1.0, 2.0, 4.0]
+            .into_iter()
+            .find(|u| largest.round() <= 127.0 * u)
+            .unwrap_or(4.0);
+        for (set, weights) in sets.iter().zip(&mut round) {
+            for i in columns.clone() {
+                weights[i] = ((w[set + i] / unit).round() * unit) as i32;
+            }
         }
     }
-    (error, grad)
+    let [own, opening, middle] = round;
+    Weights {
+        opening,
+        middle,
+        ..Weights::from_array(own)
+    }
+}
+
+/// The mean squared error of the prediction over the samples.
+fn error(samples: &[&Sample], w: &[f64; WEIGHTS]) -> f64 {
+    let sum: f64 = on_every_core(samples, |part| {
+        part.iter()
+            .map(|(f, label)| (label - sigmoid(dot(f, w))).powi(2))
+            .sum::<f64>()
+    })
+    .into_iter()
+    .sum();
+    sum / samples.len().max(1) as f64
+}
+
+fn dot(f: &[f64; WEIGHTS], w: &[f64; WEIGHTS]) -> f64 {
+    f.iter().zip(w).map(|(a, b)| a * b).sum()
+}
+
+/// The error of a fit and its first and (Gauss-Newton) second derivatives by the free weights.
+struct Moments {
+    error: f64,
+    gradient: Vec<f64>,
+    /// By free weight, then free weight.
+    curvature: Vec<f64>,
+}
+
+impl Moments {
+    fn of(samples: &[&Sample], w: &[f64; WEIGHTS], free: &[usize]) -> Moments {
+        let n = free.len();
+        let parts = on_every_core(samples, |part| {
+            let mut m = Moments {
+                error: 0.0,
+                gradient: vec![0.0; n],
+                curvature: vec![0.0; n * n],
+            };
+            let mut nonzero = Vec::with_capacity(n);
+            for (f, label) in part {
+                let p = sigmoid(dot(f, w));
+                m.error += (label - p).powi(2);
+                // The prediction's derivative by each weight is slope × feature.
+                let slope = p * (1.0 - p) / SCALE;
+                nonzero.clear();
+                nonzero.extend((0..n).filter_map(|k| {
+                    let v = f[free[k]];
+                    (v != 0.0).then_some((k, v * slope))
+                }));
+                for &(a, ja) in &nonzero {
+                    m.gradient[a] -= 2.0 * (label - p) * ja;
+                    let row = &mut m.curvature[a * n..][..n];
+                    for &(b, jb) in &nonzero {
+                        row[b] += 2.0 * ja * jb;
+                    }
+                }
+            }
+            m
+        });
+        let count = samples.len().max(1) as f64;
+        let mut total = Moments {
+            error: 0.0,
+            gradient: vec![0.0; n],
+            curvature: vec![0.0; n * n],
+        };
+        for part in parts {
+            total.error += part.error / count;
+            for (t, v) in total.gradient.iter_mut().zip(part.gradient) {
+                *t += v / count;
+            }
+            for (t, v) in total.curvature.iter_mut().zip(part.curvature) {
+                *t += v / count;
+            }
+        }
+        total
+    }
+}
+
+/// `work` on a share of the samples on each core, the results in order.
+fn on_every_core<T: Send>(samples: &[&Sample], work: impl Fn(&[&Sample]) -> T + Sync) -> Vec<T> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = samples.len().div_ceil(cores).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = samples
+            .chunks(chunk)
+            .map(|part| scope.spawn(|| work(part)))
+            .collect();
+        workers.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// Solves `matrix · x = rhs` for a symmetric positive definite `matrix` (n × n, by rows), by
+/// Cholesky's factorisation; `None` if it is not positive definite.
+fn solve(mut matrix: Vec<f64>, rhs: Vec<f64>) -> Option<Vec<f64>> {
+    let n = rhs.len();
+    // The lower triangle becomes L, with matrix = L · Lᵀ.
+    for j in 0..n {
+        let mut d = matrix[j * n + j];
+        for k in 0..j {
+            d -= matrix[j * n + k].powi(2);
+        }
+        if d <= 0.0 {
+            return None;
+        }
+        let d = d.sqrt();
+        matrix[j * n + j] = d;
+        for i in j + 1..n {
+            let mut v = matrix[i * n + j];
+            for k in 0..j {
+                v -= matrix[i * n + k] * matrix[j * n + k];
+            }
+            matrix[i * n + j] = v / d;
+        }
+    }
+    // L · y = rhs, then Lᵀ · x = y.
+    let mut x = rhs;
+    for i in 0..n {
+        for k in 0..i {
+            x[i] -= matrix[i * n + k] * x[k];
+        }
+        x[i] /= matrix[i * n + i];
+    }
+    for i in (0..n).rev() {
+        for k in i + 1..n {
+            x[i] -= matrix[k * n + i] * x[k];
+        }
+        x[i] /= matrix[i * n + i];
+    }
+    Some(x)
 }

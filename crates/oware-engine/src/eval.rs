@@ -18,8 +18,9 @@
 //! The terms counted house by house (all but the stores, the tempo and the capture) have a weight
 //! for each of the six places a house can have in its owner's row (its column, A to F): an empty
 //! house at the row's start, where the opponent's sowings end first, is not the same as one at its
-//! end. Each weight comes twice over: its own, which holds when the board is empty, and an extra
-//! one at the opening, scaled by the seeds still on the board over 48 (a tapered evaluation).
+//! end. Each weight comes three times over: its own, which holds when the board is empty, an extra
+//! one at the opening, scaled by the seeds still on the board over 48 (a tapered evaluation), and
+//! an extra one in the middle of the game, which the line from the opening to the end misses.
 
 use oware_rules::{Position, Side, HOUSES};
 
@@ -43,9 +44,15 @@ pub const HOUSE_TERMS: [&str; 8] = [
 /// terms' by column.
 pub const TERMS: usize = BOARD_TERMS.len() + 6 * HOUSE_TERMS.len();
 
+/// The house terms of a house's size (in [`HOUSE_TERMS`]: empty, vulnerable, medium, large and
+/// kroo). Every house counts for exactly one of them, so in each column their features add up to
+/// zero (one house of each side): adding the same amount to a column's five weights changes no
+/// evaluation.
+pub const SIZE_TERMS: std::ops::Range<usize> = 1..6;
+
 /// The index of house term `term`'s weight (in [`HOUSE_TERMS`]) for column `col`, in the order of
 /// [`Weights::as_array`] and of [`features`].
-const fn house_index(term: usize, col: usize) -> usize {
+pub const fn house_index(term: usize, col: usize) -> usize {
     BOARD_TERMS.len() + 6 * term + col
 }
 
@@ -75,40 +82,47 @@ pub struct Weights {
     /// board over 48 (set by name as `<name>_opening`). A seed captured, a kroo or an empty house
     /// means something else with 40 seeds in play than with 10.
     pub opening: [i32; TERMS],
+    /// What each weight weighs more in the middle of the game than the line from its opening
+    /// weight to its own says: this times `4p(1 - p)` is added, where `p` is the seeds still on the
+    /// board over 48 (so all of it with 24 seeds on the board, none at the start and none at the
+    /// end). Set by name as `<name>_middle`.
+    pub middle: [i32; TERMS],
 }
 
 impl Weights {
     /// The weights the engine plays with: fitted by `examples/tune.rs` on 4000 self-play games at
-    /// depth 10 (of the engine before the medium and large houses), each position labelled half by the game's result and half by the depth-10
-    /// search's score (`tune -- 4000 10 0.5`, the fit without the capture term; see
-    /// docs/engine-matches.md for the match that accepted them). The capture term stays at 0: its
-    /// fitted weight gave no evidence of strength in a match of its own. A weight of ±127 is where
-    /// the fit's limit stopped it (a byte: the vector path's).
+    /// depth 10 (of the engine of 9956396), each position labelled half by the game's result and
+    /// half by the depth-10 search's score (`tune -- 4000 10 0.5`, the fit without the capture
+    /// term, by Levenberg-Marquardt steps, each weight of the house terms after the seeds within
+    /// ±254, none in the middle of the game; see docs/engine-matches.md for the match that
+    /// accepted them). The capture term stays at 0: its fitted weight gave no evidence of strength
+    /// in a match of its own. A weight of ±254 is where the fit's limit stopped it.
     #[rustfmt::skip]
     pub const DEFAULT: Weights = Weights {
         store: 100,
-        tempo: -32,
+        tempo: -40,
         capture: 0,
         //           A     B     C     D     E     F
-        seeds:      [24,   36,   9,    3,    -4,   15],
-        empty:      [-127, -127, -127, -92,  -73,  70],
-        vulnerable: [99,   93,   71,   73,   60,   127],
-        medium:     [61,   62,   46,   31,   20,   -66],
-        large:      [-11,  -9,   -28,  -23,  -57,  -90],
-        kroo:       [50,   58,   110,  117,  127,  127],
-        reach:      [5,    -18,  25,   53,   48,   41],
-        threat:     [112,  127,  127,  127,  127,  127],
+        seeds:      [28,   34,   28,   8,    3,    30],
+        empty:      [-76,  -94,  -54,  36,   -70,  146],
+        vulnerable: [196,  164,  152,  212,  52,   116],
+        medium:     [230,  190,  152,  -60,  -16,  -202],
+        large:      [-230, -18,  -116, -212, -254, -254],
+        kroo:       [-92,  -190, -152, -24,  254,  254],
+        reach:      [250,  -52,  -30,  214,  34,   94],
+        threat:     [254,  230,  236,  238,  174,  130],
         opening: [
-            -42, 22, 0,                       // store, tempo, capture
-            -28, -45, -11, -2, 5, -9,         // seeds, A to F
-            -16, -14, 4, 35, 18, -73,         // empty
-            -127, -127, -101, -68, -78, -127, // vulnerable
-            30, -10, -14, 3, -11, 79,         // medium
-            0, 18, -5, 3, 56, 91,             // large
-            -71, -43, -17, -5, -28, -99,      // kroo
-            1, -2, -48, -72, -65, -30,        // reach
-            -71, -68, -57, -64, -48, -57,     // threat
+            -37,  37,   0,                      // store, tempo, capture
+            -43,  -39,  -34,  2,    -2,   -26,  // seeds, A to F
+            -74,  -66,  -108, -76,  -60,  -254, // empty
+            -254, -254, -246, -212, -134, -126, // vulnerable
+            -132, -208, -196, 102,  -4,   254,  // medium
+            86,   -34,  66,   212,  254,  254,  // large
+            254,  254,  246,  64,   -254, -254, // kroo
+            -36,  58,   36,   -254, -66,  -168, // reach
+            -244, -196, -194, -208, -124, -84,  // threat
         ],
+        middle: [0; TERMS],
     };
 
     /// Captured seeds only: the baseline the other terms must beat in matches.
@@ -130,6 +144,7 @@ impl Weights {
         reach: [0; 6],
         threat: [0; 6],
         opening: [0; TERMS],
+        middle: [0; TERMS],
     };
 
     /// The name of weight `i` (in the order of [`Weights::as_array`]): a board term's, or a house
@@ -169,7 +184,7 @@ impl Weights {
         a
     }
 
-    /// The weights of [`Weights::as_array`]'s order, none at the opening.
+    /// The weights of [`Weights::as_array`]'s order, none at the opening or in the middle.
     pub fn from_array(a: [i32; TERMS]) -> Weights {
         let columns = |t: usize| -> [i32; 6] { std::array::from_fn(|c| a[house_index(t, c)]) };
         Weights {
@@ -185,17 +200,21 @@ impl Weights {
             reach: columns(6),
             threat: columns(7),
             opening: [0; TERMS],
+            middle: [0; TERMS],
         }
     }
 
     /// Sets weights by name: a board term's (`store`), a house term's in one column (`kroo_c`) or
-    /// in all six (`kroo`), each also as `<name>_opening`, its extra weight at the opening; `false`
-    /// if there is no such weight.
+    /// in all six (`kroo`), each also as `<name>_opening` and `<name>_middle`, its extra weights
+    /// at the opening and in the middle of the game; `false` if there is no such weight.
     pub fn set(&mut self, name: &str, value: i32) -> bool {
         let name = name.to_ascii_lowercase();
-        let (name, opening) = match name.strip_suffix("_opening") {
-            Some(name) => (name, true),
-            None => (name.as_str(), false),
+        let (name, part) = if let Some(name) = name.strip_suffix("_opening") {
+            (name, Part::Opening)
+        } else if let Some(name) = name.strip_suffix("_middle") {
+            (name, Part::Middle)
+        } else {
+            (name.as_str(), Part::Own)
         };
         let indices: Vec<usize> = if let Some(i) = BOARD_TERMS.iter().position(|&t| t == name) {
             vec![i]
@@ -206,24 +225,29 @@ impl Weights {
         } else {
             return false;
         };
-        let mut a = if opening {
-            self.opening
-        } else {
-            self.as_array()
+        let mut own = self.as_array();
+        let weights = match part {
+            Part::Own => &mut own,
+            Part::Opening => &mut self.opening,
+            Part::Middle => &mut self.middle,
         };
         for i in indices {
-            a[i] = value;
+            weights[i] = value;
         }
-        if opening {
-            self.opening = a;
-        } else {
-            *self = Weights {
-                opening: self.opening,
-                ..Weights::from_array(a)
-            };
-        }
+        *self = Weights {
+            opening: self.opening,
+            middle: self.middle,
+            ..Weights::from_array(own)
+        };
         true
     }
+}
+
+/// Which of a term's weights a name sets (see [`Weights::set`]).
+enum Part {
+    Own,
+    Opening,
+    Middle,
 }
 
 impl Default for Weights {
@@ -279,9 +303,10 @@ pub fn features(pos: &Position) -> [i32; TERMS] {
     f
 }
 
-/// The house term (its index in [`HOUSE_TERMS`]) that a house counts for by its size: empty (0
-/// seeds), vulnerable (1-2), medium (3-5), large (6-11) or kroo (12 and more). The features and the
-/// precomputed table both ask here, so that the two agree on where each size ends.
+/// The house term (its index in [`HOUSE_TERMS`], one of [`SIZE_TERMS`]) that a house counts for by
+/// its size: empty (0 seeds), vulnerable (1-2), medium (3-5), large (6-11) or kroo (12 and more).
+/// The features and the precomputed table both ask here, so that the two agree on where each size
+/// ends.
 fn size_term(seeds: usize) -> usize {
     match seeds {
         0 => 1,
@@ -298,15 +323,23 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let f = features(pos);
     let dot = |w: &[i32; TERMS]| -> i32 { f.iter().zip(w).map(|(a, b)| a * b).sum() };
     let captured = i32::from(pos.store(Side::South)) + i32::from(pos.store(Side::North));
-    tapered(dot(&w.as_array()), dot(&w.opening), captured)
+    tapered(
+        dot(&w.as_array()),
+        dot(&w.opening),
+        dot(&w.middle),
+        captured,
+    )
 }
 
-/// An evaluation from its value under the terms' own weights and under their opening weights,
-/// the latter counted in proportion to the seeds still on the board (`captured`: both stores
-/// together). Every evaluation path combines the two here, so that they agree to the centiseed.
+/// An evaluation from its value under the terms' own weights, under their opening weights and
+/// under their middle weights, the second counted in proportion to the seeds still on the board
+/// (`captured`: both stores together), the third in proportion to `4p(1 - p)` (see
+/// [`Weights::middle`]). Every evaluation path combines the three here, so that they agree to the
+/// centiseed.
 #[inline(always)]
-fn tapered(own: i32, opening: i32, captured: i32) -> i32 {
-    own + opening * (48 - captured) / 48
+fn tapered(own: i32, opening: i32, middle: i32, captured: i32) -> i32 {
+    let on_board = 48 - captured;
+    own + opening * on_board / 48 + middle * on_board * captured / (24 * 24)
 }
 
 /// What one house holding a given number of seeds adds to the evaluation, for its owner.
@@ -344,9 +377,36 @@ struct TermTable {
     /// houses, but for the first row, which multiplies the board's bytes themselves: it has the
     /// store weight under South's store and its negation under North's.
     house_weights: [[i8; 16]; HOUSE_TERMS.len()],
+    /// What the vector path counts a house as where a term after the seeds holds (see
+    /// [`mask_units`]), in a byte per house: the term's weight is `unit × house_weights`.
+    mask_units: [[u8; 16]; HOUSE_TERMS.len() - 1],
     /// Whether [`TermTable::board_ssse3`] may run: the processor has SSSE3 and every weight above
-    /// fits a byte (weights beyond that, which the tuner could give, take the table path).
+    /// fits its byte (weights beyond that, which the tuner could give, take the table path).
     ssse3: bool,
+}
+
+/// The vector path's unit for each house term after the seeds (empty to threat), common to every
+/// set of weights `sets` that it weighs in one pass: the least of 1, 2 and 4 that divides each of
+/// the term's weights into a byte (the house then counts as the unit where the term holds, and the
+/// byte holds the weight over the unit). `None` where none does: the table path weighs those sets.
+// The fit wants many weights beyond a byte (examples/tune.rs); a unit above 1 lets the same
+// multiply-add weigh them, at the price of weights that are multiples of it where it is needed.
+fn mask_units(sets: &[&Weights]) -> Option<[u8; HOUSE_TERMS.len() - 1]> {
+    let mut units = [1; HOUSE_TERMS.len() - 1];
+    for (t, unit) in units.iter_mut().enumerate() {
+        let divides = |u: i32| {
+            sets.iter()
+                .flat_map(|w| w.house_terms()[t + 1])
+                .all(|v| v % u == 0 && as_byte(v / u).is_some())
+        };
+        *unit = [1, 2, 4].into_iter().find(|&u| divides(u))? as u8;
+    }
+    Some(units)
+}
+
+/// A weight as a byte whose negation is a byte too.
+fn as_byte(weight: i32) -> Option<i8> {
+    i8::try_from(weight).ok().filter(|&b| b != i8::MIN)
 }
 
 /// Seeds one house can hold: 0..=48.
@@ -363,16 +423,21 @@ const NO_TARGET: u8 = HOUSES as u8;
 pub struct EvalTable {
     /// The terms' own weights.
     flat: TermTable,
-    /// Their extra weights at the opening, if any is not zero.
-    opening: Option<TermTable>,
+    /// Their extra weights at the opening and in the middle of the game, unless all are zero.
+    phased: Option<[TermTable; 2]>,
 }
 
 impl EvalTable {
     pub fn new(w: &Weights) -> EvalTable {
+        let phased = (w.opening != [0; TERMS] || w.middle != [0; TERMS])
+            .then(|| [w.opening, w.middle].map(Weights::from_array));
+        let units = match &phased {
+            Some([opening, middle]) => mask_units(&[w, opening, middle]),
+            None => mask_units(&[w]),
+        };
         EvalTable {
-            flat: TermTable::new(w),
-            opening: (w.opening != [0; TERMS])
-                .then(|| TermTable::new(&Weights::from_array(w.opening))),
+            flat: TermTable::new(w, units),
+            phased: phased.map(|sets| sets.map(|set| TermTable::new(&set, units))),
         }
     }
 
@@ -385,32 +450,45 @@ impl EvalTable {
     /// The same for the search's [`Board`].
     #[inline(always)]
     pub(crate) fn evaluate_board(&self, b: Board) -> i32 {
-        let Some(opening) = &self.opening else {
+        let Some([opening, middle]) = &self.phased else {
             return self.flat.evaluate_board(b);
         };
         let captured = i32::from(b.store(Side::South)) + i32::from(b.store(Side::North));
         #[cfg(target_arch = "x86_64")]
-        if self.flat.ssse3 && opening.ssse3 {
-            // Both sets of weights on one pass over the board.
+        if self.flat.ssse3 && opening.ssse3 && middle.ssse3 {
+            // The three sets of weights on one pass over the board.
             // SAFETY: `ssse3` is set only where the processor has SSSE3.
-            let [flat, early] =
-                unsafe { house_sums_ssse3(b, [&self.flat.house_weights, &opening.house_weights]) };
+            let [flat, early, mid] = unsafe {
+                house_sums_ssse3(
+                    b,
+                    &self.flat.mask_units,
+                    [
+                        &self.flat.house_weights,
+                        &opening.house_weights,
+                        &middle.house_weights,
+                    ],
+                )
+            };
             return tapered(
                 self.flat.for_mover(b, flat),
                 opening.for_mover(b, early),
+                middle.for_mover(b, mid),
                 captured,
             );
         }
         tapered(
             self.flat.evaluate_board(b),
             opening.evaluate_board(b),
+            middle.evaluate_board(b),
             captured,
         )
     }
 }
 
 impl TermTable {
-    fn new(w: &Weights) -> TermTable {
+    /// The table for weights `w`, with the vector path's units for its house terms where it can
+    /// weigh them ([`mask_units`]).
+    fn new(w: &Weights, units: Option<[u8; HOUSE_TERMS.len() - 1]>) -> TermTable {
         let mut terms = Box::new([[HouseTerm::default(); ROW]; HOUSES]);
         let by_term = w.house_terms();
         for (h, row) in terms.iter_mut().enumerate() {
@@ -443,19 +521,26 @@ impl TermTable {
                 };
             }
         }
-        // A weight as a byte whose negation is a byte too.
-        let as_byte = |weight: i32| i8::try_from(weight).ok().filter(|&b| b != i8::MIN);
-        // A term's weights by place in the row: South's, then North's negated.
-        let by_house = |weights: [i32; 6]| {
+        // A term's weights over its unit, by place in the row: South's, then North's negated.
+        let by_house = |weights: [i32; 6], unit: u8| {
             let mut row = [0i8; 16];
             for (col, &weight) in weights.iter().enumerate() {
-                let byte = as_byte(weight)?;
+                let byte = as_byte(weight / i32::from(unit))?;
                 row[col] = byte;
                 row[6 + col] = -byte;
             }
             Some(row)
         };
-        let mut house_weights = w.house_terms().map(by_house);
+        // The seeds count themselves (unit 1); the other terms' units are the caller's.
+        let unit = |t: usize| {
+            if t == 0 {
+                Some(1)
+            } else {
+                units.map(|u| u[t - 1])
+            }
+        };
+        let mut house_weights: [Option<[i8; 16]>; HOUSE_TERMS.len()] =
+            std::array::from_fn(|t| unit(t).and_then(|u| by_house(by_term[t], u)));
         let store = as_byte(w.store);
         if let (Some(rows), Some(store)) = (&mut house_weights[0], store) {
             rows[STORE_BYTE] = store;
@@ -466,6 +551,7 @@ impl TermTable {
             weights: *w,
             ssse3: has_ssse3() && store.is_some() && house_weights.iter().all(Option::is_some),
             house_weights: house_weights.map(Option::unwrap_or_default),
+            mask_units: units.unwrap_or_default().map(|u| [u; 16]),
         }
     }
 
@@ -544,7 +630,7 @@ impl TermTable {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "ssse3")]
     fn board_ssse3(&self, b: Board) -> i32 {
-        let [sum] = house_sums_ssse3(b, [&self.house_weights]);
+        let [sum] = house_sums_ssse3(b, &self.mask_units, [&self.house_weights]);
         sum
     }
 
@@ -598,6 +684,7 @@ fn padded(b: Board) -> [u8; 16] {
 #[target_feature(enable = "ssse3")]
 fn house_sums_ssse3<const N: usize>(
     b: Board,
+    units: &[[u8; 16]; HOUSE_TERMS.len() - 1],
     weights: [&[[i8; 16]; HOUSE_TERMS.len()]; N],
 ) -> [i32; N] {
     use std::arch::x86_64::*;
@@ -639,16 +726,17 @@ fn house_sums_ssse3<const N: usize>(
     let above_five = above(5);
     let medium = _mm_andnot_si128(above_five, above(2));
     let large = _mm_andnot_si128(kroo, above_five);
-    // Each term's weight times what it counts (a house's seeds, or 1 where the term holds: the
-    // masks' -1 made 1), two houses to a 16-bit sum by one multiply-add; South's weights
-    // positive, North's negative, none past the houses but the stores' (the first row: the two
-    // stores, the board's bytes 12 and 13, make one more sum). The sums stay far inside 16 bits
-    // (48 seeds, weights within a byte). In the order of `HOUSE_TERMS`.
+    // Each term's weight times what it counts (a house's seeds, or the term's unit where the
+    // term holds: the masks' -1 made 1 or 2), two houses to a 16-bit sum by one multiply-add;
+    // South's weights positive, North's negative, none past the houses but the stores' (the first
+    // row: the two stores, the board's bytes 12 and 13, make one more sum). The sums stay far
+    // inside 16 bits (48 seeds and weights within a byte; one size term, a reach and a threat a
+    // house, each at most 4 x 127). In the order of `HOUSE_TERMS`.
     // (Plain calls and loops, not closures: the multiply-add needs SSSE3, which only this
     // function's body is compiled for.)
     let mut counts = [seeds, empty, vulnerable, medium, large, kroo, reach, threat];
-    for mask in &mut counts[1..] {
-        *mask = _mm_abs_epi8(*mask);
+    for (mask, unit) in counts[1..].iter_mut().zip(units) {
+        *mask = _mm_and_si128(*mask, vector(u128::from_le_bytes(*unit)));
     }
     let mut sums = [0; N];
     for (sum, set) in sums.iter_mut().zip(weights) {
@@ -770,6 +858,11 @@ mod tests {
         );
         assert!(w.set("tempo_opening", 5));
         assert_eq!(w.opening[1], 5);
+        assert!(w.set("kroo_c_middle", 21));
+        assert_eq!(
+            (w.kroo[2], w.opening[kroo_c], w.middle[kroo_c]),
+            (98, -33, 21)
+        );
         for bad in [
             "nonsense",
             "nonsense_opening",
@@ -782,6 +875,7 @@ mod tests {
         }
         let flat = Weights {
             opening: [0; TERMS],
+            middle: [0; TERMS],
             ..w
         };
         assert_eq!(Weights::from_array(w.as_array()), flat);
@@ -830,6 +924,30 @@ mod tests {
     }
 
     #[test]
+    fn a_columns_size_weights_shifted_together_change_no_evaluation() {
+        let mut shifted = Weights::DEFAULT.as_array();
+        let mut opening = Weights::DEFAULT.opening;
+        let mut middle = Weights::DEFAULT.middle;
+        for t in SIZE_TERMS {
+            shifted[house_index(t, 2)] += 17;
+            opening[house_index(t, 4)] -= 9;
+            middle[house_index(t, 0)] += 5;
+        }
+        let shifted = Weights {
+            opening,
+            middle,
+            ..Weights::from_array(shifted)
+        };
+        for pos in sample_positions().iter().step_by(7) {
+            assert_eq!(
+                evaluate(pos, &shifted),
+                evaluate(pos, &Weights::DEFAULT),
+                "{pos}"
+            );
+        }
+    }
+
+    #[test]
     fn the_table_evaluation_equals_the_weighted_features() {
         let positions = sample_positions();
         let mut weights = vec![Weights::DEFAULT, Weights::MATERIAL];
@@ -839,23 +957,58 @@ mod tests {
             store: 100,
             ..Weights::from_array(std::array::from_fn(distinct))
         });
-        // A house term's weight beyond a byte: the vector path steps aside for the table.
-        let beyond_a_byte = Weights {
-            kroo: [0, 0, 0, 200, 0, 0],
-            ..Weights::DEFAULT
+        // Every term but the seeds beyond a byte, and so weighed with a unit of 2 or 4, the
+        // opening's weights too.
+        let scaled = |i: usize, shift: usize| match i {
+            i if i < house_index(1, 0) => distinct(i + shift),
+            i if i < house_index(5, 0) => 2 * distinct(i + shift),
+            i => 4 * distinct(i + shift),
         };
-        assert!(!TermTable::new(&beyond_a_byte).ssse3);
-        weights.push(beyond_a_byte);
-        // The same for the store's weight, which the vector path also multiplies as a byte.
+        weights.push(Weights {
+            store: 100,
+            opening: std::array::from_fn(|i| scaled(i, 50)),
+            middle: std::array::from_fn(|i| scaled(i, 25)),
+            ..Weights::from_array(std::array::from_fn(|i| scaled(i, 0)))
+        });
+        let vector_path = |w: &Weights| {
+            let table = EvalTable::new(w);
+            let phased = table.phased.as_ref();
+            table.flat.ssse3 && phased.is_none_or(|sets| sets.iter().all(|t| t.ssse3))
+        };
+        assert_eq!(vector_path(weights.last().unwrap()), has_ssse3());
+        // A house term's weight beyond a byte and odd, beyond twice a byte and not a multiple of
+        // 4, or beyond four times a byte: the vector path steps aside for the table.
+        for kroo in [201, 258, 512] {
+            let beyond = Weights {
+                kroo: [0, 0, 0, kroo, 0, 0],
+                ..Weights::DEFAULT
+            };
+            assert!(!vector_path(&beyond), "{kroo}");
+            weights.push(beyond);
+        }
+        // The same where an opening weight beyond a byte needs a unit of 2 that one of the
+        // term's own weights (odd) does not allow.
+        let mut opening_beyond = Weights::DEFAULT;
+        opening_beyond.set("kroo", 50);
+        opening_beyond.set("kroo_a", 51);
+        opening_beyond.set("kroo_opening", -200);
+        assert!(!vector_path(&opening_beyond));
+        weights.push(opening_beyond);
+        // The store's weight, which the vector path multiplies as a byte.
         let store_beyond = Weights {
             store: 300,
             ..Weights::DEFAULT
         };
-        assert!(!TermTable::new(&store_beyond).ssse3);
+        assert!(!vector_path(&store_beyond));
         weights.push(store_beyond);
-        // Extra weights at the opening, every one distinct.
+        // Extra weights at the opening and in the middle, every one distinct.
         weights.push(Weights {
             opening: std::array::from_fn(|i| distinct(i + 50)),
+            ..Weights::DEFAULT
+        });
+        weights.push(Weights {
+            opening: std::array::from_fn(|i| distinct(i + 50)),
+            middle: std::array::from_fn(|i| distinct(i + 25)),
             ..Weights::DEFAULT
         });
         for w in weights {
@@ -865,8 +1018,8 @@ mod tests {
                 let mut table = EvalTable::new(&w);
                 let ssse3 = vector && table.flat.ssse3;
                 table.flat.ssse3 = ssse3;
-                if let Some(opening) = &mut table.opening {
-                    opening.ssse3 &= vector;
+                for set in table.phased.iter_mut().flatten() {
+                    set.ssse3 &= vector;
                 }
                 for pos in &positions {
                     assert_eq!(

@@ -25,7 +25,10 @@ pub mod tablebase;
 mod tt;
 
 pub use bench::{bench_games, games_along};
-pub use eval::{evaluate, features, EvalTable, Weights, BOARD_TERMS, HOUSE_TERMS, TERMS};
+pub use eval::{
+    evaluate, features, house_index, EvalTable, Weights, BOARD_TERMS, HOUSE_TERMS, SIZE_TERMS,
+    TERMS,
+};
 pub use hash::key as position_key;
 pub use level::{choose_move, choose_move_with, seed_from_clock, Level, LEVELS};
 pub use search::{

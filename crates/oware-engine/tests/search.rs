@@ -305,8 +305,8 @@ fn bench_signature_at_depths_12_and_16_is_pinned() {
             })
             .sum()
     };
-    assert_eq!(total(12), 67_360);
-    assert_eq!(total(16), 326_206);
+    assert_eq!(total(12), 59_760);
+    assert_eq!(total(16), 359_442);
 }
 
 /// A `movetime` search goes on until the time is up (see `Limits::time_budget`), but not once the
