@@ -2,9 +2,8 @@
 //! engine instances at a small fixed depth (with level noise so that games differ), records every
 //! position, the search's score of its best move and the final result for the side to move, then
 //! fits the weights so that `sigmoid(weights · features / SCALE)` predicts the label. Each weight
-//! (the house terms' one per column) is fitted three times over: its own, its extra weight at the
-//! opening (`Weights::opening`: the feature times `p`, the seeds on the board over 48) and its extra
-//! weight in the middle of the game (`Weights::middle`: the feature times `4p(1 - p)`). The label is
+//! (the house terms' one per column) is fitted twice over: its own, and its extra weight at the
+//! opening (`Weights::opening`: the feature times the seeds on the board over 48). The label is
 //! `RESULT_SHARE · result + (1 - RESULT_SHARE) · sigmoid(score / SCALE)`: the game result alone
 //! (share 1) is noisy (one result for a hundred positions); the search's score (share 0) says what
 //! a search of DEPTH plies sees from the position. The store weight stays at 100 (it fixes the
@@ -23,9 +22,8 @@
 //! `Weights` literal and as a `setoption name Weights value …` line, to be checked by `oware
 //! match` before being adopted, with its error on the positions fitted and on a tenth held out.
 //! Every weight is kept where the evaluation's vector path can multiply it: the seeds' and the
-//! store's within a byte, the other house terms' within four times that, a term's weights
-//! multiples of 2 or 4 where one of them is beyond a byte or twice that (see `mask_units` in
-//! eval.rs).
+//! store's within a byte, the other house terms' within twice that, a term's weights even where
+//! one of them is beyond a byte (see `mask_units` in eval.rs).
 
 use std::io::{BufRead, Write};
 
@@ -37,9 +35,9 @@ use oware_rules::{Game, Position, RuleSet, Side};
 
 /// Centiseeds per logistic unit.
 const SCALE: f64 = 400.0;
-/// How many weights a fit has: the evaluation's own (all but the store, index 0, the unit, are
-/// fitted), the opening's and the middle's.
-const WEIGHTS: usize = 3 * TERMS;
+/// How many weights a fit has: the evaluation's (all but the store, index 0, the unit, are fitted)
+/// and the opening's.
+const WEIGHTS: usize = 2 * TERMS;
 /// The capture term's index in [`Weights::as_array`].
 const CAPTURE: usize = 2;
 /// The first house term's weights after the seeds' (the empty houses' in column A).
@@ -60,8 +58,8 @@ fn limit(i: usize) -> f64 {
         1 | 2 => 1000.0,
         // The store and the seeds are multiplied as bytes.
         i if i < FIRST_MASK_TERM => 127.0,
-        // The other house terms' masks can count up to 4 (then the weights must be multiples).
-        _ => 508.0,
+        // The other house terms' masks can count 2 (then the weights must be even).
+        _ => 254.0,
     }
 }
 
@@ -95,10 +93,7 @@ fn main() {
         .collect();
     // Two fits: without the capture term (as the engine plays), then with it.
     let fits: [(&str, Vec<usize>); 2] = [
-        (
-            "without capture",
-            vec![CAPTURE, TERMS + CAPTURE, 2 * TERMS + CAPTURE],
-        ),
+        ("without capture", vec![CAPTURE, TERMS + CAPTURE]),
         ("with capture", vec![]),
     ];
     for (name, held) in fits {
@@ -113,7 +108,6 @@ fn main() {
         };
         let pairs: Vec<String> = own
             .chain(extra("opening", fitted.opening))
-            .chain(extra("middle", fitted.middle))
             .map(|(n, v)| format!("{n}={v}"))
             .collect();
         println!("setoption name Weights value {}", pairs.join(","));
@@ -212,8 +206,8 @@ fn read_positions(file: &str) -> Vec<Seen> {
         .collect()
 }
 
-/// A position's features three times over (see [`Weights::opening`] and [`Weights::middle`]): as
-/// they are, times `p` (the seeds on the board over 48) and times `4p(1 - p)`.
+/// A position's features twice over (see [`Weights::opening`]): as they are, then times the seeds
+/// on the board over 48.
 fn weighted_features(pos: &Position) -> [f64; WEIGHTS] {
     let f = features(pos);
     let on_board = 48 - u32::from(pos.store(Side::South)) - u32::from(pos.store(Side::North));
@@ -222,7 +216,6 @@ fn weighted_features(pos: &Position) -> [f64; WEIGHTS] {
     for (i, &v) in f.iter().enumerate() {
         out[i] = f64::from(v);
         out[TERMS + i] = f64::from(v) * phase;
-        out[2 * TERMS + i] = f64::from(v) * 4.0 * phase * (1.0 - phase);
     }
     out
 }
@@ -238,7 +231,6 @@ fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
     for (i, v) in Weights::DEFAULT.as_array().into_iter().enumerate() {
         w[i] = f64::from(v);
         w[TERMS + i] = f64::from(Weights::DEFAULT.opening[i]);
-        w[2 * TERMS + i] = f64::from(Weights::DEFAULT.middle[i]);
     }
     for &i in held {
         w[i] = 0.0;
@@ -260,7 +252,8 @@ fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
         error(&held_out, &w)
     );
     // Levenberg-Marquardt: the Gauss-Newton step with the curvature's diagonal weighed up by
-    // `damping`, which shrinks after a step that lowers the error and grows after one that does not.
+    // `damping`, which shrinks after a step that lowers the error and grows after one that does
+    // not.
     let mut damping = 1e-3;
     let mut current = Moments::of(&fitted, &w, &free);
     for step in 0..STEPS {
@@ -314,11 +307,11 @@ fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
     rounded(&w)
 }
 
-/// Shifts each column's size weights (own, opening and middle apart) so that they lie as far from the
+/// Shifts each column's size weights (own and opening apart) so that they lie as far from the
 /// limits as they can: the shift changes no evaluation ([`SIZE_TERMS`]), and without it they drift
 /// along it, from step to step, into the limits.
 fn centre_sizes(w: &mut [f64; WEIGHTS]) {
-    for set in [0, TERMS, 2 * TERMS] {
+    for set in [0, TERMS] {
         for col in 0..6 {
             let at = || SIZE_TERMS.map(|t| set + house_index(t, col));
             let (low, high) = at().fold((f64::MAX, f64::MIN), |(lo, hi), i| {
@@ -332,33 +325,28 @@ fn centre_sizes(w: &mut [f64; WEIGHTS]) {
     }
 }
 
-/// The fitted weights as integers, each house term's a multiple of the least unit (1, 2 or 4) whose
-/// bytes hold all eighteen (six columns, own, opening and middle): the vector path's units need
-/// that.
+/// The fitted weights as integers, each house term's even where one of its twelve (six columns,
+/// own and opening) is beyond a byte: the vector path's unit of 2 needs that.
 fn rounded(w: &[f64; WEIGHTS]) -> Weights {
-    let sets = [0, TERMS, 2 * TERMS];
-    let mut round: [[i32; TERMS]; 3] =
+    let sets = [0, TERMS];
+    let mut round: [[i32; TERMS]; 2] =
         sets.map(|set| std::array::from_fn(|i| w[set + i].round() as i32));
     for first in (FIRST_MASK_TERM..TERMS).step_by(6) {
         let columns = first..first + 6;
-        let largest = sets
+        let beyond_a_byte = round
             .iter()
-            .flat_map(|set| columns.clone().map(move |i| w[set + i].abs()))
-            .fold(0.0, f64::max);
-        let unit = [1.0, 2.0, 4.0]
-            .into_iter()
-            .find(|u| largest.round() <= 127.0 * u)
-            .unwrap_or(4.0);
-        for (set, weights) in sets.iter().zip(&mut round) {
-            for i in columns.clone() {
-                weights[i] = ((w[set + i] / unit).round() * unit) as i32;
+            .any(|weights| columns.clone().any(|i| weights[i].abs() > 127));
+        if beyond_a_byte {
+            for (set, weights) in sets.iter().zip(&mut round) {
+                for i in columns.clone() {
+                    weights[i] = 2 * (w[set + i] / 2.0).round() as i32;
+                }
             }
         }
     }
-    let [own, opening, middle] = round;
+    let [own, opening] = round;
     Weights {
         opening,
-        middle,
         ..Weights::from_array(own)
     }
 }

@@ -18,9 +18,8 @@
 //! The terms counted house by house (all but the stores, the tempo and the capture) have a weight
 //! for each of the six places a house can have in its owner's row (its column, A to F): an empty
 //! house at the row's start, where the opponent's sowings end first, is not the same as one at its
-//! end. Each weight comes three times over: its own, which holds when the board is empty, an extra
-//! one at the opening, scaled by the seeds still on the board over 48 (a tapered evaluation), and
-//! an extra one in the middle of the game, which the line from the opening to the end misses.
+//! end. Each weight comes twice over: its own, which holds when the board is empty, and an extra
+//! one at the opening, scaled by the seeds still on the board over 48 (a tapered evaluation).
 
 use oware_rules::{Position, Side, HOUSES};
 
@@ -82,11 +81,6 @@ pub struct Weights {
     /// board over 48 (set by name as `<name>_opening`). A seed captured, a kroo or an empty house
     /// means something else with 40 seeds in play than with 10.
     pub opening: [i32; TERMS],
-    /// What each weight weighs more in the middle of the game than the line from its opening
-    /// weight to its own says: this times `4p(1 - p)` is added, where `p` is the seeds still on the
-    /// board over 48 (so all of it with 24 seeds on the board, none at the start and none at the
-    /// end). Set by name as `<name>_middle`.
-    pub middle: [i32; TERMS],
 }
 
 impl Weights {
@@ -94,9 +88,9 @@ impl Weights {
     /// depth 10 (of the engine of 9956396), each position labelled half by the game's result and
     /// half by the depth-10 search's score (`tune -- 4000 10 0.5`, the fit without the capture
     /// term, by Levenberg-Marquardt steps, each weight of the house terms after the seeds within
-    /// ±254, none in the middle of the game; see docs/engine-matches.md for the match that
-    /// accepted them). The capture term stays at 0: its fitted weight gave no evidence of strength
-    /// in a match of its own. A weight of ±254 is where the fit's limit stopped it.
+    /// ±254; see docs/engine-matches.md for the match that accepted them). The capture term
+    /// stays at 0: its fitted weight gave no evidence of strength in a match of its own. A weight
+    /// of ±254 is where the fit's limit stopped it.
     #[rustfmt::skip]
     pub const DEFAULT: Weights = Weights {
         store: 100,
@@ -122,7 +116,6 @@ impl Weights {
             -36,  58,   36,   -254, -66,  -168, // reach
             -244, -196, -194, -208, -124, -84,  // threat
         ],
-        middle: [0; TERMS],
     };
 
     /// Captured seeds only: the baseline the other terms must beat in matches.
@@ -144,7 +137,6 @@ impl Weights {
         reach: [0; 6],
         threat: [0; 6],
         opening: [0; TERMS],
-        middle: [0; TERMS],
     };
 
     /// The name of weight `i` (in the order of [`Weights::as_array`]): a board term's, or a house
@@ -184,7 +176,7 @@ impl Weights {
         a
     }
 
-    /// The weights of [`Weights::as_array`]'s order, none at the opening or in the middle.
+    /// The weights of [`Weights::as_array`]'s order, none at the opening.
     pub fn from_array(a: [i32; TERMS]) -> Weights {
         let columns = |t: usize| -> [i32; 6] { std::array::from_fn(|c| a[house_index(t, c)]) };
         Weights {
@@ -200,21 +192,17 @@ impl Weights {
             reach: columns(6),
             threat: columns(7),
             opening: [0; TERMS],
-            middle: [0; TERMS],
         }
     }
 
     /// Sets weights by name: a board term's (`store`), a house term's in one column (`kroo_c`) or
-    /// in all six (`kroo`), each also as `<name>_opening` and `<name>_middle`, its extra weights
-    /// at the opening and in the middle of the game; `false` if there is no such weight.
+    /// in all six (`kroo`), each also as `<name>_opening`, its extra weight at the opening; `false`
+    /// if there is no such weight.
     pub fn set(&mut self, name: &str, value: i32) -> bool {
         let name = name.to_ascii_lowercase();
-        let (name, part) = if let Some(name) = name.strip_suffix("_opening") {
-            (name, Part::Opening)
-        } else if let Some(name) = name.strip_suffix("_middle") {
-            (name, Part::Middle)
-        } else {
-            (name.as_str(), Part::Own)
+        let (name, opening) = match name.strip_suffix("_opening") {
+            Some(name) => (name, true),
+            None => (name.as_str(), false),
         };
         let indices: Vec<usize> = if let Some(i) = BOARD_TERMS.iter().position(|&t| t == name) {
             vec![i]
@@ -225,29 +213,24 @@ impl Weights {
         } else {
             return false;
         };
-        let mut own = self.as_array();
-        let weights = match part {
-            Part::Own => &mut own,
-            Part::Opening => &mut self.opening,
-            Part::Middle => &mut self.middle,
+        let mut a = if opening {
+            self.opening
+        } else {
+            self.as_array()
         };
         for i in indices {
-            weights[i] = value;
+            a[i] = value;
         }
-        *self = Weights {
-            opening: self.opening,
-            middle: self.middle,
-            ..Weights::from_array(own)
-        };
+        if opening {
+            self.opening = a;
+        } else {
+            *self = Weights {
+                opening: self.opening,
+                ..Weights::from_array(a)
+            };
+        }
         true
     }
-}
-
-/// Which of a term's weights a name sets (see [`Weights::set`]).
-enum Part {
-    Own,
-    Opening,
-    Middle,
 }
 
 impl Default for Weights {
@@ -323,23 +306,15 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let f = features(pos);
     let dot = |w: &[i32; TERMS]| -> i32 { f.iter().zip(w).map(|(a, b)| a * b).sum() };
     let captured = i32::from(pos.store(Side::South)) + i32::from(pos.store(Side::North));
-    tapered(
-        dot(&w.as_array()),
-        dot(&w.opening),
-        dot(&w.middle),
-        captured,
-    )
+    tapered(dot(&w.as_array()), dot(&w.opening), captured)
 }
 
-/// An evaluation from its value under the terms' own weights, under their opening weights and
-/// under their middle weights, the second counted in proportion to the seeds still on the board
-/// (`captured`: both stores together), the third in proportion to `4p(1 - p)` (see
-/// [`Weights::middle`]). Every evaluation path combines the three here, so that they agree to the
-/// centiseed.
+/// An evaluation from its value under the terms' own weights and under their opening weights,
+/// the latter counted in proportion to the seeds still on the board (`captured`: both stores
+/// together). Every evaluation path combines the two here, so that they agree to the centiseed.
 #[inline(always)]
-fn tapered(own: i32, opening: i32, middle: i32, captured: i32) -> i32 {
-    let on_board = 48 - captured;
-    own + opening * on_board / 48 + middle * on_board * captured / (24 * 24)
+fn tapered(own: i32, opening: i32, captured: i32) -> i32 {
+    own + opening * (48 - captured) / 48
 }
 
 /// What one house holding a given number of seeds adds to the evaluation, for its owner.
@@ -386,11 +361,12 @@ struct TermTable {
 }
 
 /// The vector path's unit for each house term after the seeds (empty to threat), common to every
-/// set of weights `sets` that it weighs in one pass: the least of 1, 2 and 4 that divides each of
-/// the term's weights into a byte (the house then counts as the unit where the term holds, and the
-/// byte holds the weight over the unit). `None` where none does: the table path weighs those sets.
-// The fit wants many weights beyond a byte (examples/tune.rs); a unit above 1 lets the same
-// multiply-add weigh them, at the price of weights that are multiples of it where it is needed.
+/// set of weights `sets` that it weighs in one pass: 1, where each of the term's weights fits a
+/// byte; 2, where one does not but all are even and their halves do (the house then counts as 2
+/// where the term holds, and the byte holds half the weight). `None` where neither holds: the
+/// table path weighs those sets.
+// The fit wants weights beyond a byte (examples/tune.rs); a unit of 2 lets the same multiply-add
+// weigh them, at the price of even weights where it is needed.
 fn mask_units(sets: &[&Weights]) -> Option<[u8; HOUSE_TERMS.len() - 1]> {
     let mut units = [1; HOUSE_TERMS.len() - 1];
     for (t, unit) in units.iter_mut().enumerate() {
@@ -399,7 +375,7 @@ fn mask_units(sets: &[&Weights]) -> Option<[u8; HOUSE_TERMS.len() - 1]> {
                 .flat_map(|w| w.house_terms()[t + 1])
                 .all(|v| v % u == 0 && as_byte(v / u).is_some())
         };
-        *unit = [1, 2, 4].into_iter().find(|&u| divides(u))? as u8;
+        *unit = [1, 2].into_iter().find(|&u| divides(u))? as u8;
     }
     Some(units)
 }
@@ -423,21 +399,20 @@ const NO_TARGET: u8 = HOUSES as u8;
 pub struct EvalTable {
     /// The terms' own weights.
     flat: TermTable,
-    /// Their extra weights at the opening and in the middle of the game, unless all are zero.
-    phased: Option<[TermTable; 2]>,
+    /// Their extra weights at the opening, if any is not zero.
+    opening: Option<TermTable>,
 }
 
 impl EvalTable {
     pub fn new(w: &Weights) -> EvalTable {
-        let phased = (w.opening != [0; TERMS] || w.middle != [0; TERMS])
-            .then(|| [w.opening, w.middle].map(Weights::from_array));
-        let units = match &phased {
-            Some([opening, middle]) => mask_units(&[w, opening, middle]),
+        let opening = (w.opening != [0; TERMS]).then(|| Weights::from_array(w.opening));
+        let units = match &opening {
+            Some(opening) => mask_units(&[w, opening]),
             None => mask_units(&[w]),
         };
         EvalTable {
             flat: TermTable::new(w, units),
-            phased: phased.map(|sets| sets.map(|set| TermTable::new(&set, units))),
+            opening: opening.map(|opening| TermTable::new(&opening, units)),
         }
     }
 
@@ -450,36 +425,30 @@ impl EvalTable {
     /// The same for the search's [`Board`].
     #[inline(always)]
     pub(crate) fn evaluate_board(&self, b: Board) -> i32 {
-        let Some([opening, middle]) = &self.phased else {
+        let Some(opening) = &self.opening else {
             return self.flat.evaluate_board(b);
         };
         let captured = i32::from(b.store(Side::South)) + i32::from(b.store(Side::North));
         #[cfg(target_arch = "x86_64")]
-        if self.flat.ssse3 && opening.ssse3 && middle.ssse3 {
-            // The three sets of weights on one pass over the board.
+        if self.flat.ssse3 && opening.ssse3 {
+            // Both sets of weights on one pass over the board.
             // SAFETY: `ssse3` is set only where the processor has SSSE3.
-            let [flat, early, mid] = unsafe {
+            let [flat, early] = unsafe {
                 house_sums_ssse3(
                     b,
                     &self.flat.mask_units,
-                    [
-                        &self.flat.house_weights,
-                        &opening.house_weights,
-                        &middle.house_weights,
-                    ],
+                    [&self.flat.house_weights, &opening.house_weights],
                 )
             };
             return tapered(
                 self.flat.for_mover(b, flat),
                 opening.for_mover(b, early),
-                middle.for_mover(b, mid),
                 captured,
             );
         }
         tapered(
             self.flat.evaluate_board(b),
             opening.evaluate_board(b),
-            middle.evaluate_board(b),
             captured,
         )
     }
@@ -731,7 +700,7 @@ fn house_sums_ssse3<const N: usize>(
     // South's weights positive, North's negative, none past the houses but the stores' (the first
     // row: the two stores, the board's bytes 12 and 13, make one more sum). The sums stay far
     // inside 16 bits (48 seeds and weights within a byte; one size term, a reach and a threat a
-    // house, each at most 4 x 127). In the order of `HOUSE_TERMS`.
+    // house, each at most 2 x 127). In the order of `HOUSE_TERMS`.
     // (Plain calls and loops, not closures: the multiply-add needs SSSE3, which only this
     // function's body is compiled for.)
     let mut counts = [seeds, empty, vulnerable, medium, large, kroo, reach, threat];
@@ -858,11 +827,6 @@ mod tests {
         );
         assert!(w.set("tempo_opening", 5));
         assert_eq!(w.opening[1], 5);
-        assert!(w.set("kroo_c_middle", 21));
-        assert_eq!(
-            (w.kroo[2], w.opening[kroo_c], w.middle[kroo_c]),
-            (98, -33, 21)
-        );
         for bad in [
             "nonsense",
             "nonsense_opening",
@@ -875,7 +839,6 @@ mod tests {
         }
         let flat = Weights {
             opening: [0; TERMS],
-            middle: [0; TERMS],
             ..w
         };
         assert_eq!(Weights::from_array(w.as_array()), flat);
@@ -927,15 +890,12 @@ mod tests {
     fn a_columns_size_weights_shifted_together_change_no_evaluation() {
         let mut shifted = Weights::DEFAULT.as_array();
         let mut opening = Weights::DEFAULT.opening;
-        let mut middle = Weights::DEFAULT.middle;
         for t in SIZE_TERMS {
             shifted[house_index(t, 2)] += 17;
             opening[house_index(t, 4)] -= 9;
-            middle[house_index(t, 0)] += 5;
         }
         let shifted = Weights {
             opening,
-            middle,
             ..Weights::from_array(shifted)
         };
         for pos in sample_positions().iter().step_by(7) {
@@ -957,28 +917,25 @@ mod tests {
             store: 100,
             ..Weights::from_array(std::array::from_fn(distinct))
         });
-        // Every term but the seeds beyond a byte, and so weighed with a unit of 2 or 4, the
+        // Every term but the seeds beyond a byte, and so weighed with a unit of 2, the
         // opening's weights too.
         let scaled = |i: usize, shift: usize| match i {
             i if i < house_index(1, 0) => distinct(i + shift),
-            i if i < house_index(5, 0) => 2 * distinct(i + shift),
-            i => 4 * distinct(i + shift),
+            i => 2 * distinct(i + shift),
         };
         weights.push(Weights {
             store: 100,
             opening: std::array::from_fn(|i| scaled(i, 50)),
-            middle: std::array::from_fn(|i| scaled(i, 25)),
             ..Weights::from_array(std::array::from_fn(|i| scaled(i, 0)))
         });
         let vector_path = |w: &Weights| {
             let table = EvalTable::new(w);
-            let phased = table.phased.as_ref();
-            table.flat.ssse3 && phased.is_none_or(|sets| sets.iter().all(|t| t.ssse3))
+            table.flat.ssse3 && table.opening.as_ref().is_none_or(|t| t.ssse3)
         };
         assert_eq!(vector_path(weights.last().unwrap()), has_ssse3());
-        // A house term's weight beyond a byte and odd, beyond twice a byte and not a multiple of
-        // 4, or beyond four times a byte: the vector path steps aside for the table.
-        for kroo in [201, 258, 512] {
+        // A house term's weight beyond a byte and odd, or beyond twice a byte: the vector path
+        // steps aside for the table.
+        for kroo in [201, 256] {
             let beyond = Weights {
                 kroo: [0, 0, 0, kroo, 0, 0],
                 ..Weights::DEFAULT
@@ -1001,14 +958,9 @@ mod tests {
         };
         assert!(!vector_path(&store_beyond));
         weights.push(store_beyond);
-        // Extra weights at the opening and in the middle, every one distinct.
+        // Extra weights at the opening, every one distinct.
         weights.push(Weights {
             opening: std::array::from_fn(|i| distinct(i + 50)),
-            ..Weights::DEFAULT
-        });
-        weights.push(Weights {
-            opening: std::array::from_fn(|i| distinct(i + 50)),
-            middle: std::array::from_fn(|i| distinct(i + 25)),
             ..Weights::DEFAULT
         });
         for w in weights {
@@ -1018,8 +970,8 @@ mod tests {
                 let mut table = EvalTable::new(&w);
                 let ssse3 = vector && table.flat.ssse3;
                 table.flat.ssse3 = ssse3;
-                for set in table.phased.iter_mut().flatten() {
-                    set.ssse3 &= vector;
+                if let Some(opening) = &mut table.opening {
+                    opening.ssse3 &= vector;
                 }
                 for pos in &positions {
                     assert_eq!(

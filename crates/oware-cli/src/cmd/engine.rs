@@ -198,8 +198,7 @@ fn parse_weights(text: &str, base: oware_engine::Weights) -> Result<oware_engine
         if !weights.set(name.trim(), value) {
             return Err(format!(
                 "setoption Weights: unknown term {name:?} (terms: {}, and by column {}, as \
-                 <term>_a to <term>_f or all six at once; each also as <name>_opening or \
-                 <name>_middle)",
+                 <term>_a to <term>_f or all six at once; each also as <name>_opening)",
                 oware_engine::BOARD_TERMS.join(", "),
                 oware_engine::HOUSE_TERMS.join(", ")
             ));
