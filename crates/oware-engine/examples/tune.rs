@@ -77,12 +77,16 @@ fn main() {
         Some(file) if std::path::Path::new(file).exists() => read_positions(file),
         _ => {
             let seen = play(games, depth);
-            if let Some(file) = &file {
-                write_positions(file, &seen);
+            match &file {
+                Some(file) => write_positions(file, &seen).map(|()| seen),
+                None => Ok(seen),
             }
-            seen
         }
     };
+    let seen = seen.unwrap_or_else(|e| {
+        eprintln!("tune: {e}");
+        std::process::exit(1)
+    });
     eprintln!("{} positions", seen.len());
     let samples: Vec<Sample> = seen
         .iter()
@@ -101,13 +105,11 @@ fn main() {
         println!("{name}: {fitted:?}");
         let own_weights = fitted.as_array();
         let own = (0..TERMS).map(|i| (Weights::name(i), own_weights[i]));
-        let extra = |part: &'static str, weights: [i32; TERMS]| {
-            (0..TERMS)
-                .filter(move |&i| weights[i] != 0)
-                .map(move |i| (format!("{}_{part}", Weights::name(i)), weights[i]))
-        };
+        let opening = (0..TERMS)
+            .filter(|&i| fitted.opening[i] != 0)
+            .map(|i| (format!("{}_opening", Weights::name(i)), fitted.opening[i]));
         let pairs: Vec<String> = own
-            .chain(extra("opening", fitted.opening))
+            .chain(opening)
             .map(|(n, v)| format!("{n}={v}"))
             .collect();
         println!("setoption name Weights value {}", pairs.join(","));
@@ -179,31 +181,37 @@ fn play(games: usize, depth: u32) -> Vec<Seen> {
     out
 }
 
-fn write_positions(file: &str, seen: &[Seen]) {
-    let mut out = std::io::BufWriter::new(std::fs::File::create(file).expect("a writable file"));
-    for s in seen {
-        writeln!(out, "{} {} {}", s.position, s.result, s.search).expect("the file is written");
-    }
+/// Writes the positions to `file`, one a line: `POSITION RESULT SEARCH`.
+fn write_positions(file: &str, seen: &[Seen]) -> Result<(), String> {
+    let write = || -> std::io::Result<()> {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(file)?);
+        for s in seen {
+            writeln!(out, "{} {} {}", s.position, s.result, s.search)?;
+        }
+        out.flush()
+    };
+    write().map_err(|e| format!("{file}: {e}"))
 }
 
-fn read_positions(file: &str) -> Vec<Seen> {
-    let input = std::fs::File::open(file).expect("a readable file");
-    std::io::BufReader::new(input)
-        .lines()
-        .enumerate()
-        .map(|(n, line)| {
-            let line = line.expect("the file is read");
-            let parsed = (|| {
-                let mut fields = line.split_whitespace();
-                Some(Seen {
-                    position: fields.next()?.parse().ok()?,
-                    result: fields.next()?.parse().ok()?,
-                    search: fields.next()?.parse().ok()?,
-                })
-            })();
-            parsed.unwrap_or_else(|| panic!("{file}:{}: not `POSITION RESULT SEARCH`", n + 1))
-        })
-        .collect()
+/// Reads positions written by [`write_positions`].
+fn read_positions(file: &str) -> Result<Vec<Seen>, String> {
+    let input = std::fs::File::open(file).map_err(|e| format!("{file}: {e}"))?;
+    let mut seen = Vec::new();
+    for (n, line) in std::io::BufReader::new(input).lines().enumerate() {
+        let line = line.map_err(|e| format!("{file}: {e}"))?;
+        let mut fields = line.split_whitespace();
+        let mut next = || fields.next().ok_or(());
+        let parsed = (|| -> Result<Seen, ()> {
+            Ok(Seen {
+                position: next()?.parse().map_err(|_| ())?,
+                result: next()?.parse().map_err(|_| ())?,
+                search: next()?.parse().map_err(|_| ())?,
+            })
+        })();
+        let s = parsed.map_err(|()| format!("{file}:{}: not `POSITION RESULT SEARCH`", n + 1))?;
+        seen.push(s);
+    }
+    Ok(seen)
 }
 
 /// A position's features twice over (see [`Weights::opening`]): as they are, then times the seeds
