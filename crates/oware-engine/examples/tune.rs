@@ -231,8 +231,8 @@ fn weighted_features(pos: &Position) -> [f64; WEIGHTS] {
 /// A position's features (see [`weighted_features`]) and its label.
 type Sample = ([f64; WEIGHTS], f64);
 
-/// Fits the weights on the samples but every tenth (held out, to show how much of the fit is the
-/// data's noise), from the engine's defaults; the weights `held` stay at 0 and the store at 100 (the
+/// Fits the weights on the samples but a tenth (whole blocks of [`HELD_OUT_BLOCK`] held out, to
+/// show how much of the fit is the data's noise), from the engine's defaults; the weights `held` stay at 0 and the store at 100 (the
 /// unit).
 fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
     let mut w = [0.0; WEIGHTS];
@@ -384,14 +384,19 @@ struct Moments {
 }
 
 impl Moments {
+    /// Nothing summed yet, for `n` free weights.
+    fn zero(n: usize) -> Moments {
+        Moments {
+            error: 0.0,
+            gradient: vec![0.0; n],
+            curvature: vec![0.0; n * n],
+        }
+    }
+
     fn of(samples: &[&Sample], w: &[f64; WEIGHTS], free: &[usize]) -> Moments {
         let n = free.len();
         let parts = on_every_core(samples, |part| {
-            let mut m = Moments {
-                error: 0.0,
-                gradient: vec![0.0; n],
-                curvature: vec![0.0; n * n],
-            };
+            let mut m = Moments::zero(n);
             let mut nonzero = Vec::with_capacity(n);
             for (f, label) in part {
                 let p = sigmoid(dot(f, w));
@@ -414,11 +419,7 @@ impl Moments {
             m
         });
         let count = samples.len().max(1) as f64;
-        let mut total = Moments {
-            error: 0.0,
-            gradient: vec![0.0; n],
-            curvature: vec![0.0; n * n],
-        };
+        let mut total = Moments::zero(n);
         for part in parts {
             total.error += part.error / count;
             for (t, v) in total.gradient.iter_mut().zip(part.gradient) {

@@ -290,7 +290,8 @@ fn the_probe_hook_is_consulted_after_captures() {
 /// from the second move in non-PV nodes moved them from 67,404 and 426,704; the single-reply
 /// extension from 59,291 and 300,520; the tapered evaluation with the columns' seeds from 60,134 and
 /// 305,505; the house terms weighed by column from 72,283 and 364,480; the medium and large
-/// houses from 77,933 and 340,300).
+/// houses from 77,933 and 340,300; the weights refitted by Levenberg-Marquardt steps from 67,360
+/// and 326,206).
 #[test]
 fn bench_signature_at_depths_12_and_16_is_pinned() {
     let total = |depth: u32| -> u64 {
