@@ -2,12 +2,14 @@
 //! engine instances at a small fixed depth (with level noise so that games differ), records every
 //! position, the search's score of its best move and the final result for the side to move, then
 //! fits the weights so that `sigmoid(weights · features / SCALE)` predicts the label. Each weight
-//! (the house terms' one per column) is fitted twice over: its own, and its extra weight at the
-//! opening (`Weights::opening`: the feature times the seeds on the board over 48). The label is
-//! `RESULT_SHARE · result + (1 - RESULT_SHARE) · sigmoid(score / SCALE)`: the game result alone
-//! (share 1) is noisy (one result for a hundred positions); the search's score (share 0) says what
-//! a search of DEPTH plies sees from the position. The store weight stays at 100 (it fixes the
-//! unit: centiseeds).
+//! (the house terms' one per column) is fitted as its value at the two ends of the game: with no
+//! seeds on the board (the engine's own weight) and with all 48 (its own plus its opening weight,
+//! `Weights::opening`); in between, the engine blends the two by the seeds on the board.
+//!
+//! The label is `RESULT_SHARE · result + (1 - RESULT_SHARE) · sigmoid(score / SCALE)`: the game
+//! result alone (share 1) is noisy (one result for a hundred positions); the search's score (share
+//! 0) says what a search of DEPTH plies sees from the position. The store weight stays at 100 (it
+//! fixes the unit: centiseeds).
 //!
 //! ```text
 //! cargo run --release -p oware-engine --example tune -- [GAMES] [DEPTH] [RESULT_SHARE] [FILE]
@@ -21,9 +23,9 @@
 //! fits (without the capture term, whose weights are held at 0, and with it), each as a
 //! `Weights` literal and as a `setoption name Weights value …` line, to be checked by `oware
 //! match` before being adopted, with its error on the positions fitted and on a tenth held out.
-//! Every weight is kept where the evaluation's vector path can multiply it: the seeds' and the
-//! store's within a byte, the other house terms' within twice that, a term's weights even where
-//! one of them is beyond a byte (see `mask_units` in eval.rs).
+//! Every weight is kept, at every stage of the game, where the evaluation's vector path can
+//! multiply it: the seeds' and the store's within a byte, the other house terms' within twice that
+//! (in steps of 2 where one is beyond a byte, see `Weights::steps`), by keeping both ends there.
 
 use std::io::{BufRead, Write};
 
@@ -35,9 +37,11 @@ use oware_rules::{Game, Position, RuleSet, Side};
 
 /// Centiseeds per logistic unit.
 const SCALE: f64 = 400.0;
-/// How many weights a fit has: the evaluation's (all but the store, index 0, the unit, are fitted)
-/// and the opening's.
+/// How many weights a fit has: each weight's with no seeds on the board (all but the store's, index
+/// 0, the unit, are fitted), then with all 48.
 const WEIGHTS: usize = 2 * TERMS;
+/// Where the fit's two sets start: no seeds on the board, all 48.
+const SETS: [usize; 2] = [0, TERMS];
 /// The capture term's index in [`Weights::as_array`].
 const CAPTURE: usize = 2;
 /// The first house term's weights after the seeds' (the empty houses' in column A).
@@ -51,14 +55,15 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x / SCALE).exp())
 }
 
-/// How far weight `i` (of the fit's order: the own weights, then the opening's) may go either way.
+/// How far weight `i` (of the fit's order, see [`WEIGHTS`]) may go either way: the vector path's
+/// range, which the stages between the two ends stay within.
 fn limit(i: usize) -> f64 {
     match i % TERMS {
         // The tempo and the capture term are added outside the vector path.
         1 | 2 => 1000.0,
         // The store and the seeds are multiplied as bytes.
         i if i < FIRST_MASK_TERM => 127.0,
-        // The other house terms' masks can count 2 (then the weights must be even).
+        // The other house terms' masks can count 2 (in steps of 2, see `Weights::steps`).
         _ => 254.0,
     }
 }
@@ -97,7 +102,7 @@ fn main() {
         .collect();
     // Two fits: without the capture term (as the engine plays), then with it.
     let fits: [(&str, Vec<usize>); 2] = [
-        ("without capture", vec![CAPTURE, TERMS + CAPTURE]),
+        ("without capture", SETS.map(|set| set + CAPTURE).to_vec()),
         ("with capture", vec![]),
     ];
     for (name, held) in fits {
@@ -105,11 +110,12 @@ fn main() {
         println!("{name}: {fitted:?}");
         let own_weights = fitted.as_array();
         let own = (0..TERMS).map(|i| (Weights::name(i), own_weights[i]));
-        let opening = (0..TERMS)
-            .filter(|&i| fitted.opening[i] != 0)
-            .map(|i| (format!("{}_opening", Weights::name(i)), fitted.opening[i]));
+        // Every weight, zeros too: the line sets them over the engine's defaults.
+        let extra = |part: &'static str, weights: [i32; TERMS]| {
+            (0..TERMS).map(move |i| (format!("{}_{part}", Weights::name(i)), weights[i]))
+        };
         let pairs: Vec<String> = own
-            .chain(opening)
+            .chain(extra("opening", fitted.opening))
             .map(|(n, v)| format!("{n}={v}"))
             .collect();
         println!("setoption name Weights value {}", pairs.join(","));
@@ -214,16 +220,18 @@ fn read_positions(file: &str) -> Result<Vec<Seen>, String> {
     Ok(seen)
 }
 
-/// A position's features twice over (see [`Weights::opening`]): as they are, then times the seeds
-/// on the board over 48.
+/// A position's features twice over, for each weight at the two ends of the game (see [`WEIGHTS`]):
+/// times `1 - p` and times `p`, where `p` is the seeds on the board over 48.
 fn weighted_features(pos: &Position) -> [f64; WEIGHTS] {
     let f = features(pos);
     let on_board = 48 - u32::from(pos.store(Side::South)) - u32::from(pos.store(Side::North));
-    let phase = f64::from(on_board) / 48.0;
+    let p = f64::from(on_board) / 48.0;
+    let shares = [1.0 - p, p];
     let mut out = [0.0; WEIGHTS];
     for (i, &v) in f.iter().enumerate() {
-        out[i] = f64::from(v);
-        out[TERMS + i] = f64::from(v) * phase;
+        for (set, share) in SETS.iter().zip(shares) {
+            out[set + i] = f64::from(v) * share;
+        }
     }
     out
 }
@@ -236,9 +244,9 @@ type Sample = ([f64; WEIGHTS], f64);
 /// unit).
 fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
     let mut w = [0.0; WEIGHTS];
-    for (i, v) in Weights::DEFAULT.as_array().into_iter().enumerate() {
-        w[i] = f64::from(v);
-        w[TERMS + i] = f64::from(Weights::DEFAULT.opening[i]);
+    for (i, own) in Weights::DEFAULT.as_array().into_iter().enumerate() {
+        w[i] = f64::from(own);
+        w[TERMS + i] = f64::from(own + Weights::DEFAULT.opening[i]);
     }
     for &i in held {
         w[i] = 0.0;
@@ -286,10 +294,13 @@ fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
         if let Some(delta) = solve(matrix, rhs) {
             for (&k, d) in moving.iter().zip(delta) {
                 let i = free[k];
-                next[i] = (w[i] + d).clamp(-limit(i), limit(i));
+                next[i] = w[i] + d;
             }
         }
         centre_sizes(&mut next);
+        for (i, v) in next.iter_mut().enumerate() {
+            *v = v.clamp(-limit(i), limit(i));
+        }
         let e = error(&fitted, &next);
         if e < current.error {
             let gain = current.error - e;
@@ -315,11 +326,11 @@ fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
     rounded(&w)
 }
 
-/// Shifts each column's size weights (own and opening apart) so that they lie as far from the
-/// limits as they can: the shift changes no evaluation ([`SIZE_TERMS`]), and without it they drift
-/// along it, from step to step, into the limits.
+/// Shifts each column's size weights (at each end of the game apart) so that they lie as far from
+/// the limits as they can: the shift changes no evaluation ([`SIZE_TERMS`]), and without it they
+/// drift along it, from step to step, into the limits.
 fn centre_sizes(w: &mut [f64; WEIGHTS]) {
-    for set in [0, TERMS] {
+    for set in SETS {
         for col in 0..6 {
             let at = || SIZE_TERMS.map(|t| set + house_index(t, col));
             let (low, high) = at().fold((f64::MAX, f64::MIN), |(lo, hi), i| {
@@ -333,29 +344,13 @@ fn centre_sizes(w: &mut [f64; WEIGHTS]) {
     }
 }
 
-/// The fitted weights as integers, each house term's even where one of its twelve (six columns,
-/// own and opening) is beyond a byte: the vector path's unit of 2 needs that.
+/// The fitted weights as the engine's integers: the own weights (with no seeds on the board) and the
+/// opening's (the difference to those with all 48).
 fn rounded(w: &[f64; WEIGHTS]) -> Weights {
-    let sets = [0, TERMS];
-    let mut round: [[i32; TERMS]; 2] =
-        sets.map(|set| std::array::from_fn(|i| w[set + i].round() as i32));
-    for first in (FIRST_MASK_TERM..TERMS).step_by(6) {
-        let columns = first..first + 6;
-        let beyond_a_byte = round
-            .iter()
-            .any(|weights| columns.clone().any(|i| weights[i].abs() > 127));
-        if beyond_a_byte {
-            for (set, weights) in sets.iter().zip(&mut round) {
-                for i in columns.clone() {
-                    weights[i] = 2 * (w[set + i] / 2.0).round() as i32;
-                }
-            }
-        }
-    }
-    let [own, opening] = round;
+    let [end, start] = SETS.map(|set| std::array::from_fn(|i| w[set + i].round() as i32));
     Weights {
-        opening,
-        ..Weights::from_array(own)
+        opening: std::array::from_fn(|i| start[i] - end[i]),
+        ..Weights::from_array(end)
     }
 }
 

@@ -19,7 +19,9 @@
 //! for each of the six places a house can have in its owner's row (its column, A to F): an empty
 //! house at the row's start, where the opponent's sowings end first, is not the same as one at its
 //! end. Each weight comes twice over: its own, which holds when the board is empty, and an extra
-//! one at the opening, scaled by the seeds still on the board over 48 (a tapered evaluation).
+//! one at the opening, scaled by the seeds still on the board over 48 (a tapered evaluation). The
+//! two are blended weight by weight for each count of captured seeds (a *stage* of the game, see
+//! [`Weights::at_stage`]), so that an evaluation weighs the houses once, with its stage's weights.
 
 use oware_rules::{Position, Side, HOUSES};
 
@@ -78,8 +80,8 @@ pub struct Weights {
     pub threat: [i32; 6],
     /// What each weight (in the order of [`Weights::as_array`]) weighs more at the start of the
     /// game than at its end: the weight there is its own plus this times the seeds still on the
-    /// board over 48 (set by name as `<name>_opening`). A seed captured, a kroo or an empty house
-    /// means something else with 40 seeds in play than with 10.
+    /// board over 48, rounded ([`Weights::at_stage`]; set by name as `<name>_opening`). A seed
+    /// captured, a kroo or an empty house means something else with 40 seeds in play than with 10.
     pub opening: [i32; TERMS],
 }
 
@@ -150,6 +152,58 @@ impl Weights {
                 char::from(b'a' + (k % 6) as u8)
             ),
         }
+    }
+
+    /// The step of each house term after the seeds (empty to threat): 1, or 2 where one of the
+    /// term's weights at some stage of the game ([`Weights::at_stage`]) is beyond a byte. The
+    /// evaluation's vector path weighs a term in bytes of its step: ±127 steps.
+    // The fit wants weights beyond a byte (examples/tune.rs); a step of 2 lets the same
+    // multiply-add weigh them, at the price of even weights there.
+    pub fn steps(&self) -> [u8; HOUSE_TERMS.len() - 1] {
+        let own = self.as_array();
+        std::array::from_fn(|t| {
+            let fits = (0..=48).all(|on_board| {
+                (0..6).all(|col| {
+                    let weight = self.blended(&own, house_index(t + 1, col), on_board);
+                    (-127..=127).contains(&round_to_step(weight, 1))
+                })
+            });
+            if fits {
+                1
+            } else {
+                2
+            }
+        })
+    }
+
+    /// The weights that hold with `captured` seeds in the two stores (a stage of the game, 0 to
+    /// 48): each its own weight plus its opening weight times the seeds still on the board over
+    /// 48, rounded to the nearest multiple of its step (1, but see [`Weights::steps`]), halves up.
+    /// None at the opening. With no opening weights, the own weights (rounded to their steps: an
+    /// odd weight beyond a byte weighs as the even one above it).
+    pub fn at_stage(&self, captured: u32) -> Weights {
+        self.stage_in_steps(captured, self.steps())
+    }
+
+    /// [`Weights::at_stage`] with the steps given (the evaluation's table computes them once for
+    /// all the stages).
+    fn stage_in_steps(&self, captured: u32, steps: [u8; HOUSE_TERMS.len() - 1]) -> Weights {
+        let on_board = 48 - captured.min(48);
+        let step = |i: usize| match i.checked_sub(house_index(1, 0)) {
+            Some(k) => steps[k / 6],
+            None => 1,
+        };
+        let own = self.as_array();
+        Weights::from_array(std::array::from_fn(|i| {
+            let weight = round_to_step(self.blended(&own, i, on_board), step(i));
+            weight.clamp(i32::MIN.into(), i32::MAX.into()) as i32
+        }))
+    }
+
+    /// Weight `i` (in the order of [`Weights::as_array`], `own` the own weights in that order) with
+    /// `on_board` seeds on the board, times [`BLEND_UNIT`] (exact: in 64 bits, any i32 weights).
+    fn blended(&self, own: &[i32; TERMS], i: usize, on_board: u32) -> i64 {
+        BLEND_UNIT * i64::from(own[i]) + i64::from(on_board) * i64::from(self.opening[i])
     }
 
     /// The house terms' weights, in the order of [`HOUSE_TERMS`].
@@ -239,6 +293,15 @@ impl Default for Weights {
     }
 }
 
+/// The denominator of [`Weights::blended`]: the seeds in the game.
+const BLEND_UNIT: i64 = 48;
+
+/// A weight times [`BLEND_UNIT`] rounded to the nearest multiple of `step`, halves up.
+fn round_to_step(blended: i64, step: u8) -> i64 {
+    let step = i64::from(step);
+    step * (2 * blended + BLEND_UNIT * step).div_euclid(2 * BLEND_UNIT * step)
+}
+
 /// The features of one position, from the side to move's point of view: each is (mine - theirs),
 /// in the order of [`Weights::as_array`] (tempo is always 1, capture is the mover's alone).
 /// Evaluation is their dot product with the weights; the tuning tool fits the weights on these.
@@ -300,21 +363,12 @@ fn size_term(seeds: usize) -> usize {
     }
 }
 
-/// The evaluation of `pos` for the side to move, in centiseeds.
-#[inline]
+/// The evaluation of `pos` for the side to move, in centiseeds: its features weighted by the
+/// weights of its stage of the game ([`Weights::at_stage`]).
 pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
-    let f = features(pos);
-    let dot = |w: &[i32; TERMS]| -> i32 { f.iter().zip(w).map(|(a, b)| a * b).sum() };
-    let captured = i32::from(pos.store(Side::South)) + i32::from(pos.store(Side::North));
-    tapered(dot(&w.as_array()), dot(&w.opening), captured)
-}
-
-/// An evaluation from its value under the terms' own weights and under their opening weights,
-/// the latter counted in proportion to the seeds still on the board (`captured`: both stores
-/// together). Every evaluation path combines the two here, so that they agree to the centiseed.
-#[inline(always)]
-fn tapered(own: i32, opening: i32, captured: i32) -> i32 {
-    own + opening * (48 - captured) / 48
+    let captured = u32::from(pos.store(Side::South)) + u32::from(pos.store(Side::North));
+    let weights = w.at_stage(captured).as_array();
+    features(pos).iter().zip(weights).map(|(f, w)| f * w).sum()
 }
 
 /// What one house holding a given number of seeds adds to the evaluation, for its owner.
@@ -335,12 +389,12 @@ struct HouseTerm {
     chain: bool,
 }
 
-/// The evaluation precomputed per (house, seeds) for one set of weights: the same value as
+/// The evaluation precomputed per (house, seeds) for one stage's weights: the same value as
 /// [`evaluate`] (a test holds them equal) for a fraction of the work, since every term but the
-/// threat depends on one house alone. Where the processor (SSSE3) and the weights (each house term's
-/// and the store's within a byte) allow, the terms of the houses and the stores are computed all at
-/// once in a vector register instead of looked up (`board_ssse3`; the capture term still uses the
-/// table). [`EvalTable`] holds one or two.
+/// threat depends on one house alone. Where the processor (SSSE3) and the weights (each house
+/// term's and the store's within a byte of steps) allow, the terms of the houses and the stores are
+/// computed all at once in a vector register instead of looked up (`board_ssse3`; the capture term
+/// still uses the table). [`EvalTable`] holds one per stage of the game.
 #[derive(Debug, Clone)]
 struct TermTable {
     /// By house, then seeds (rows padded to [`ROW`], so that a masked index needs no bounds check).
@@ -352,32 +406,12 @@ struct TermTable {
     /// houses, but for the first row, which multiplies the board's bytes themselves: it has the
     /// store weight under South's store and its negation under North's.
     house_weights: [[i8; 16]; HOUSE_TERMS.len()],
-    /// What the vector path counts a house as where a term after the seeds holds (see
-    /// [`mask_units`]), in a byte per house: the term's weight is `unit × house_weights`.
-    mask_units: [[u8; 16]; HOUSE_TERMS.len() - 1],
+    /// What the vector path counts a house as where a term after the seeds holds (its step,
+    /// [`Weights::steps`]), in a byte per house: the term's weight is `step × house_weights`.
+    mask_steps: [[u8; 16]; HOUSE_TERMS.len() - 1],
     /// Whether [`TermTable::board_ssse3`] may run: the processor has SSSE3 and every weight above
-    /// fits its byte (weights beyond that, which the tuner could give, take the table path).
+    /// fits its byte (weights beyond that, as a user may set, take the table path).
     ssse3: bool,
-}
-
-/// The vector path's unit for each house term after the seeds (empty to threat), common to every
-/// set of weights `sets` that it weighs in one pass: 1, where each of the term's weights fits a
-/// byte; 2, where one does not but all are even and their halves do (the house then counts as 2
-/// where the term holds, and the byte holds half the weight). `None` where neither holds: the
-/// table path weighs those sets.
-// The fit wants weights beyond a byte (examples/tune.rs); a unit of 2 lets the same multiply-add
-// weigh them, at the price of even weights where it is needed.
-fn mask_units(sets: &[&Weights]) -> Option<[u8; HOUSE_TERMS.len() - 1]> {
-    let mut units = [1; HOUSE_TERMS.len() - 1];
-    for (t, unit) in units.iter_mut().enumerate() {
-        let divides = |u: i32| {
-            sets.iter()
-                .flat_map(|w| w.house_terms()[t + 1])
-                .all(|v| v % u == 0 && as_byte(v / u).is_some())
-        };
-        *unit = [1, 2].into_iter().find(|&u| divides(u))? as u8;
-    }
-    Some(units)
 }
 
 /// A weight as a byte whose negation is a byte too.
@@ -394,25 +428,26 @@ const ROW: usize = 64;
 const NO_TARGET: u8 = HOUSES as u8;
 
 /// The evaluation for one set of weights, precomputed: the same value as [`evaluate`] (a test holds
-/// them equal). The search builds one per search.
+/// them equal). The engine builds one when its weights are set.
 #[derive(Debug, Clone)]
 pub struct EvalTable {
-    /// The terms' own weights.
-    flat: TermTable,
-    /// Their extra weights at the opening, if any is not zero.
-    opening: Option<TermTable>,
+    /// The weights of each stage of the game, by the seeds captured (0 to 48,
+    /// [`Weights::at_stage`]); one alone where no weight changes with the stage.
+    stages: Box<[TermTable]>,
 }
 
 impl EvalTable {
     pub fn new(w: &Weights) -> EvalTable {
-        let opening = (w.opening != [0; TERMS]).then(|| Weights::from_array(w.opening));
-        let units = match &opening {
-            Some(opening) => mask_units(&[w, opening]),
-            None => mask_units(&[w]),
+        let steps = w.steps();
+        let stages = if w.opening == [0; TERMS] {
+            vec![TermTable::new(&w.stage_in_steps(48, steps), steps)]
+        } else {
+            (0..=48)
+                .map(|captured| TermTable::new(&w.stage_in_steps(captured, steps), steps))
+                .collect()
         };
         EvalTable {
-            flat: TermTable::new(w, units),
-            opening: opening.map(|opening| TermTable::new(&opening, units)),
+            stages: stages.into_boxed_slice(),
         }
     }
 
@@ -425,39 +460,15 @@ impl EvalTable {
     /// The same for the search's [`Board`].
     #[inline(always)]
     pub(crate) fn evaluate_board(&self, b: Board) -> i32 {
-        let Some(opening) = &self.opening else {
-            return self.flat.evaluate_board(b);
-        };
-        let captured = i32::from(b.store(Side::South)) + i32::from(b.store(Side::North));
-        #[cfg(target_arch = "x86_64")]
-        if self.flat.ssse3 && opening.ssse3 {
-            // Both sets of weights on one pass over the board.
-            // SAFETY: `ssse3` is set only where the processor has SSSE3.
-            let [flat, early] = unsafe {
-                house_sums_ssse3(
-                    b,
-                    &self.flat.mask_units,
-                    [&self.flat.house_weights, &opening.house_weights],
-                )
-            };
-            return tapered(
-                self.flat.for_mover(b, flat),
-                opening.for_mover(b, early),
-                captured,
-            );
-        }
-        tapered(
-            self.flat.evaluate_board(b),
-            opening.evaluate_board(b),
-            captured,
-        )
+        let captured = usize::from(b.store(Side::South)) + usize::from(b.store(Side::North));
+        self.stages[captured.min(self.stages.len() - 1)].evaluate_board(b)
     }
 }
 
 impl TermTable {
-    /// The table for weights `w`, with the vector path's units for its house terms where it can
-    /// weigh them ([`mask_units`]).
-    fn new(w: &Weights, units: Option<[u8; HOUSE_TERMS.len() - 1]>) -> TermTable {
+    /// The table for weights `w` (none at the opening), whose house terms after the seeds the
+    /// vector path weighs in `steps` ([`Weights::steps`]) where each weight is a byte of steps.
+    fn new(w: &Weights, steps: [u8; HOUSE_TERMS.len() - 1]) -> TermTable {
         let mut terms = Box::new([[HouseTerm::default(); ROW]; HOUSES]);
         let by_term = w.house_terms();
         for (h, row) in terms.iter_mut().enumerate() {
@@ -490,26 +501,21 @@ impl TermTable {
                 };
             }
         }
-        // A term's weights over its unit, by place in the row: South's, then North's negated.
-        let by_house = |weights: [i32; 6], unit: u8| {
+        // A term's weights in steps, by place in the row: South's, then North's negated.
+        let by_house = |weights: [i32; 6], step: u8| {
             let mut row = [0i8; 16];
             for (col, &weight) in weights.iter().enumerate() {
-                let byte = as_byte(weight / i32::from(unit))?;
+                let step = i32::from(step);
+                let byte = as_byte(weight / step).filter(|_| weight % step == 0)?;
                 row[col] = byte;
                 row[6 + col] = -byte;
             }
             Some(row)
         };
-        // The seeds count themselves (unit 1); the other terms' units are the caller's.
-        let unit = |t: usize| {
-            if t == 0 {
-                Some(1)
-            } else {
-                units.map(|u| u[t - 1])
-            }
-        };
+        // The seeds count themselves (step 1).
+        let step = |t: usize| if t == 0 { 1 } else { steps[t - 1] };
         let mut house_weights: [Option<[i8; 16]>; HOUSE_TERMS.len()] =
-            std::array::from_fn(|t| unit(t).and_then(|u| by_house(by_term[t], u)));
+            std::array::from_fn(|t| by_house(by_term[t], step(t)));
         let store = as_byte(w.store);
         if let (Some(rows), Some(store)) = (&mut house_weights[0], store) {
             rows[STORE_BYTE] = store;
@@ -520,7 +526,7 @@ impl TermTable {
             weights: *w,
             ssse3: has_ssse3() && store.is_some() && house_weights.iter().all(Option::is_some),
             house_weights: house_weights.map(Option::unwrap_or_default),
-            mask_units: units.unwrap_or_default().map(|u| [u; 16]),
+            mask_steps: steps.map(|u| [u; 16]),
         }
     }
 
@@ -599,8 +605,7 @@ impl TermTable {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "ssse3")]
     fn board_ssse3(&self, b: Board) -> i32 {
-        let [sum] = house_sums_ssse3(b, &self.mask_units, [&self.house_weights]);
-        sum
+        house_sums_ssse3(b, &self.mask_steps, &self.house_weights)
     }
 
     /// The most seeds one move of the side whose row starts at `first` captures, on the padded
@@ -640,22 +645,21 @@ fn padded(b: Board) -> [u8; 16] {
     (b.houses_word() | PADDING_OF_THREES).to_le_bytes()
 }
 
-/// [`TermTable::houses_scalar`] plus the stores' term for each of `N` sets of house weights (see
-/// [`TermTable::house_weights`]; the terms' masks are computed once for all the sets), all twelve
-/// houses and the two stores at once in one SSE register: each term is a mask over the houses,
-/// weighted per house by a multiply-add, and the byte shuffle gathers every sowing's target house
-/// for the threat (docs/benchmarks.md: 153 instructions instead of the table's 216 when the terms
-/// were counted by `popcnt`, fewer since).
+/// [`TermTable::houses_scalar`] plus the stores' term for the house weights `weights` (see
+/// [`TermTable::house_weights`]), all twelve houses and the two stores at once in one SSE
+/// register: each term is a mask over the houses, weighted per house by a multiply-add, and the
+/// byte shuffle gathers every sowing's target house for the threat (docs/benchmarks.md: 153
+/// instructions instead of the table's 216 when the terms were counted by `popcnt`, fewer since).
 ///
 /// # Safety
 /// The processor must have SSSE3.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "ssse3")]
-fn house_sums_ssse3<const N: usize>(
+fn house_sums_ssse3(
     b: Board,
-    units: &[[u8; 16]; HOUSE_TERMS.len() - 1],
-    weights: [&[[i8; 16]; HOUSE_TERMS.len()]; N],
-) -> [i32; N] {
+    steps: &[[u8; 16]; HOUSE_TERMS.len() - 1],
+    weights: &[[i8; 16]; HOUSE_TERMS.len()],
+) -> i32 {
     use std::arch::x86_64::*;
     // Sixteen bytes, little-endian, into a register. The board's bytes past the houses (the
     // stores, the side) go through the house terms' steps too, but only the stores' weights
@@ -695,7 +699,7 @@ fn house_sums_ssse3<const N: usize>(
     let above_five = above(5);
     let medium = _mm_andnot_si128(above_five, above(2));
     let large = _mm_andnot_si128(kroo, above_five);
-    // Each term's weight times what it counts (a house's seeds, or the term's unit where the
+    // Each term's weight times what it counts (a house's seeds, or the term's step where the
     // term holds: the masks' -1 made 1 or 2), two houses to a 16-bit sum by one multiply-add;
     // South's weights positive, North's negative, none past the houses but the stores' (the first
     // row: the two stores, the board's bytes 12 and 13, make one more sum). The sums stay far
@@ -704,23 +708,19 @@ fn house_sums_ssse3<const N: usize>(
     // (Plain calls and loops, not closures: the multiply-add needs SSSE3, which only this
     // function's body is compiled for.)
     let mut counts = [seeds, empty, vulnerable, medium, large, kroo, reach, threat];
-    for (mask, unit) in counts[1..].iter_mut().zip(units) {
-        *mask = _mm_and_si128(*mask, vector(u128::from_le_bytes(*unit)));
+    for (mask, step) in counts[1..].iter_mut().zip(steps) {
+        *mask = _mm_and_si128(*mask, vector(u128::from_le_bytes(*step)));
     }
-    let mut sums = [0; N];
-    for (sum, set) in sums.iter_mut().zip(weights) {
-        let mut sum16 = _mm_setzero_si128();
-        for (&count, w) in counts.iter().zip(set) {
-            let w = vector(u128::from_le_bytes(w.map(|b| b as u8)));
-            sum16 = _mm_add_epi16(sum16, _mm_maddubs_epi16(count, w));
-        }
-        // The eight 16-bit sums into one.
-        let sum32 = _mm_madd_epi16(sum16, _mm_set1_epi16(1));
-        let sum32 = _mm_add_epi32(sum32, _mm_shuffle_epi32(sum32, 0b01_00_11_10));
-        let sum32 = _mm_add_epi32(sum32, _mm_shuffle_epi32(sum32, 0b10_11_00_01));
-        *sum = _mm_cvtsi128_si32(sum32);
+    let mut sum16 = _mm_setzero_si128();
+    for (&count, w) in counts.iter().zip(weights) {
+        let w = vector(u128::from_le_bytes(w.map(|b| b as u8)));
+        sum16 = _mm_add_epi16(sum16, _mm_maddubs_epi16(count, w));
     }
-    sums
+    // The eight 16-bit sums into one.
+    let sum32 = _mm_madd_epi16(sum16, _mm_set1_epi16(1));
+    let sum32 = _mm_add_epi32(sum32, _mm_shuffle_epi32(sum32, 0b01_00_11_10));
+    let sum32 = _mm_add_epi32(sum32, _mm_shuffle_epi32(sum32, 0b10_11_00_01));
+    _mm_cvtsi128_si32(sum32)
 }
 
 /// Whether [`TermTable::board_ssse3`] may run here.
@@ -887,15 +887,52 @@ mod tests {
     }
 
     #[test]
+    fn a_stages_weights_blend_the_ends_of_the_game_in_steps() {
+        let mut w = Weights::MATERIAL;
+        w.set("store_opening", -37);
+        w.set("threat_b", 3);
+        w.set("threat_b_opening", 2);
+        // Beyond a byte at the opening's end: the empty houses' weights go in steps of 2.
+        w.set("empty_c", 100);
+        w.set("empty_c_opening", 101);
+        w.set("kroo_opening", 9);
+        assert_eq!(w.steps(), [2, 1, 1, 1, 1, 1, 1]);
+        let flat = |captured| w.at_stage(captured);
+        for at_end in [flat(48), flat(60)] {
+            assert_eq!(
+                (at_end.store, at_end.threat[1], at_end.empty[2]),
+                (100, 3, 100)
+            );
+        }
+        let start = flat(0);
+        assert_eq!((start.store, start.threat[1], start.empty[2]), (63, 5, 202));
+        assert_eq!(start.kroo, [9; 6]);
+        // Half way: 100 - 18.5 rounds up to 82; 3 + 1 = 4; 100 + 50.5 to the nearest even, 150;
+        // 4.5 up to 5.
+        let half = flat(24);
+        assert_eq!((half.store, half.threat[1], half.empty[2]), (82, 4, 150));
+        assert_eq!(half.kroo, [5; 6]);
+        assert_eq!(half.opening, [0; TERMS]);
+        // An odd weight beyond a byte, with no opening weights at all: the even one above it.
+        let odd = Weights {
+            kroo: [201, -201, 0, 0, 0, 0],
+            ..Weights::MATERIAL
+        };
+        assert_eq!(odd.at_stage(10).kroo, [202, -200, 0, 0, 0, 0]);
+    }
+
+    #[test]
     fn a_columns_size_weights_shifted_together_change_no_evaluation() {
+        // The own weights shifted, at every stage, by a multiple of the terms' step (2 for some
+        // of the default weights): a stage's weights are rounded to it. (A shift of the opening
+        // weights alone shifts the stages in between by fractions, which round apart.)
         let mut shifted = Weights::DEFAULT.as_array();
-        let mut opening = Weights::DEFAULT.opening;
         for t in SIZE_TERMS {
-            shifted[house_index(t, 2)] += 17;
-            opening[house_index(t, 4)] -= 9;
+            shifted[house_index(t, 2)] += 18;
+            shifted[house_index(t, 4)] -= 10;
         }
         let shifted = Weights {
-            opening,
+            opening: Weights::DEFAULT.opening,
             ..Weights::from_array(shifted)
         };
         for pos in sample_positions().iter().step_by(7) {
@@ -917,7 +954,7 @@ mod tests {
             store: 100,
             ..Weights::from_array(std::array::from_fn(distinct))
         });
-        // Every term but the seeds beyond a byte, and so weighed with a unit of 2, the
+        // Every term but the seeds beyond a byte, and so weighed with a step of 2, the
         // opening's weights too.
         let scaled = |i: usize, shift: usize| match i {
             i if i < house_index(1, 0) => distinct(i + shift),
@@ -928,27 +965,23 @@ mod tests {
             opening: std::array::from_fn(|i| scaled(i, 50)),
             ..Weights::from_array(std::array::from_fn(|i| scaled(i, 0)))
         });
-        let vector_path = |w: &Weights| {
-            let table = EvalTable::new(w);
-            table.flat.ssse3 && table.opening.as_ref().is_none_or(|t| t.ssse3)
-        };
+        let vector_path = |w: &Weights| EvalTable::new(w).stages.iter().all(|t| t.ssse3);
         assert_eq!(vector_path(weights.last().unwrap()), has_ssse3());
-        // A house term's weight beyond a byte and odd, or beyond twice a byte: the vector path
-        // steps aside for the table.
-        for kroo in [201, 256] {
-            let beyond = Weights {
-                kroo: [0, 0, 0, kroo, 0, 0],
-                ..Weights::DEFAULT
-            };
-            assert!(!vector_path(&beyond), "{kroo}");
+        assert_eq!(vector_path(&Weights::DEFAULT), has_ssse3());
+        // A house term's weight beyond a byte and odd weighs as the even one above it, in the
+        // vector path; beyond twice a byte, the vector path steps aside for the table.
+        for (kroo, vector) in [(201, has_ssse3()), (256, false)] {
+            let mut beyond = Weights::DEFAULT;
+            beyond.set("kroo_d", kroo);
+            beyond.set("kroo_d_opening", 0);
+            assert_eq!(vector_path(&beyond), vector, "{kroo}");
             weights.push(beyond);
         }
-        // The same where an opening weight beyond a byte needs a unit of 2 that one of the
-        // term's own weights (odd) does not allow.
+        // The same where a weight is beyond twice a byte only at the opening (its own plus its
+        // opening weight).
         let mut opening_beyond = Weights::DEFAULT;
-        opening_beyond.set("kroo", 50);
-        opening_beyond.set("kroo_a", 51);
-        opening_beyond.set("kroo_opening", -200);
+        opening_beyond.set("kroo", 200);
+        opening_beyond.set("kroo_opening", 100);
         assert!(!vector_path(&opening_beyond));
         weights.push(opening_beyond);
         // The store's weight, which the vector path multiplies as a byte.
@@ -968,11 +1001,10 @@ mod tests {
             // vector one.
             for vector in [false, true] {
                 let mut table = EvalTable::new(&w);
-                let ssse3 = vector && table.flat.ssse3;
-                table.flat.ssse3 = ssse3;
-                if let Some(opening) = &mut table.opening {
-                    opening.ssse3 &= vector;
+                for stage in table.stages.iter_mut() {
+                    stage.ssse3 &= vector;
                 }
+                let ssse3 = table.stages.iter().any(|t| t.ssse3);
                 for pos in &positions {
                     assert_eq!(
                         table.evaluate(pos),

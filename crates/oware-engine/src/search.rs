@@ -238,6 +238,9 @@ pub fn plies_to_end(score: i32) -> Option<i32> {
 pub struct Engine {
     options: EngineOptions,
     table: Table,
+    /// The evaluation of `options.weights`, precomputed (one table per stage of the game: built
+    /// when the weights are set, not for every search).
+    eval: EvalTable,
     control: Arc<SearchControl>,
 }
 
@@ -245,6 +248,7 @@ impl Engine {
     pub fn new(options: EngineOptions) -> Engine {
         Engine {
             table: Table::new(options.hash_mb),
+            eval: EvalTable::new(&options.weights),
             options,
             control: SearchControl::new(),
         }
@@ -276,6 +280,7 @@ impl Engine {
     }
 
     pub fn set_weights(&mut self, weights: Weights) {
+        self.eval = EvalTable::new(&weights);
         self.options.weights = weights;
         self.table.clear();
     }
@@ -338,7 +343,7 @@ impl Engine {
             table: &self.table,
             control: &self.control,
             rules: game.rules(),
-            eval: EvalTable::new(&self.options.weights),
+            eval: &self.eval,
             probe: self.options.probe.as_deref(),
             budget: limits.time_budget(side),
             node_limit: limits.nodes,
@@ -394,7 +399,7 @@ struct Shared<'a> {
     table: &'a Table,
     control: &'a SearchControl,
     rules: RuleSet,
-    eval: EvalTable,
+    eval: &'a EvalTable,
     probe: Option<&'a dyn Probe>,
     budget: Option<(Duration, Duration)>,
     node_limit: Option<u64>,
