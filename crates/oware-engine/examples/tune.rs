@@ -110,12 +110,11 @@ fn main() {
         println!("{name}: {fitted:?}");
         let own_weights = fitted.as_array();
         let own = (0..TERMS).map(|i| (Weights::name(i), own_weights[i]));
-        // Every weight, zeros too: the line sets them over the engine's defaults.
-        let extra = |part: &'static str, weights: [i32; TERMS]| {
-            (0..TERMS).map(move |i| (format!("{}_{part}", Weights::name(i)), weights[i]))
-        };
+        // Every opening weight, zeros too: the line sets them over the engine's defaults.
+        let opening =
+            (0..TERMS).map(|i| (format!("{}_opening", Weights::name(i)), fitted.opening[i]));
         let pairs: Vec<String> = own
-            .chain(extra("opening", fitted.opening))
+            .chain(opening)
             .map(|(n, v)| format!("{n}={v}"))
             .collect();
         println!("setoption name Weights value {}", pairs.join(","));
