@@ -239,8 +239,8 @@ fn weighted_features(pos: &Position) -> [f64; WEIGHTS] {
 type Sample = ([f64; WEIGHTS], f64);
 
 /// Fits the weights on the samples but a tenth (whole blocks of [`HELD_OUT_BLOCK`] held out, to
-/// show how much of the fit is the data's noise), from the engine's defaults; the weights `held` stay at 0 and the store at 100 (the
-/// unit).
+/// show how much of the fit is the data's noise), from the engine's defaults; the weights `held`
+/// stay at 0 and the store at 100 (the unit).
 fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
     let mut w = [0.0; WEIGHTS];
     for (i, own) in Weights::DEFAULT.as_array().into_iter().enumerate() {

@@ -166,8 +166,9 @@ impl Weights {
             // in the stage, and rounding keeps the order).
             let fits = [0, 48].into_iter().all(|on_board| {
                 (0..6).all(|col| {
-                    let weight = self.blended(&own, house_index(t + 1, col), on_board);
-                    (-127..=127).contains(&round_to_step(weight, 1))
+                    let weight =
+                        round_to_step(self.blended(&own, house_index(t + 1, col), on_board), 1);
+                    i32::try_from(weight).ok().and_then(as_byte).is_some()
                 })
             });
             if fits {
