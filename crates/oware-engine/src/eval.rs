@@ -192,13 +192,9 @@ impl Weights {
     /// all the stages).
     fn stage_in_steps(&self, captured: u32, steps: [u8; HOUSE_TERMS.len() - 1]) -> Weights {
         let on_board = 48 - captured.min(48);
-        let step = |i: usize| match i.checked_sub(house_index(1, 0)) {
-            Some(k) => steps[k / 6],
-            None => 1,
-        };
         let own = self.as_array();
         Weights::from_array(std::array::from_fn(|i| {
-            let weight = round_to_step(self.blended(&own, i, on_board), step(i));
+            let weight = round_to_step(self.blended(&own, i, on_board), weight_step(&steps, i));
             weight.clamp(i32::MIN.into(), i32::MAX.into()) as i32
         }))
     }
@@ -293,6 +289,16 @@ impl Weights {
 impl Default for Weights {
     fn default() -> Self {
         Weights::DEFAULT
+    }
+}
+
+/// The step of weight `i` (in the order of [`Weights::as_array`]) given the house terms' `steps`
+/// ([`Weights::steps`]): its term's for a house term after the seeds, else 1 (the seeds count
+/// themselves, and the store, tempo and capture weights are not counted by masks).
+fn weight_step(steps: &[u8; HOUSE_TERMS.len() - 1], i: usize) -> u8 {
+    match i.checked_sub(house_index(1, 0)) {
+        Some(k) => steps[k / 6],
+        None => 1,
     }
 }
 
@@ -515,10 +521,8 @@ impl TermTable {
             }
             Some(row)
         };
-        // The seeds count themselves (step 1).
-        let step = |t: usize| if t == 0 { 1 } else { steps[t - 1] };
         let mut house_weights: [Option<[i8; 16]>; HOUSE_TERMS.len()] =
-            std::array::from_fn(|t| by_house(by_term[t], step(t)));
+            std::array::from_fn(|t| by_house(by_term[t], weight_step(&steps, house_index(t, 0))));
         let store = as_byte(w.store);
         if let (Some(rows), Some(store)) = (&mut house_weights[0], store) {
             rows[STORE_BYTE] = store;
