@@ -62,3 +62,27 @@ fn the_computer_can_open_and_evaluate() {
     let (ok, _) = play(&["--computer", "east"], "quit\n");
     assert!(!ok);
 }
+
+#[test]
+fn the_computer_can_think_on_several_threads() {
+    let (ok, text) = play(
+        &[
+            "--computer",
+            "north",
+            "--level",
+            "10",
+            "--movetime",
+            "50",
+            "--threads",
+            "2",
+        ],
+        "F\nhint\nquit\n",
+    );
+    assert!(ok, "{text}");
+    assert!(text.contains("North plays "), "{text}");
+    assert!(text.contains("Hint: "), "{text}");
+    for bad in ["0", "257", "two"] {
+        let (ok, _) = play(&["--computer", "north", "--threads", bad], "quit\n");
+        assert!(!ok, "--threads {bad} must be refused");
+    }
+}
