@@ -33,8 +33,8 @@ pub struct Args {
     /// The computer's thinking time per move, in milliseconds
     #[arg(long, default_value_t = 1000, value_name = "MS")]
     pub movetime: u64,
-    /// Search threads for the computer at full strength and for hints (default: one per processor;
-    /// two threads scored +82 Elo against one at 100 ms, docs/engine-matches.md)
+    /// Search threads for the computer at full strength, hints and the evaluation (default: one per
+    /// processor; two threads scored +82 Elo against one at 100 ms, docs/engine-matches.md)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
 }
