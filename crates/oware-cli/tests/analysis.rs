@@ -43,6 +43,33 @@ fn analyze_lists_every_legal_move_of_a_position() {
 }
 
 #[test]
+fn analyze_shares_the_moves_out_among_threads() {
+    let (code, out, _) = oware(&[
+        "analyze",
+        "0-0-0-1-0-1-1-1-0-0-0-0-23-21-S",
+        "--depth",
+        "6",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("F ") && l.contains("win in 1")),
+        "{out}"
+    );
+    // Every legal move (D and F) is listed once.
+    for letter in ["D", "F"] {
+        let rows = out.lines().filter(|l| l.starts_with(&format!("{letter} ")));
+        assert_eq!(rows.count(), 1, "{letter} in {out}");
+    }
+    for bad in ["0", "257", "two"] {
+        let (code, _, err) = oware(&["analyze", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "--threads", bad]);
+        assert_eq!(code, Some(2), "--threads {bad}: {err}");
+    }
+}
+
+#[test]
 fn analyze_marks_the_losses_of_a_game() {
     let dir = std::env::temp_dir().join(format!("oware-analyze-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

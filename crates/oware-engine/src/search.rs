@@ -1,7 +1,8 @@
 //! Iterative-deepening principal-variation search (PVS) over [`Position`]s, with a transposition
 //! table, move ordering (table move, captures, killers, history), late move reductions, reverse
-//! futility pruning, internal iterative reduction, a single-reply extension, time management, lazy
-//! SMP threads, exact game ends and repetitions.
+//! futility pruning, internal iterative reduction, a single-reply extension, time management,
+//! threads (lazy SMP for the best move; for an analysis of every root move, the root moves shared
+//! out among them), exact game ends and repetitions.
 //!
 //! # Repetitions and the graph-history interaction
 //!
@@ -21,7 +22,7 @@
 //! What remains is the classic, accepted approximation: an entry stored for a path without a cycle may
 //! be reused where another path could have closed one inside its subtree.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -57,7 +58,9 @@ pub struct EngineOptions {
     /// the part in use grows as the searches need, see [`crate::Table`]; its tags take an eighth
     /// more).
     pub hash_mb: usize,
-    /// Search threads (lazy SMP: helpers search the same tree and share the table).
+    /// Search threads. For the best move, lazy SMP: helpers search the same tree and share the
+    /// table. For an analysis of every root move ([`Engine::analyze`]), each thread takes the next
+    /// root move not yet searched in each iteration.
     pub threads: usize,
     pub weights: Weights,
     /// Endgame databases, when present.
@@ -355,27 +358,37 @@ impl Engine {
             .unwrap_or(MAX_PLY as u32 - 10)
             .clamp(1, MAX_PLY as u32 - 10);
         let stop_early = !limits.infinite;
-        let helpers = if all_moves {
-            0
-        } else {
-            self.options.threads.max(1) - 1
-        };
+        let helpers = self.options.threads.max(1) - 1;
         std::thread::scope(|scope| {
+            // An analysis of every root move searches each of them with the full window, a search
+            // that does not depend on the others': its helpers take root moves (see
+            // `Worker::search_iteration`). A search for the best move runs its helpers on their own.
+            let mut root_helpers = Vec::new();
             for id in 1..=helpers {
+                if all_moves {
+                    root_helpers.push(Worker::new(&shared, game, id));
+                    continue;
+                }
                 let shared = &shared;
                 scope.spawn(move || {
                     let mut worker = Worker::new(shared, game, id);
-                    worker.iterate(max_depth, false, false, &mut |_| {});
+                    worker.iterate(max_depth, false, false, &mut [], &mut |_| {});
                 });
             }
             let mut worker = Worker::new(&shared, game, 0);
-            let result = worker.iterate(max_depth, all_moves, stop_early, &mut |r| {
-                let mut r = r.clone();
-                r.time = start.elapsed();
-                r.nodes = shared.nodes.load(Ordering::Relaxed);
-                r.hashfull = shared.table.hashfull();
-                progress(&r);
-            });
+            let result = worker.iterate(
+                max_depth,
+                all_moves,
+                stop_early,
+                &mut root_helpers,
+                &mut |r| {
+                    let mut r = r.clone();
+                    r.time = start.elapsed();
+                    r.nodes = shared.nodes.load(Ordering::Relaxed);
+                    r.hashfull = shared.table.hashfull();
+                    progress(&r);
+                },
+            );
             shared.helpers_stop.store(true, Ordering::Relaxed);
             let mut result = result;
             result.time = start.elapsed();
@@ -431,6 +444,7 @@ const IIR_DEPTH: i32 = 4;
 /// "No repetition in this subtree": larger than any path index.
 const NO_REPETITION: usize = usize::MAX;
 
+#[derive(Clone)]
 struct RootMove {
     mv: Move,
     score: i32,
@@ -466,6 +480,9 @@ struct Worker<'a> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     root_moves: Vec<RootMove>,
+    /// The indices in `root_moves` this thread searched in the current iteration of an analysis
+    /// whose root moves are shared out (see [`Worker::search_iteration`]).
+    taken: Vec<usize>,
 }
 
 impl<'a> Worker<'a> {
@@ -510,11 +527,20 @@ impl<'a> Worker<'a> {
             pv: vec![[Move::new(0).expect("house 0"); MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_moves,
+            taken: Vec::new(),
         }
     }
 
     fn unflushed(&self) -> u64 {
         self.nodes - self.flushed
+    }
+
+    /// Adds the nodes counted since the last time to the search's total.
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
+        self.flushed = self.nodes;
     }
 
     fn root_scores(&self) -> Vec<MoveScore> {
@@ -531,9 +557,7 @@ impl<'a> Worker<'a> {
     /// Checks the clock, the node limit and the stop flags; sets `aborted` when it is time to stop.
     fn check_limits(&mut self) {
         let s = self.shared;
-        s.nodes
-            .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
-        self.flushed = self.nodes;
+        self.flush_nodes();
         if s.table.grow_if_crowded(self.lost) {
             self.lost = 0;
         }
@@ -541,9 +565,8 @@ impl<'a> Worker<'a> {
             self.aborted = true;
             return;
         }
-        if self.id != 0 {
-            return;
-        }
+        // Every thread watches the limits: a thread that takes root moves may be the last one
+        // still searching.
         if let Some(limit) = s.node_limit {
             if s.nodes.load(Ordering::Relaxed) >= limit {
                 self.aborted = true;
@@ -557,12 +580,14 @@ impl<'a> Worker<'a> {
     }
 
     /// Iterative deepening. Helper threads (id > 0) start some iterations one ply deeper so that the
-    /// threads spread over different depths.
+    /// threads spread over different depths. `root_helpers`: threads that take root moves of an
+    /// analysis with this one (see [`Worker::search_iteration`]).
     fn iterate(
         &mut self,
         max_depth: u32,
         all_moves: bool,
         stop_early: bool,
+        root_helpers: &mut [Worker<'a>],
         progress: &mut dyn FnMut(&SearchResult),
     ) -> SearchResult {
         let mut result = SearchResult {
@@ -591,7 +616,7 @@ impl<'a> Worker<'a> {
                 depth
             };
             self.seldepth = 0;
-            self.search_root(search_depth as i32, all_moves);
+            self.search_iteration(search_depth as i32, all_moves, root_helpers);
             if self.aborted {
                 break;
             }
@@ -609,10 +634,7 @@ impl<'a> Worker<'a> {
             result.seldepth = self.seldepth as u32;
             result.pv = best.done_pv.clone();
             if self.id == 0 {
-                self.shared
-                    .nodes
-                    .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
-                self.flushed = self.nodes;
+                self.flush_nodes();
                 progress(&result);
             }
             if self.shared.control.is_pondering() || !stop_early || self.id != 0 {
@@ -636,10 +658,62 @@ impl<'a> Worker<'a> {
         result
     }
 
-    fn search_root(&mut self, depth: i32, all_moves: bool) {
+    /// One iteration at `depth`: this thread alone, or with `root_helpers` taking root moves of an
+    /// analysis of every move. Each root move of an analysis is searched with the full window, a
+    /// search that does not depend on any other root move's, so the threads take the next root
+    /// move not yet taken (in the order of the last iteration, best first) until none is left; the
+    /// results are gathered into this thread's `root_moves`. (With lazy SMP's helpers instead, each
+    /// would search every root move.) The iteration is aborted when any thread's is.
+    fn search_iteration(&mut self, depth: i32, all_moves: bool, root_helpers: &mut [Worker<'a>]) {
+        if root_helpers.is_empty() {
+            self.search_root(depth, all_moves, None);
+            return;
+        }
+        let next = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for helper in root_helpers.iter_mut() {
+                helper.root_moves.clone_from(&self.root_moves);
+                helper.seldepth = 0;
+                let next = &next;
+                scope.spawn(move || {
+                    helper.search_root(depth, true, Some(next));
+                    helper.flush_nodes();
+                });
+            }
+            self.search_root(depth, true, Some(&next));
+            if self.aborted {
+                // Out of time: the helpers stop too (they would only at their own next check).
+                self.shared.helpers_stop.store(true, Ordering::Relaxed);
+            }
+        });
+        for helper in root_helpers.iter() {
+            self.aborted |= helper.aborted;
+            self.seldepth = self.seldepth.max(helper.seldepth);
+            for &i in &helper.taken {
+                self.root_moves[i].score = helper.root_moves[i].score;
+                self.root_moves[i].pv.clone_from(&helper.root_moves[i].pv);
+            }
+        }
+    }
+
+    /// Searches the root moves at `depth`: every one in turn, or, with `shared_out`, those this
+    /// thread takes from it (an analysis of every move shared among threads). Either way the
+    /// indices searched go to `taken`.
+    fn search_root(&mut self, depth: i32, all_moves: bool, shared_out: Option<&AtomicUsize>) {
         let rules = self.shared.rules;
         let mut alpha = -INFINITY;
-        for i in 0..self.root_moves.len() {
+        self.taken.clear();
+        let mut own_next = 0;
+        loop {
+            let i = match shared_out {
+                Some(next) => next.fetch_add(1, Ordering::Relaxed),
+                None => own_next,
+            };
+            own_next += 1;
+            if i >= self.root_moves.len() {
+                break;
+            }
+            self.taken.push(i);
             let mv = self.root_moves[i].mv;
             let (board, captured) = self.root.play(mv, rules);
             let key = hash::board_key(board);

@@ -217,6 +217,66 @@ fn lazy_smp_threads_search_and_agree_on_a_forced_win() {
     assert_eq!(r.score, WIN - 1);
 }
 
+#[test]
+fn an_analysis_on_two_threads_scores_every_move_as_the_solver_does() {
+    // Each root move goes to one of the threads: every move must still get its exact result.
+    let mut state = 0x0bad_cafe_f00d_1234u64;
+    let mut checked = 0;
+    for i in 0..80 {
+        let pos = random_endgame(&mut state, 3 + (i % 2) as u8);
+        let g = Game::from_position(pos, RuleSet::Abapa);
+        let mut e = Engine::new(EngineOptions {
+            hash_mb: 4,
+            threads: 2,
+            ..EngineOptions::default()
+        });
+        let scores = e.analyze(&g, &Limits::depth(40));
+        assert_eq!(scores.len(), g.legal_moves().len(), "{pos}");
+        assert!(scores.windows(2).all(|w| w[0].score >= w[1].score));
+        for s in &scores {
+            assert_eq!(s.pv.first(), Some(&s.mv), "{pos}");
+            let mut after = g.clone();
+            after.play(s.mv).unwrap();
+            let Some(exact) = solve(&mut after, -2, 2, &mut 200_000).map(|v| -v) else {
+                continue;
+            };
+            checked += 1;
+            let found = plies_to_end(s.score).map_or(0, i32::signum);
+            assert_eq!(found, exact, "{pos} {}: score {}", s.mv, s.score);
+        }
+    }
+    assert!(checked > 40, "only {checked} moves solved");
+}
+
+#[test]
+fn an_analysis_on_two_threads_stops_on_time_and_when_told() {
+    let mut e = Engine::new(EngineOptions {
+        hash_mb: 4,
+        threads: 2,
+        ..EngineOptions::default()
+    });
+    let g = Game::new(RuleSet::Abapa);
+    let t = Instant::now();
+    let scores = e.analyze(&g, &Limits::movetime(Duration::from_millis(100)));
+    assert!(t.elapsed() < Duration::from_secs(5));
+    assert_eq!(scores.len(), 6);
+    let control = e.control();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        control.stop();
+    });
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let t = Instant::now();
+    let scores = e.analyze_controlled(&g, &limits);
+    stopper.join().unwrap();
+    assert!(t.elapsed() < Duration::from_secs(5));
+    assert_eq!(scores.len(), 6);
+    assert!(scores.iter().all(|s| s.pv.first() == Some(&s.mv)));
+}
+
 /// Captures the most seeds now; among equal captures, the first move.
 fn greedy(game: &Game) -> Move {
     let pos = game.position();

@@ -35,6 +35,9 @@ pub struct Args {
     /// covers show each move's database value
     #[arg(long, value_name = "DIR")]
     pub egtb: Option<String>,
+    /// Search threads: each takes the next move to analyse (default: one per processor)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: Option<u16>,
 }
 
 /// Losses (in centiseeds) from which a move is marked: inaccuracy `?!`, mistake `?`, blunder `??`.
@@ -48,6 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut engine = Engine::new(EngineOptions {
         hash_mb: args.hash.clamp(1, 4096),
+        threads: super::threads_or_every_processor(args.threads),
         ..EngineOptions::default()
     });
     let limits = |default_ms: u64| Limits {

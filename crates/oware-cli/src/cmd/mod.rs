@@ -68,3 +68,11 @@ pub fn parse_position(text: &str) -> anyhow::Result<Position> {
     text.parse()
         .map_err(|e| Exit::bad_input(format!("bad position {text:?}: {e}")))
 }
+
+/// Search threads from a `--threads` option: as given, or one per processor by default.
+pub fn threads_or_every_processor(threads: Option<u16>) -> usize {
+    threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    )
+}

@@ -33,8 +33,8 @@ pub struct Args {
     /// The computer's thinking time per move, in milliseconds
     #[arg(long, default_value_t = 1000, value_name = "MS")]
     pub movetime: u64,
-    /// Search threads for the computer at full strength, hints and the evaluation (default: one per
-    /// processor; two threads scored +82 Elo against one at 100 ms, docs/engine-matches.md)
+    /// Search threads for the computer, hints and the evaluation (default: one per processor; at
+    /// full strength two threads scored +82 Elo against one at 100 ms, docs/engine-matches.md)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
 }
@@ -69,7 +69,7 @@ struct Session<W: Write> {
     computer: Option<Side>,
     level: u8,
     movetime: Duration,
-    /// Search threads (the lower levels' analyses use one whatever this says).
+    /// Search threads (at the lower levels they share out the root moves of the analysis).
     threads: usize,
     /// Show the evaluation after every move.
     live_eval: bool,
@@ -416,10 +416,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         computer,
         level: args.level,
         movetime: Duration::from_millis(args.movetime.max(1)),
-        threads: args.threads.map_or_else(
-            || std::thread::available_parallelism().map_or(1, usize::from),
-            usize::from,
-        ),
+        threads: super::threads_or_every_processor(args.threads),
         live_eval: false,
         engine: None,
         random: oware_engine::seed_from_clock(),
