@@ -148,7 +148,7 @@ fn play(games: usize, depth: u32) -> Vec<Seen> {
         let mut game = Game::new(RuleSet::Abapa);
         let mut positions = Vec::new();
         while !game.is_over() && game.ply_count() < 400 {
-            let scores = engine.analyze(&game, &Limits::depth(depth));
+            let scores = engine.analyze(&game, &Limits::depth(depth)).moves;
             if game.ply_count() >= 4 {
                 let best = scores.iter().map(|s| s.score).max().unwrap_or(0);
                 // A decided game's score is a certainty, not a seed count.

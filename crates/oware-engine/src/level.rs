@@ -69,7 +69,7 @@ pub fn choose_move_with(
     if level.noise == 0 {
         return engine.search(game, &limits, &mut |_| {}).best;
     }
-    let scores = engine.analyze(game, &limits);
+    let scores = engine.analyze(game, &limits).moves;
     level.pick(&scores, random)
 }
 

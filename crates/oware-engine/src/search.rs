@@ -232,6 +232,17 @@ pub struct MoveScore {
     pub pv: Vec<Move>,
 }
 
+/// An analysis of every legal move ([`Engine::analyze`]): their scores and how far the search got.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Analysis {
+    /// Every legal move, best first (none when the game is over).
+    pub moves: Vec<MoveScore>,
+    /// The last iteration completed for every move, in plies (its scores are the ones given).
+    pub depth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+}
+
 /// How many plies until the end, when `score` is a decided game (positive: the side to move wins).
 pub fn plies_to_end(score: i32) -> Option<i32> {
     (score.abs() > WIN_THRESHOLD).then(|| (WIN - score.abs()) * score.signum())
@@ -322,14 +333,20 @@ impl Engine {
 
     /// Scores every legal move of the current position (each searched with a full window), best
     /// first, within `limits`.
-    pub fn analyze(&mut self, game: &Game, limits: &Limits) -> Vec<MoveScore> {
+    pub fn analyze(&mut self, game: &Game, limits: &Limits) -> Analysis {
         self.control.reset(false);
-        self.run(game, limits, true, &mut |_| {}).1
+        self.analyze_controlled(game, limits)
     }
 
     /// Like [`Engine::analyze`], without resetting the control (see [`Engine::search_controlled`]).
-    pub fn analyze_controlled(&mut self, game: &Game, limits: &Limits) -> Vec<MoveScore> {
-        self.run(game, limits, true, &mut |_| {}).1
+    pub fn analyze_controlled(&mut self, game: &Game, limits: &Limits) -> Analysis {
+        let (result, moves) = self.run(game, limits, true, &mut |_| {});
+        Analysis {
+            moves,
+            depth: result.depth,
+            nodes: result.nodes,
+            time: result.time,
+        }
     }
 
     fn run(

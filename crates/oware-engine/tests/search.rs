@@ -179,7 +179,11 @@ fn stop_from_another_thread_returns_a_legal_move() {
 #[test]
 fn analysis_scores_every_legal_move_best_first() {
     let g = game("0-0-0-1-0-1-1-1-0-0-0-0-23-21-S", RuleSet::Abapa);
-    let scores = engine().analyze(&g, &Limits::depth(6));
+    let analysis = engine().analyze(&g, &Limits::depth(6));
+    // The win in one is certain early: the search stops before the depth limit.
+    assert!((1..6).contains(&analysis.depth), "depth {}", analysis.depth);
+    assert!(analysis.nodes > 0);
+    let scores = analysis.moves;
     assert_eq!(scores.len(), g.legal_moves().len());
     assert_eq!(scores[0].mv, Move::from_letter('F').unwrap());
     assert!(scores.windows(2).all(|w| w[0].score >= w[1].score));
@@ -230,7 +234,7 @@ fn an_analysis_on_two_threads_scores_every_move_as_the_solver_does() {
             threads: 2,
             ..EngineOptions::default()
         });
-        let scores = e.analyze(&g, &Limits::depth(40));
+        let scores = e.analyze(&g, &Limits::depth(40)).moves;
         assert_eq!(scores.len(), g.legal_moves().len(), "{pos}");
         assert!(scores.windows(2).all(|w| w[0].score >= w[1].score));
         for s in &scores {
@@ -257,9 +261,10 @@ fn an_analysis_on_two_threads_stops_on_time_and_when_told() {
     });
     let g = Game::new(RuleSet::Abapa);
     let t = Instant::now();
-    let scores = e.analyze(&g, &Limits::movetime(Duration::from_millis(100)));
+    let analysis = e.analyze(&g, &Limits::movetime(Duration::from_millis(100)));
     assert!(t.elapsed() < Duration::from_secs(5));
-    assert_eq!(scores.len(), 6);
+    assert_eq!(analysis.moves.len(), 6);
+    assert!(analysis.depth >= 4, "depth {}", analysis.depth);
     let control = e.control();
     let stopper = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(100));
@@ -270,7 +275,7 @@ fn an_analysis_on_two_threads_stops_on_time_and_when_told() {
         ..Limits::default()
     };
     let t = Instant::now();
-    let scores = e.analyze_controlled(&g, &limits);
+    let scores = e.analyze_controlled(&g, &limits).moves;
     stopper.join().unwrap();
     assert!(t.elapsed() < Duration::from_secs(5));
     assert_eq!(scores.len(), 6);

@@ -147,34 +147,16 @@ pub fn evaluate(
     if game.is_over() {
         return done;
     }
-    // `analyze` does not say how deep it got, so deepen one ply per call: the table keeps what
-    // the shallower calls found, which makes the repeated iterations cheap.
-    for depth in 1..=max_depth.max(1) {
-        let left = budget.saturating_sub(start.elapsed());
-        if left.is_zero() {
-            break;
-        }
-        let call = Instant::now();
-        let scores = engine.analyze(
-            game,
-            &Limits {
-                depth: Some(depth),
-                movetime: Some(left),
-                ..Limits::default()
-            },
-        );
-        if scores.is_empty() {
-            break;
-        }
-        // A call that used all its time may not have reached `depth` (the engine searches until
-        // the time is up), but its scores are at least as deep as the last's.
-        let complete = call.elapsed() < left;
-        done.moves = scores.iter().map(move_value).collect();
-        if !complete {
-            break;
-        }
-        done.depth = depth;
-    }
+    let analysis = engine.analyze(
+        game,
+        &Limits {
+            depth: Some(max_depth.max(1)),
+            movetime: Some(budget),
+            ..Limits::default()
+        },
+    );
+    done.depth = analysis.depth;
+    done.moves = analysis.moves.iter().map(move_value).collect();
     if let Some(values) = databases.move_values(game) {
         for m in &mut done.moves {
             m.database = values

@@ -140,7 +140,7 @@ fn analyze_position(
         return Ok(());
     }
     println!("{} to move", pos.side_to_move());
-    let scores = engine.analyze(game, limits);
+    let analysis = engine.analyze(game, limits);
     // Database values, from the mover's side in the rule set's units (awari: seed difference over
     // the board; abapa: seeds of the board the mover ends with, or a lower bound marked `>=`).
     let database = tablebase.and_then(|tb| {
@@ -156,7 +156,7 @@ fn analyze_position(
         println!("database: {} ({exact}; {units})", value.value);
     }
     println!("move  score      database  line");
-    for s in &scores {
+    for s in &analysis.moves {
         let db = database
             .as_ref()
             .and_then(|(_, moves)| moves.iter().find(|(m, _)| *m == s.mv))
@@ -175,6 +175,18 @@ fn analyze_position(
             line(&s.pv)
         );
     }
+    println!(
+        "depth {} (every move), {} nodes in {} ms on {} thread{}",
+        analysis.depth,
+        analysis.nodes,
+        analysis.time.as_millis(),
+        engine.options().threads,
+        if engine.options().threads == 1 {
+            ""
+        } else {
+            "s"
+        }
+    );
     Ok(())
 }
 
@@ -203,7 +215,7 @@ fn analyze_game(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow::Re
     let mut mistakes = [0usize; 2];
     for (ply, &mv) in game.moves().iter().enumerate() {
         let side = replay.position().side_to_move();
-        let scores: Vec<MoveScore> = engine.analyze(&replay, limits);
+        let scores: Vec<MoveScore> = engine.analyze(&replay, limits).moves;
         let best = &scores[0];
         let played = scores
             .iter()

@@ -487,9 +487,10 @@ impl Session {
                 Some(engine.search_controlled(&game, &limits, &mut print_info))
             } else {
                 limits.depth = limits.depth.min(level.depth).or(level.depth);
-                let scores = engine.analyze_controlled(&game, &limits);
-                level.pick(&scores, &mut random).map(|mv| {
-                    let chosen = scores
+                let analysis = engine.analyze_controlled(&game, &limits);
+                level.pick(&analysis.moves, &mut random).map(|mv| {
+                    let chosen = analysis
+                        .moves
                         .iter()
                         .find(|s| s.mv == mv)
                         .expect("picked from scores");
@@ -497,10 +498,10 @@ impl Session {
                         best: Some(mv),
                         ponder: chosen.pv.get(1).copied(),
                         score: chosen.score,
-                        depth: limits.depth.unwrap_or(0),
+                        depth: analysis.depth,
                         seldepth: 0,
-                        nodes: 0,
-                        time: Duration::ZERO,
+                        nodes: analysis.nodes,
+                        time: analysis.time,
                         pv: chosen.pv.clone(),
                         hashfull: 0,
                     }
