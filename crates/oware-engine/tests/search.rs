@@ -21,6 +21,14 @@ fn engine() -> Engine {
     })
 }
 
+fn two_threads() -> Engine {
+    Engine::new(EngineOptions {
+        hash_mb: 4,
+        threads: 2,
+        ..EngineOptions::default()
+    })
+}
+
 #[test]
 fn takes_the_winning_capture() {
     // F captures 2 from a: 25 seeds, an immediate win.
@@ -211,11 +219,7 @@ fn every_level_plays_legal_moves() {
 
 #[test]
 fn lazy_smp_threads_search_and_agree_on_a_forced_win() {
-    let mut e = Engine::new(EngineOptions {
-        hash_mb: 4,
-        threads: 2,
-        ..EngineOptions::default()
-    });
+    let mut e = two_threads();
     let g = game("0-0-0-1-0-1-1-1-0-0-0-0-23-21-S", RuleSet::Abapa);
     let r = e.search(&g, &Limits::depth(8), &mut |_| {});
     assert_eq!(r.score, WIN - 1);
@@ -229,11 +233,7 @@ fn an_analysis_on_two_threads_scores_every_move_as_the_solver_does() {
     for i in 0..80 {
         let pos = random_endgame(&mut state, 3 + (i % 2) as u8);
         let g = Game::from_position(pos, RuleSet::Abapa);
-        let mut e = Engine::new(EngineOptions {
-            hash_mb: 4,
-            threads: 2,
-            ..EngineOptions::default()
-        });
+        let mut e = two_threads();
         let scores = e.analyze(&g, &Limits::depth(40)).moves;
         assert_eq!(scores.len(), g.legal_moves().len(), "{pos}");
         assert!(scores.windows(2).all(|w| w[0].score >= w[1].score));
@@ -254,11 +254,7 @@ fn an_analysis_on_two_threads_scores_every_move_as_the_solver_does() {
 
 #[test]
 fn an_analysis_on_two_threads_stops_on_time_and_when_told() {
-    let mut e = Engine::new(EngineOptions {
-        hash_mb: 4,
-        threads: 2,
-        ..EngineOptions::default()
-    });
+    let mut e = two_threads();
     let g = Game::new(RuleSet::Abapa);
     let t = Instant::now();
     let analysis = e.analyze(&g, &Limits::movetime(Duration::from_millis(100)));
