@@ -1,8 +1,8 @@
 //! Iterative-deepening principal-variation search (PVS) over [`Position`]s, with a transposition
 //! table, move ordering (table move, captures, killers, history), late move reductions, reverse
-//! futility pruning, internal iterative reduction, a single-reply extension, time management,
-//! threads (lazy SMP for the best move; for an analysis of every root move, the root moves shared
-//! out among them), exact game ends and repetitions.
+//! futility pruning, internal iterative reduction, single-reply and singular extensions, time
+//! management, threads (lazy SMP for the best move; for an analysis of every root move, the root
+//! moves shared out among them), exact game ends and repetitions.
 //!
 //! # Repetitions and the graph-history interaction
 //!
@@ -457,6 +457,11 @@ const FUTILITY_DEPTH: i32 = 3;
 
 /// Internal iterative reduction: a node this deep without a table move is searched a ply shallower.
 const IIR_DEPTH: i32 = 4;
+
+/// Singular extension (see [`Worker::search`]): the shallowest node it is tried at, and by how much
+/// (centiseeds) every other move must fall short of the table move's score.
+const SINGULAR_DEPTH: i32 = 10;
+const SINGULAR_MARGIN: i32 = 200;
 
 /// "No repetition in this subtree": larger than any path index.
 const NO_REPETITION: usize = usize::MAX;
@@ -923,8 +928,14 @@ impl<'a> Worker<'a> {
         }
         let key = self.keys[index];
         let mut tt_move = None;
+        let mut tt_value = None;
         if let Some(entry) = self.shared.table.probe(key) {
             tt_move = entry.mv.filter(|&m| moves.contains(m));
+            tt_value = Some((
+                from_table(entry.score, ply),
+                entry.bound,
+                i32::from(entry.depth),
+            ));
             if !pv_node && i32::from(entry.depth) >= depth {
                 let score = from_table(entry.score, ply);
                 let cut = match entry.bound {
@@ -980,6 +991,28 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut rep_min = NO_REPETITION;
+        // Singular extension: a table move that the table says is at least this good, from a
+        // search nearly as deep, and that every other move falls short of by a margin in a search
+        // of half the depth, is the only move that holds here: it is searched a ply deeper.
+        let mut extension = 0;
+        if let (Some(tt), Some((tt_score, bound, tt_depth))) = (tt_move, tt_value) {
+            if depth >= SINGULAR_DEPTH
+                && ply > 0
+                && n > 1
+                && bound != Bound::Upper
+                && tt_depth >= depth - 3
+                && tt_score.abs() < WIN_THRESHOLD
+            {
+                let (singular, rep) =
+                    self.is_singular(pos, tt, tt_score - SINGULAR_MARGIN, depth, ply);
+                if self.aborted {
+                    return (0, NO_REPETITION);
+                }
+                // The verdict may rest on a repetition above this node, as a score would.
+                rep_min = rep;
+                extension = i32::from(singular);
+            }
+        }
         for i in 0..n {
             if i == 1 {
                 if let (Some(tt), Some(history)) = (tt_move, history_before) {
@@ -1023,7 +1056,14 @@ impl<'a> Worker<'a> {
             } = children[i];
             let (score, rep) = if i == 0 {
                 self.child(
-                    board, captured, child_key, depth, -beta, -alpha, ply, pv_node,
+                    board,
+                    captured,
+                    child_key,
+                    depth + extension,
+                    -beta,
+                    -alpha,
+                    ply,
+                    pv_node,
                 )
             } else {
                 // Late move reductions: quiet moves that ordering put late are searched shallower
@@ -1117,6 +1157,43 @@ impl<'a> Worker<'a> {
             ));
         }
         (best, rep_min)
+    }
+
+    /// Whether every legal move of `pos` but `tt` scores below `singular_beta` in a search of half
+    /// `depth` (see the singular extension in [`Worker::search`]), with the lowest path index a
+    /// repetition in those searches went back to.
+    fn is_singular(
+        &mut self,
+        pos: Board,
+        tt: Move,
+        singular_beta: i32,
+        depth: i32,
+        ply: usize,
+    ) -> (bool, usize) {
+        let rules = self.shared.rules;
+        let mut rep_min = NO_REPETITION;
+        for mv in pos.legal_moves(rules) {
+            if mv == tt {
+                continue;
+            }
+            let (board, captured) = pos.play(mv, rules);
+            let key = hash::board_key(board);
+            let (score, rep) = self.child(
+                board,
+                captured,
+                key,
+                depth / 2,
+                -singular_beta,
+                -singular_beta + 1,
+                ply,
+                false,
+            );
+            rep_min = rep_min.min(rep);
+            if self.aborted || score >= singular_beta {
+                return (false, rep_min);
+            }
+        }
+        (true, rep_min)
     }
 
     /// A move's child for the ordering array: its order, the move, what it plays into, and its key
