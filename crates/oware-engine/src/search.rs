@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use oware_rules::{Game, Move, Position, RuleSet, Side};
+use oware_rules::{Game, Move, MoveSet, Position, RuleSet, Side};
 
 use crate::board::Board;
 use crate::eval::{EvalTable, Weights};
@@ -931,13 +931,9 @@ impl<'a> Worker<'a> {
         let mut tt_value = None;
         if let Some(entry) = self.shared.table.probe(key) {
             tt_move = entry.mv.filter(|&m| moves.contains(m));
-            tt_value = Some((
-                from_table(entry.score, ply),
-                entry.bound,
-                i32::from(entry.depth),
-            ));
+            let score = from_table(entry.score, ply);
+            tt_value = Some((score, entry.bound, i32::from(entry.depth)));
             if !pv_node && i32::from(entry.depth) >= depth {
-                let score = from_table(entry.score, ply);
                 let cut = match entry.bound {
                     Bound::Exact => true,
                     Bound::Lower => score >= beta,
@@ -1004,7 +1000,7 @@ impl<'a> Worker<'a> {
                 && tt_score.abs() < WIN_THRESHOLD
             {
                 let (singular, rep) =
-                    self.is_singular(pos, tt, tt_score - SINGULAR_MARGIN, depth, ply);
+                    self.is_singular(pos, moves, tt, tt_score - SINGULAR_MARGIN, depth, ply);
                 if self.aborted {
                     return (0, NO_REPETITION);
                 }
@@ -1159,12 +1155,13 @@ impl<'a> Worker<'a> {
         (best, rep_min)
     }
 
-    /// Whether every legal move of `pos` but `tt` scores below `singular_beta` in a search of half
-    /// `depth` (see the singular extension in [`Worker::search`]), with the lowest path index a
-    /// repetition in those searches went back to.
+    /// Whether every move of `moves` (the legal moves of `pos`) but `tt` scores below
+    /// `singular_beta` in a search of half `depth` (see the singular extension in
+    /// [`Worker::search`]), with the lowest path index a repetition in those searches went back to.
     fn is_singular(
         &mut self,
         pos: Board,
+        moves: MoveSet,
         tt: Move,
         singular_beta: i32,
         depth: i32,
@@ -1172,7 +1169,7 @@ impl<'a> Worker<'a> {
     ) -> (bool, usize) {
         let rules = self.shared.rules;
         let mut rep_min = NO_REPETITION;
-        for mv in pos.legal_moves(rules) {
+        for mv in moves {
             if mv == tt {
                 continue;
             }
