@@ -990,6 +990,9 @@ impl<'a> Worker<'a> {
         // Singular extension: a table move that the table says is at least this good, from a
         // search nearly as deep, and that every other move falls short of by a margin in a search
         // of half the depth, is the only move that holds here: it is searched a ply deeper.
+        // Multi-cut: when another move reaches that score too, and the score is at least beta,
+        // the node has two moves that fail high (the table move by the table, the other by the
+        // verification): it is cut without a full-depth search.
         let mut extension = 0;
         if let (Some(tt), Some((tt_score, bound, tt_depth))) = (tt_move, tt_value) {
             if depth >= SINGULAR_DEPTH
@@ -999,12 +1002,15 @@ impl<'a> Worker<'a> {
                 && tt_depth >= depth - 3
                 && tt_score.abs() < WIN_THRESHOLD
             {
-                let (singular, rep) =
-                    self.is_singular(pos, moves, tt, tt_score - SINGULAR_MARGIN, depth, ply);
+                let singular_beta = tt_score - SINGULAR_MARGIN;
+                let (singular, rep) = self.is_singular(pos, moves, tt, singular_beta, depth, ply);
                 if self.aborted {
                     return (0, NO_REPETITION);
                 }
                 // The verdict may rest on a repetition above this node, as a score would.
+                if !singular && singular_beta >= beta {
+                    return (singular_beta, rep);
+                }
                 rep_min = rep;
                 extension = i32::from(singular);
             }
