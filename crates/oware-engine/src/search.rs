@@ -1,8 +1,8 @@
 //! Iterative-deepening principal-variation search (PVS) over [`Position`]s, with a transposition
 //! table, move ordering (table move, captures, killers, history), late move reductions, reverse
-//! futility pruning, internal iterative reduction, single-reply and singular extensions, time
-//! management, threads (lazy SMP for the best move; for an analysis of every root move, the root
-//! moves shared out among them), exact game ends and repetitions.
+//! futility pruning, internal iterative reduction, single-reply and singular extensions (with a
+//! multi-cut), time management, threads (lazy SMP for the best move; for an analysis of every root
+//! move, the root moves shared out among them), exact game ends and repetitions.
 //!
 //! # Repetitions and the graph-history interaction
 //!
