@@ -1173,14 +1173,17 @@ impl<'a> Worker<'a> {
         depth: i32,
         ply: usize,
     ) -> (bool, usize) {
-        let rules = self.shared.rules;
         let mut rep_min = NO_REPETITION;
         for mv in moves {
             if mv == tt {
                 continue;
             }
-            let (board, captured) = pos.play(mv, rules);
-            let key = hash::board_key(board);
+            let Child {
+                board,
+                captured,
+                key,
+                ..
+            } = self.make_child(pos, mv, depth / 2, 0);
             let (score, rep) = self.child(
                 board,
                 captured,
