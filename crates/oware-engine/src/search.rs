@@ -462,6 +462,9 @@ const IIR_DEPTH: i32 = 4;
 /// (centiseeds) every other move must fall short of the table move's score.
 const SINGULAR_DEPTH: i32 = 10;
 const SINGULAR_MARGIN: i32 = 200;
+/// How much shallower than the node the table move's entry may be for the singularity check: its
+/// score is the check's reference, and one from a much shallower search says little.
+const SINGULAR_TABLE_SLACK: i32 = 3;
 
 /// "No repetition in this subtree": larger than any path index.
 const NO_REPETITION: usize = usize::MAX;
@@ -999,7 +1002,7 @@ impl<'a> Worker<'a> {
                 && ply > 0
                 && n > 1
                 && bound != Bound::Upper
-                && tt_depth >= depth - 3
+                && tt_depth >= depth - SINGULAR_TABLE_SLACK
                 && tt_score.abs() < WIN_THRESHOLD
             {
                 let singular_beta = tt_score - SINGULAR_MARGIN;
