@@ -329,5 +329,37 @@ fn a_short_match_between_two_engines() {
         stderr.contains("tee"),
         "the second engine is named: {stderr}"
     );
+
+    // On clocks, the referee sends both clocks with each `go`, keeps them, and writes the time
+    // control into the records.
+    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["match", "--engine", &engine, "--engine", &engine])
+        .args(["--games", "1", "--tc", "0.5+0.01", "--option", "Hash=4"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(result.status.success(), "{stderr}");
+    assert!(stderr.contains("clocks of 0.5+0.01 s"), "{stderr}");
+    assert!(!stderr.contains("out of time"), "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("[TimeControl \"0.5+0.01\"]"), "{text}");
+    // An engine that thinks past its clock loses on time, however good its move.
+    let sleeper = "while read -r line; do case \"$line\" in \
+        uci) echo 'id name sleeper'; echo uciok;; isready) echo readyok;; \
+        go*) sleep 1; echo 'bestmove A';; quit) exit;; esac; done";
+    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["match", "--engine", sleeper, "--engine", &engine])
+        .args(["--games", "1", "--tc", "0.3"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert!(result.status.success(), "{stdout}");
+    assert!(stdout.contains("losses 1"), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("South forfeits: out of time"), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -1,9 +1,10 @@
 //! `oware match`: a referee between two engines that speak the protocol of `oware engine`.
 //!
 //! Each opening is played twice, the engines swapping sides. Every move is checked with the rules
-//! crate: an illegal move, a malformed answer, a crash or a long silence loses the game. The games are
-//! written as OGN; the score is reported as wins/draws/losses of the first engine with the Elo
-//! difference and its 95% interval.
+//! crate: an illegal move, a malformed answer, a crash or a long silence loses the game. The engines
+//! think a fixed time a move (`--movetime`), or play on game clocks (`--tc`), where the referee keeps
+//! the clocks and an engine whose clock runs out loses. The games are written as OGN; the score is
+//! reported as wins/draws/losses of the first engine with the Elo difference and its 95% interval.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -28,6 +29,11 @@ pub struct Args {
     /// Thinking time per move in milliseconds
     #[arg(long, default_value_t = 100)]
     pub movetime: u64,
+    /// Game clocks instead of a time per move: seconds each side starts with, and seconds added
+    /// after each of its moves (`10+0.1`; `60` for no increment). An engine whose clock runs out
+    /// loses the game.
+    #[arg(long = "tc", value_name = "SECONDS[+INC]", conflicts_with = "movetime")]
+    pub time_control: Option<TimeControl>,
     /// Openings, one per line: a move list (`FfEa`) or a position string; `#` starts a comment
     /// (default: every pair of first moves, 36 openings)
     #[arg(long, value_name = "FILE")]
@@ -64,6 +70,61 @@ fn parse_options<'a>(
             _ => Err(format!("{flag} {option:?}: expected NAME=VALUE")),
         })
         .collect()
+}
+
+/// Game clocks: what each side starts with and what it gains after each of its moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeControl {
+    start: Duration,
+    increment: Duration,
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let seconds = |part: &str, what: &str| -> Result<Duration, String> {
+            let value: f64 = part
+                .trim()
+                .parse()
+                .map_err(|_| format!("{what} {part:?} is not a number of seconds"))?;
+            // A day is far beyond any match; the bound keeps the milliseconds sent in range.
+            if !(0.0..=86_400.0).contains(&value) {
+                return Err(format!("{what} {part:?} must be 0 to 86400 seconds"));
+            }
+            Ok(Duration::from_secs_f64(value))
+        };
+        let (start, increment) = text.split_once('+').unwrap_or((text, "0"));
+        let tc = TimeControl {
+            start: seconds(start, "the time")?,
+            increment: seconds(increment, "the increment")?,
+        };
+        if tc.start < Duration::from_millis(1) {
+            return Err(format!(
+                "the time in {text:?} must be at least 0.001 seconds"
+            ));
+        }
+        Ok(tc)
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    /// As PGN's `TimeControl` tag writes it: seconds, and `+` the increment when there is one.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.start.as_secs_f64())?;
+        if !self.increment.is_zero() {
+            write!(f, "+{}", self.increment.as_secs_f64())?;
+        }
+        Ok(())
+    }
+}
+
+/// How the engines are given their time.
+#[derive(Debug, Clone, Copy)]
+enum Pace {
+    /// This many milliseconds a move.
+    MoveTime(u64),
+    Clock(TimeControl),
 }
 
 /// A game longer than this is stopped and scored as a repetition would be (it cannot happen between
@@ -233,8 +294,14 @@ impl EngineProcess {
         }
     }
 
-    /// Asks for a move in `game`; the raw word after `bestmove`.
-    fn best_move(&mut self, game: &Game, movetime: u64) -> anyhow::Result<String> {
+    /// Asks for a move in `game` with `go` and `limits`, waiting at most `wait` for it; the raw
+    /// word after `bestmove`, and the time from `go` to the answer.
+    fn best_move(
+        &mut self,
+        game: &Game,
+        limits: &str,
+        wait: Duration,
+    ) -> anyhow::Result<(String, Duration)> {
         let moves: String = game.moves().iter().map(|m| m.letter()).collect();
         let start = if *game.start() == Position::start() {
             "startpos".to_string()
@@ -248,14 +315,15 @@ impl EngineProcess {
         };
         self.send(&position)?;
         self.check_accepted(&format!("`{position}`"))?;
-        self.send(&format!("go movetime {movetime}"))?;
-        // Generous: the engine is judged on legality here, not on its clock.
-        let lines = self.wait_for(
-            "bestmove",
-            Duration::from_millis(movetime.saturating_mul(3).saturating_add(5000)),
-        )?;
+        self.send(&format!("go {limits}"))?;
+        let asked = Instant::now();
+        let lines = self.wait_for("bestmove", wait)?;
+        let thought = asked.elapsed();
         let last = lines.last().map(String::as_str).unwrap_or("");
-        Ok(last.split_whitespace().nth(1).unwrap_or("").to_string())
+        Ok((
+            last.split_whitespace().nth(1).unwrap_or("").to_string(),
+            thought,
+        ))
     }
 }
 
@@ -298,13 +366,18 @@ fn play_game(
     engines: [&mut EngineProcess; 2], // [South, North]
     opening: &Opening,
     rules: RuleSet,
-    movetime: u64,
+    pace: Pace,
 ) -> anyhow::Result<Played> {
     let [south, north] = engines;
     south.send("ucinewgame")?;
     north.send("ucinewgame")?;
     let mut game = Game::replay(opening.start, rules, &opening.moves)
         .map_err(|(ply, e)| anyhow::anyhow!("opening ply {}: {e}", ply + 1))?;
+    // South's and North's time left, on clocks.
+    let mut clocks = match pace {
+        Pace::Clock(tc) => [tc.start; 2],
+        Pace::MoveTime(_) => [Duration::ZERO; 2],
+    };
     while !game.is_over() {
         if game.ply_count() >= MAX_PLIES {
             let end = oware_rules::repetition_end(game.position(), rules);
@@ -332,14 +405,47 @@ fn play_game(
             };
             (outcome, format!("{side} forfeits: {why}"))
         };
-        let answer = engine.best_move(&game, movetime);
+        let answer = match pace {
+            // Generous: the engine is judged on legality here, not on its clock.
+            Pace::MoveTime(ms) => engine.best_move(
+                &game,
+                &format!("movetime {ms}"),
+                Duration::from_millis(ms.saturating_mul(3).saturating_add(5000)),
+            ),
+            Pace::Clock(tc) => {
+                let inc = tc.increment.as_millis();
+                let limits = format!(
+                    "wtime {} btime {} winc {inc} binc {inc}",
+                    clocks[0].as_millis(),
+                    clocks[1].as_millis()
+                );
+                // A few seconds past the flag, to tell a late answer from none.
+                let left = clocks[side.index()];
+                engine.best_move(&game, &limits, left + Duration::from_secs(5))
+            }
+        };
         let problem = match answer {
             Err(e) if e.is::<Refused>() => return Err(e),
             Err(e) => Some(format!("{e:#}")),
-            Ok(word) => match word.parse::<Move>() {
+            Ok((_, thought))
+                if matches!(pace, Pace::Clock(_)) && thought > clocks[side.index()] =>
+            {
+                Some(format!(
+                    "out of time (thought {} ms with {} ms left)",
+                    thought.as_millis(),
+                    clocks[side.index()].as_millis()
+                ))
+            }
+            Ok((word, thought)) => match word.parse::<Move>() {
                 Err(_) => Some(format!("answered bestmove {word:?}")),
                 Ok(mv) => match game.play(mv) {
-                    Ok(_) => None,
+                    Ok(_) => {
+                        if let Pace::Clock(tc) = pace {
+                            let clock = &mut clocks[side.index()];
+                            *clock = clock.saturating_sub(thought) + tc.increment;
+                        }
+                        None
+                    }
                     Err(e) => Some(format!("{mv}: {e}")),
                 },
             },
@@ -410,6 +516,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "--movetime must be 1..=3600000 milliseconds",
         ));
     }
+    let pace = match args.time_control {
+        Some(tc) => Pace::Clock(tc),
+        None => Pace::MoveTime(args.movetime),
+    };
     let both = parse_options("--option", &args.options).map_err(Exit::bad_input)?;
     let mut options1 = both.clone();
     options1.extend(parse_options("--option1", &args.options1).map_err(Exit::bad_input)?);
@@ -430,9 +540,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     let date = today();
     let mut tally = Tally::default();
+    let pace_text = match pace {
+        Pace::MoveTime(ms) => format!("{ms} ms per move"),
+        Pace::Clock(tc) => format!("clocks of {tc} s"),
+    };
     eprintln!(
-        "match: {} vs {}, {} games, {} ms per move, {} rules",
-        first.name, second.name, args.games, args.movetime, args.rules
+        "match: {} vs {}, {} games, {pace_text}, {} rules",
+        first.name, second.name, args.games, args.rules
     );
     for round in 0..args.games {
         let opening = &openings[(round / 2) % openings.len()];
@@ -443,7 +557,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             [&mut second, &mut first]
         };
         let (south_name, north_name) = (engines[0].name.clone(), engines[1].name.clone());
-        let played = play_game(engines, opening, args.rules, args.movetime)?;
+        let played = play_game(engines, opening, args.rules, pace)?;
         let first_won = match played.outcome {
             Outcome::SouthWins => Some(first_is_south),
             Outcome::NorthWins => Some(!first_is_south),
@@ -463,6 +577,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         record.set_tag("South", south_name);
         record.set_tag("North", north_name);
         record.set_tag("Termination", played.reason.clone());
+        if let Pace::Clock(tc) = pace {
+            record.set_tag("TimeControl", tc.to_string());
+        }
         writeln!(out, "{record}").context("writing the games")?;
         let (p, elo, _, _) = tally.elo();
         eprintln!(
@@ -532,6 +649,26 @@ mod tests {
         assert!(parse_openings("4-4-4 F\n", RuleSet::Abapa).is_err());
         assert!(parse_openings("# nothing\n", RuleSet::Abapa).is_err());
         assert_eq!(default_openings().len(), 36);
+    }
+
+    #[test]
+    fn time_controls_are_seconds_and_an_increment() {
+        let tc: TimeControl = "10+0.1".parse().unwrap();
+        assert_eq!(tc.start, Duration::from_secs(10));
+        assert_eq!(tc.increment, Duration::from_millis(100));
+        assert_eq!(tc.to_string(), "10+0.1");
+        let tc: TimeControl = "0.5".parse().unwrap();
+        assert_eq!(
+            (tc.start, tc.increment),
+            (Duration::from_millis(500), Duration::ZERO)
+        );
+        assert_eq!(tc.to_string(), "0.5");
+        for bad in [
+            "", "+1", "x+1", "10+", "10+y", "-1", "0", "10+-1", "1e9", "NaN", "10+1+1",
+        ] {
+            let err = bad.parse::<TimeControl>().unwrap_err();
+            assert!(err.contains("second"), "{bad:?}: {err}");
+        }
     }
 
     #[test]
