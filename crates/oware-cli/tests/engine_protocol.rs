@@ -343,6 +343,10 @@ fn a_short_match_between_two_engines() {
     assert!(result.status.success(), "{stderr}");
     assert!(stderr.contains("clocks of 0.5+0.01 s"), "{stderr}");
     assert!(!stderr.contains("out of time"), "{stderr}");
+    assert!(
+        stderr.contains("| clocks "),
+        "the time left is shown: {stderr}"
+    );
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("[TimeControl \"0.5+0.01\"]"), "{text}");
     // An engine that thinks past its clock loses on time, however good its move.

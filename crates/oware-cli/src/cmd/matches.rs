@@ -360,6 +360,8 @@ struct Played {
     outcome: Outcome,
     /// Why, in words (the rules' end reason, or a forfeit).
     reason: String,
+    /// South's and North's time left at the end, on clocks.
+    clocks: [Duration; 2],
 }
 
 fn play_game(
@@ -390,6 +392,7 @@ fn play_game(
                 game,
                 outcome,
                 reason: format!("stopped after {MAX_PLIES} plies, {}", end.score),
+                clocks,
             });
         }
         let side = game.position().side_to_move();
@@ -456,6 +459,7 @@ fn play_game(
                 game,
                 outcome,
                 reason,
+                clocks,
             });
         }
     }
@@ -464,6 +468,7 @@ fn play_game(
         outcome: Outcome::of_game(&game),
         reason: format!("{} {}", end.score, end.reason),
         game,
+        clocks,
     })
 }
 
@@ -582,8 +587,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         writeln!(out, "{record}").context("writing the games")?;
         let (p, elo, _, _) = tally.elo();
+        // On clocks, the time each side had left: how much of it the engines use.
+        let clocks = match pace {
+            Pace::Clock(_) => format!(
+                " | clocks {:.1} s, {:.1} s",
+                played.clocks[0].as_secs_f64(),
+                played.clocks[1].as_secs_f64()
+            ),
+            Pace::MoveTime(_) => String::new(),
+        };
         eprintln!(
-            "game {:>3}/{}: {} {:<8} {:<40} | first engine +{} ={} -{} ({:.1}%, Elo {:+.0})",
+            "game {:>3}/{}: {} {:<8} {:<40} | first engine +{} ={} -{} ({:.1}%, Elo {:+.0}){clocks}",
             round + 1,
             args.games,
             if first_is_south {
