@@ -363,6 +363,8 @@ fn a_short_match_between_two_engines() {
     let stdout = String::from_utf8_lossy(&result.stdout);
     assert!(result.status.success(), "{stdout}");
     assert!(stdout.contains("losses 1"), "{stdout}");
+    let progress = String::from_utf8_lossy(&result.stderr);
+    assert!(progress.contains("| clocks 0.0 s, 0.3 s"), "{progress}");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("South forfeits: out of time"), "{text}");
     std::fs::remove_dir_all(&dir).ok();

@@ -427,18 +427,16 @@ fn play_game(
                 engine.best_move(&game, &limits, left + Duration::from_secs(5))
             }
         };
+        let flag_fell = matches!(pace, Pace::Clock(_))
+            && matches!(&answer, Ok((_, thought)) if *thought > clocks[side.index()]);
         let problem = match answer {
             Err(e) if e.is::<Refused>() => return Err(e),
             Err(e) => Some(format!("{e:#}")),
-            Ok((_, thought))
-                if matches!(pace, Pace::Clock(_)) && thought > clocks[side.index()] =>
-            {
-                Some(format!(
-                    "out of time (thought {} ms with {} ms left)",
-                    thought.as_millis(),
-                    clocks[side.index()].as_millis()
-                ))
-            }
+            Ok((_, thought)) if flag_fell => Some(format!(
+                "out of time (thought {} ms with {} ms left)",
+                thought.as_millis(),
+                clocks[side.index()].as_millis()
+            )),
             Ok((word, thought)) => match word.parse::<Move>() {
                 Err(_) => Some(format!("answered bestmove {word:?}")),
                 Ok(mv) => match game.play(mv) {
@@ -454,6 +452,9 @@ fn play_game(
             },
         };
         if let Some(why) = problem {
+            if flag_fell {
+                clocks[side.index()] = Duration::ZERO;
+            }
             let (outcome, reason) = forfeit(why);
             return Ok(Played {
                 game,
