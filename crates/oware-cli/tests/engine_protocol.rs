@@ -206,6 +206,17 @@ fn isready_and_stop_during_an_infinite_search() {
     assert!(status.success(), "end of input ends the engine");
 }
 
+/// Runs `oware match` between two engine commands with `args`, writing the games to `out`.
+fn oware_match(engines: [&str; 2], args: &[&str], out: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["match", "--engine", engines[0], "--engine", engines[1]])
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_short_match_between_two_engines() {
     let dir = std::env::temp_dir().join(format!("oware-match-test-{}", std::process::id()));
@@ -214,15 +225,20 @@ fn a_short_match_between_two_engines() {
     std::fs::write(&openings, "# two openings\nFf\nCa\n").unwrap();
     let out = dir.join("games.ogn");
     let engine = format!("{} engine", env!("CARGO_BIN_EXE_oware"));
-    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(["match", "--engine", &engine, "--engine", &engine])
-        .args(["--games", "2", "--movetime", "5", "--option", "Hash=4"])
-        .arg("--openings")
-        .arg(&openings)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let result = oware_match(
+        [&engine, &engine],
+        &[
+            "--games",
+            "2",
+            "--movetime",
+            "5",
+            "--option",
+            "Hash=4",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+        &out,
+    );
     let stdout = String::from_utf8_lossy(&result.stdout);
     assert!(result.status.success(), "{stdout}");
     assert!(stdout.contains("games 2 "), "{stdout}");
@@ -245,40 +261,38 @@ fn a_short_match_between_two_engines() {
         assert_eq!(format!("{}", game.moves()[0]), "F");
     }
     // A bad engine command is an error, not a hang.
-    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args([
-            "match", "--engine", "exit 3", "--engine", &engine, "--games", "1",
-        ])
-        .arg("--out")
-        .arg(dir.join("none.ogn"))
-        .output()
-        .unwrap();
+    let result = oware_match(
+        ["exit 3", &engine],
+        &["--games", "1"],
+        &dir.join("none.ogn"),
+    );
     assert!(!result.status.success());
 
     // An engine that refuses a position (here: every `position fen`, as an adapter that can only
     // replay from the start would) stops the match with its words; it is not scored as a forfeit.
     let refuser = format!("sed -u 's/^position fen .*/position fen bogus/' | {engine}");
     std::fs::write(&openings, "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N a\n").unwrap();
-    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(["match", "--engine", &engine, "--engine", &refuser])
-        .args(["--games", "2", "--movetime", "5"])
-        .arg("--openings")
-        .arg(&openings)
-        .arg("--out")
-        .arg(dir.join("refused.ogn"))
-        .output()
-        .unwrap();
+    let result = oware_match(
+        [&engine, &refuser],
+        &[
+            "--games",
+            "2",
+            "--movetime",
+            "5",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+        &dir.join("refused.ogn"),
+    );
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(!result.status.success(), "{stderr}");
     assert!(stderr.contains("refused `position fen"), "{stderr}");
     // So does an option an engine does not know.
-    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(["match", "--engine", &engine, "--engine", &engine])
-        .args(["--games", "1", "--option", "NoSuchOption=1"])
-        .arg("--out")
-        .arg(dir.join("none.ogn"))
-        .output()
-        .unwrap();
+    let result = oware_match(
+        [&engine, &engine],
+        &["--games", "1", "--option", "NoSuchOption=1"],
+        &dir.join("none.ogn"),
+    );
     assert!(!result.status.success());
     assert!(String::from_utf8_lossy(&result.stderr).contains("refused the match's options"));
 
@@ -286,20 +300,22 @@ fn a_short_match_between_two_engines() {
     let log1 = dir.join("first.log");
     let log2 = dir.join("second.log");
     let logged = |log: &std::path::Path| format!("tee {} | {engine}", log.display());
-    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args([
-            "match",
-            "--engine",
-            &logged(&log1),
-            "--engine",
-            &logged(&log2),
-        ])
-        .args(["--games", "1", "--movetime", "5", "--option", "Hash=4"])
-        .args(["--option1", "Level=3", "--option2", "Hash=2"])
-        .arg("--out")
-        .arg(dir.join("per-engine.ogn"))
-        .output()
-        .unwrap();
+    let result = oware_match(
+        [&logged(&log1), &logged(&log2)],
+        &[
+            "--games",
+            "1",
+            "--movetime",
+            "5",
+            "--option",
+            "Hash=4",
+            "--option1",
+            "Level=3",
+            "--option2",
+            "Hash=2",
+        ],
+        &dir.join("per-engine.ogn"),
+    );
     assert!(
         result.status.success(),
         "{}",
@@ -315,13 +331,11 @@ fn a_short_match_between_two_engines() {
     assert!(second.contains("setoption name Hash value 2\n"), "{second}");
     assert!(!second.contains("Level"), "{second}");
     // A refused option for the second engine stops the match, naming that engine.
-    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(["match", "--engine", &engine, "--engine", &logged(&log2)])
-        .args(["--games", "1", "--option2", "NoSuchOption=1"])
-        .arg("--out")
-        .arg(dir.join("none.ogn"))
-        .output()
-        .unwrap();
+    let result = oware_match(
+        [&engine, &logged(&log2)],
+        &["--games", "1", "--option2", "NoSuchOption=1"],
+        &dir.join("none.ogn"),
+    );
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(!result.status.success());
     assert!(stderr.contains("refused the match's options"), "{stderr}");
@@ -332,13 +346,11 @@ fn a_short_match_between_two_engines() {
 
     // On clocks, the referee sends both clocks with each `go`, keeps them, and writes the time
     // control into the records.
-    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(["match", "--engine", &engine, "--engine", &engine])
-        .args(["--games", "1", "--tc", "0.5+0.01", "--option", "Hash=4"])
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let result = oware_match(
+        [&engine, &engine],
+        &["--games", "1", "--tc", "0.5+0.01", "--option", "Hash=4"],
+        &out,
+    );
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(result.status.success(), "{stderr}");
     assert!(stderr.contains("clocks of 0.5+0.01 s"), "{stderr}");
@@ -353,13 +365,7 @@ fn a_short_match_between_two_engines() {
     let sleeper = "while read -r line; do case \"$line\" in \
         uci) echo 'id name sleeper'; echo uciok;; isready) echo readyok;; \
         go*) sleep 1; echo 'bestmove A';; quit) exit;; esac; done";
-    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(["match", "--engine", sleeper, "--engine", &engine])
-        .args(["--games", "1", "--tc", "0.3"])
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let result = oware_match([sleeper, &engine], &["--games", "1", "--tc", "0.3"], &out);
     let stdout = String::from_utf8_lossy(&result.stdout);
     assert!(result.status.success(), "{stdout}");
     assert!(stdout.contains("losses 1"), "{stdout}");
