@@ -408,6 +408,8 @@ fn play_game(
             };
             (outcome, format!("{side} forfeits: {why}"))
         };
+        // The mover's time left, on clocks.
+        let left = clocks[side.index()];
         let answer = match pace {
             // Generous: the engine is judged on legality here, not on its clock.
             Pace::MoveTime(ms) => engine.best_move(
@@ -423,30 +425,23 @@ fn play_game(
                     clocks[1].as_millis()
                 );
                 // A few seconds past the flag, to tell a late answer from none.
-                let left = clocks[side.index()];
                 engine.best_move(&game, &limits, left + Duration::from_secs(5))
             }
         };
-        let flag_fell = matches!(pace, Pace::Clock(_))
-            && matches!(&answer, Ok((_, thought)) if *thought > clocks[side.index()]);
+        let thought = answer.as_ref().map_or(Duration::ZERO, |&(_, t)| t);
+        let flag_fell = matches!(pace, Pace::Clock(_)) && thought > left;
         let problem = match answer {
             Err(e) if e.is::<Refused>() => return Err(e),
             Err(e) => Some(format!("{e:#}")),
-            Ok((_, thought)) if flag_fell => Some(format!(
+            Ok(_) if flag_fell => Some(format!(
                 "out of time (thought {} ms with {} ms left)",
                 thought.as_millis(),
-                clocks[side.index()].as_millis()
+                left.as_millis()
             )),
-            Ok((word, thought)) => match word.parse::<Move>() {
+            Ok((word, _)) => match word.parse::<Move>() {
                 Err(_) => Some(format!("answered bestmove {word:?}")),
                 Ok(mv) => match game.play(mv) {
-                    Ok(_) => {
-                        if let Pace::Clock(tc) = pace {
-                            let clock = &mut clocks[side.index()];
-                            *clock = clock.saturating_sub(thought) + tc.increment;
-                        }
-                        None
-                    }
+                    Ok(_) => None,
                     Err(e) => Some(format!("{mv}: {e}")),
                 },
             },
@@ -462,6 +457,10 @@ fn play_game(
                 reason,
                 clocks,
             });
+        }
+        if let Pace::Clock(tc) = pace {
+            // In time (the flag did not fall): the time thought comes off, the increment on.
+            clocks[side.index()] = left - thought + tc.increment;
         }
     }
     let end = game.end().expect("the loop ends with the game");
