@@ -345,15 +345,28 @@ fn a_short_match_between_two_engines() {
     );
 
     // On clocks, the referee sends both clocks with each `go`, keeps them, and writes the time
-    // control into the records.
+    // control into the records. (The margin is for a loaded machine's scheduling: at the end of
+    // this game each engine has about 30 ms left, and thinks about 10 ms a move.)
     let result = oware_match(
         [&engine, &engine],
-        &["--games", "1", "--tc", "0.5+0.01", "--option", "Hash=4"],
+        &[
+            "--games",
+            "1",
+            "--tc",
+            "0.5+0.01",
+            "--time-margin",
+            "100",
+            "--option",
+            "Hash=4",
+        ],
         &out,
     );
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(result.status.success(), "{stderr}");
-    assert!(stderr.contains("clocks of 0.5+0.01 s"), "{stderr}");
+    assert!(
+        stderr.contains("clocks of 0.5+0.01 s (margin 100 ms)"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("out of time"), "{stderr}");
     assert!(
         stderr.contains("| clocks "),
@@ -373,5 +386,21 @@ fn a_short_match_between_two_engines() {
     assert!(progress.contains("| clocks 0.0 s, 0.3 s"), "{progress}");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("South forfeits: out of time"), "{text}");
+    // With a time margin of 1.5 s, the same answers come in time (the clock then stands at zero);
+    // the sleeper loses only when its second `A` is illegal.
+    let result = oware_match(
+        [sleeper, &engine],
+        &["--games", "1", "--tc", "0.3", "--time-margin", "1500"],
+        &out,
+    );
+    let progress = String::from_utf8_lossy(&result.stderr);
+    assert!(result.status.success(), "{progress}");
+    assert!(
+        progress.contains("clocks of 0.3 s (margin 1500 ms)"),
+        "{progress}"
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("South forfeits: A: "), "{text}");
+    assert!(!text.contains("out of time"), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -3,7 +3,7 @@
 //! Each opening is played twice, the engines swapping sides. Every move is checked with the rules
 //! crate: an illegal move, a malformed answer, a crash or a long silence loses the game. The engines
 //! think a fixed time a move (`--movetime`), or play on game clocks (`--tc`), where the referee keeps
-//! the clocks and an engine whose clock runs out loses. The games are written as OGN; the score is
+//! the clocks and an engine whose clock runs out (by more than `--time-margin`) loses. The games are written as OGN; the score is
 //! reported as wins/draws/losses of the first engine with the Elo difference and its 95% interval.
 
 use std::io::{BufRead, BufReader, Write};
@@ -34,6 +34,16 @@ pub struct Args {
     /// loses the game.
     #[arg(long = "tc", value_name = "SECONDS[+INC]", conflicts_with = "movetime")]
     pub time_control: Option<TimeControl>,
+    /// With --tc: how many milliseconds past its clock an engine may answer and still not lose on
+    /// time (the pipe and the system's scheduling take a share of each move's time); the clock then
+    /// stands at zero
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 0,
+        requires = "time_control"
+    )]
+    pub time_margin: u64,
     /// Openings, one per line: a move list (`FfEa`) or a position string; `#` starts a comment
     /// (default: every pair of first moves, 36 openings)
     #[arg(long, value_name = "FILE")]
@@ -124,7 +134,8 @@ impl std::fmt::Display for TimeControl {
 enum Pace {
     /// This many milliseconds a move.
     MoveTime(u64),
-    Clock(TimeControl),
+    /// The clocks, and how far past its clock an engine may answer (`--time-margin`).
+    Clock(TimeControl, Duration),
 }
 
 /// A game longer than this is stopped and scored as a repetition would be (it cannot happen between
@@ -377,7 +388,7 @@ fn play_game(
         .map_err(|(ply, e)| anyhow::anyhow!("opening ply {}: {e}", ply + 1))?;
     // South's and North's time left, on clocks.
     let mut clocks = match pace {
-        Pace::Clock(tc) => [tc.start; 2],
+        Pace::Clock(tc, _) => [tc.start; 2],
         Pace::MoveTime(_) => [Duration::ZERO; 2],
     };
     while !game.is_over() {
@@ -417,7 +428,7 @@ fn play_game(
                 &format!("movetime {ms}"),
                 Duration::from_millis(ms.saturating_mul(3).saturating_add(5000)),
             ),
-            Pace::Clock(tc) => {
+            Pace::Clock(tc, margin) => {
                 let inc = tc.increment.as_millis();
                 let limits = format!(
                     "wtime {} btime {} winc {inc} binc {inc}",
@@ -425,11 +436,11 @@ fn play_game(
                     clocks[1].as_millis()
                 );
                 // A few seconds past the flag, to tell a late answer from none.
-                engine.best_move(&game, &limits, left + Duration::from_secs(5))
+                engine.best_move(&game, &limits, left + margin + Duration::from_secs(5))
             }
         };
         let thought = answer.as_ref().map_or(Duration::ZERO, |&(_, t)| t);
-        let flag_fell = matches!(pace, Pace::Clock(_)) && thought > left;
+        let flag_fell = matches!(pace, Pace::Clock(_, margin) if thought > left + margin);
         let problem = match answer {
             Err(e) if e.is::<Refused>() => return Err(e),
             Err(e) => Some(format!("{e:#}")),
@@ -458,9 +469,10 @@ fn play_game(
                 clocks,
             });
         }
-        if let Pace::Clock(tc) = pace {
-            // In time (the flag did not fall): the time thought comes off, the increment on.
-            clocks[side.index()] = left - thought + tc.increment;
+        if let Pace::Clock(tc, _) = pace {
+            // In time (the flag did not fall, or fell by less than the margin): the time thought
+            // comes off, the increment on.
+            clocks[side.index()] = left.saturating_sub(thought) + tc.increment;
         }
     }
     let end = game.end().expect("the loop ends with the game");
@@ -521,8 +533,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "--movetime must be 1..=3600000 milliseconds",
         ));
     }
+    if args.time_margin > 3_600_000 {
+        return Err(Exit::bad_input(
+            "--time-margin must be 0..=3600000 milliseconds",
+        ));
+    }
     let pace = match args.time_control {
-        Some(tc) => Pace::Clock(tc),
+        Some(tc) => Pace::Clock(tc, Duration::from_millis(args.time_margin)),
         None => Pace::MoveTime(args.movetime),
     };
     let both = parse_options("--option", &args.options).map_err(Exit::bad_input)?;
@@ -547,7 +564,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut tally = Tally::default();
     let pace_text = match pace {
         Pace::MoveTime(ms) => format!("{ms} ms per move"),
-        Pace::Clock(tc) => format!("clocks of {tc} s"),
+        Pace::Clock(tc, margin) if margin.is_zero() => format!("clocks of {tc} s"),
+        Pace::Clock(tc, margin) => {
+            format!("clocks of {tc} s (margin {} ms)", margin.as_millis())
+        }
     };
     eprintln!(
         "match: {} vs {}, {} games, {pace_text}, {} rules",
@@ -582,14 +602,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         record.set_tag("South", south_name);
         record.set_tag("North", north_name);
         record.set_tag("Termination", played.reason.clone());
-        if let Pace::Clock(tc) = pace {
+        if let Pace::Clock(tc, _) = pace {
             record.set_tag("TimeControl", tc.to_string());
         }
         writeln!(out, "{record}").context("writing the games")?;
         let (p, elo, _, _) = tally.elo();
         // On clocks, the time each side had left: how much of it the engines use.
         let clocks = match pace {
-            Pace::Clock(_) => format!(
+            Pace::Clock(..) => format!(
                 " | clocks {:.1} s, {:.1} s",
                 played.clocks[0].as_secs_f64(),
                 played.clocks[1].as_secs_f64()
