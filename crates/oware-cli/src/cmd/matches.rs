@@ -3,8 +3,9 @@
 //! Each opening is played twice, the engines swapping sides. Every move is checked with the rules
 //! crate: an illegal move, a malformed answer, a crash or a long silence loses the game. The engines
 //! think a fixed time a move (`--movetime`), or play on game clocks (`--tc`), where the referee keeps
-//! the clocks and an engine whose clock runs out (by more than `--time-margin`) loses. The games are written as OGN; the score is
-//! reported as wins/draws/losses of the first engine with the Elo difference and its 95% interval.
+//! the clocks and an engine whose clock runs out (by more than `--time-margin`) loses. The games are
+//! written as OGN; the score is reported as wins/draws/losses of the first engine with the Elo
+//! difference and its 95% interval.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
