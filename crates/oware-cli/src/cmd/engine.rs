@@ -575,7 +575,14 @@ mod tests {
                 base.kroo[5]
             ]
         );
-        assert_eq!(w.opening[9..15], [-3; 6]);
+        // The opening weights in `Weights::as_array`'s order: the board terms', then six a house
+        // term.
+        let empty = oware_engine::BOARD_TERMS.len()
+            + 6 * oware_engine::HOUSE_TERMS
+                .iter()
+                .position(|&t| t == "empty")
+                .unwrap();
+        assert_eq!(w.opening[empty..empty + 6], [-3; 6]);
         assert_eq!(parse_weights("<empty>", base).unwrap(), base);
         assert!(parse_weights("threat", base).is_err());
         assert!(parse_weights("threat=x", base).is_err());
