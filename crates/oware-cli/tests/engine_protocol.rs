@@ -127,6 +127,9 @@ fn handshake_search_and_errors() {
         "setoption name Hash value 0",
         "setoption name Rules value kalah",
         "setoption name Colour value red",
+        "setoption name Move Overhead value -1",
+        "setoption name Move Overhead value 5001",
+        "go wtime 1000 btime 1000 movestogo 0",
         "frobnicate",
     ] {
         e.send(bad);
@@ -156,6 +159,53 @@ fn handshake_search_and_errors() {
     e.send("quit");
     let status = e.child.wait().unwrap();
     assert!(status.success());
+}
+
+/// The deepest iteration an answer's info lines report.
+fn deepest(lines: &[String]) -> u32 {
+    lines
+        .iter()
+        .filter_map(|l| {
+            l.strip_prefix("info depth ")?
+                .split(' ')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn the_move_overhead_comes_off_the_clock() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name Move Overhead type spin default 30 min 0 max 5000"),
+        "{lines:?}"
+    );
+    e.send("position startpos moves FfEa");
+    // With a second on the clock and the default overhead the engine thinks a few dozen
+    // milliseconds, many plies deep.
+    e.send("go wtime 1000 btime 1000");
+    let normal = e.until("bestmove");
+    assert!(deepest(&normal) >= 4, "{normal:?}");
+    // When every move loses a second on its way to the clock, a second leaves nothing to think
+    // with: the engine answers its first iteration's move.
+    e.send("setoption name Move Overhead value 1000");
+    e.send("go wtime 1000 btime 1000");
+    let hurried = e.until("bestmove");
+    assert!(deepest(&hurried) <= 1, "{hurried:?}");
+    let best = hurried.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert!(legal_in("FfEa", best), "{best}");
+    // The overhead is for clocks only: a fixed time per move is searched in full.
+    e.send("go movetime 100");
+    assert!(deepest(&e.until("bestmove")) >= 4);
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
 }
 
 #[test]

@@ -33,7 +33,7 @@ pub use hash::key as position_key;
 pub use level::{choose_move, choose_move_with, seed_from_clock, Level, LEVELS};
 pub use search::{
     plies_to_end, Analysis, Clock, Engine, EngineOptions, Limits, MoveScore, Probe, SearchControl,
-    SearchResult, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD,
+    SearchResult, DEFAULT_MOVE_OVERHEAD, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD,
 };
 pub use tt::{Bound, Entry, Table};
 

@@ -14,6 +14,11 @@
 //! when the game is over. Scores are centiseeds (100 = one seed) for the side to move; a won game is
 //! reported as 30000 minus the plies to its end (a lost one as the negative).
 //!
+//! `Move Overhead` (milliseconds, 30 by default, as in other engines) is what the time plan keeps
+//! off the clock at every move for the time a move takes to reach the clock's keeper: raise it when
+//! a GUI, a referee or a loaded machine adds delays. `movestogo` spreads the clock over the moves
+//! until it is refilled; without it the plan is for sudden death.
+//!
 //! Extra options: `Eval` (`default` or `material`, to measure the evaluation terms), `Weights`
 //! (`name=value,…`, to try tuned evaluation weights in matches) and `EGTB` (a directory of endgame
 //! databases built by `oware egtb build`, for the current rule set; empty to switch them off). With
@@ -28,6 +33,7 @@ use std::time::Duration;
 use oware_engine::tablebase::TablebaseProbe;
 use oware_engine::{
     seed_from_clock, Clock, Engine, EngineOptions, Level, Limits, SearchControl, SearchResult,
+    DEFAULT_MOVE_OVERHEAD,
 };
 use oware_rules::{Game, Position, RuleSet};
 
@@ -41,6 +47,8 @@ pub struct Args {
 /// Larger tables than this are refused: the table is touched page by page when made.
 const MAX_HASH_MB: usize = 4096;
 const MAX_THREADS: usize = 256;
+/// The largest `Move Overhead` accepted, in milliseconds.
+const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 /// Longer input lines are refused (a protocol line is short; this bounds what a hostile peer costs).
 const MAX_LINE: usize = 1 << 16;
 
@@ -136,7 +144,11 @@ fn parse_go(words: &[&str]) -> Result<Go, String> {
             "winc" => clocks[0].increment = Duration::from_millis(number("winc")?),
             "binc" => clocks[1].increment = Duration::from_millis(number("binc")?),
             "movestogo" => {
-                number("movestogo")?; // accepted; the time plan does not need it
+                let moves = number("movestogo")?;
+                let in_range = u32::try_from(moves).ok().filter(|&m| m > 0);
+                go.limits.moves_to_go = Some(in_range.ok_or_else(|| {
+                    format!("go movestogo: {moves} is out of range 1..={}", u32::MAX)
+                })?);
             }
             "infinite" => go.limits.infinite = true,
             "ponder" => go.ponder = true,
@@ -222,6 +234,8 @@ struct Session {
     /// The `EGTB` option: the database directory, and the databases opened for `rules`.
     egtb_dir: String,
     tablebase: Option<Arc<TablebaseProbe>>,
+    /// The `Move Overhead` option: kept off the clock at every move of a `go wtime … btime …`.
+    move_overhead: Duration,
 }
 
 impl Session {
@@ -238,6 +252,7 @@ impl Session {
             infinite: false,
             egtb_dir: String::new(),
             tablebase: None,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
         }
     }
 
@@ -300,6 +315,10 @@ impl Session {
                 send("option name Eval type combo default default var default var material");
                 send("option name Weights type string default <empty>");
                 send("option name EGTB type string default <empty>");
+                send(&format!(
+                    "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
+                    DEFAULT_MOVE_OVERHEAD.as_millis()
+                ));
                 send("uciok");
             }
             "isready" => send("readyok"),
@@ -394,6 +413,17 @@ impl Session {
                 };
                 self.open_tablebase(&dir)
             }
+            "move overhead" => value
+                .parse::<u64>()
+                .ok()
+                .filter(|ms| *ms <= MAX_MOVE_OVERHEAD_MS)
+                .map(|ms| self.move_overhead = Duration::from_millis(ms))
+                .ok_or_else(|| {
+                    format!(
+                        "setoption Move Overhead: {value:?} is not a number of milliseconds in \
+                         0..={MAX_MOVE_OVERHEAD_MS}"
+                    )
+                }),
             "ponder" => match value.as_str() {
                 "true" | "false" => Ok(()),
                 _ => Err(format!("setoption Ponder: {value:?} is not true or false")),
@@ -455,6 +485,7 @@ impl Session {
         let mut random = self.random;
         self.random = self.random.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let Go { mut limits, ponder } = go;
+        limits.move_overhead = self.move_overhead;
         let wait_for_stop = limits.infinite || ponder;
         self.infinite = limits.infinite;
         let tablebase = self.tablebase.clone();
@@ -556,6 +587,15 @@ mod tests {
         assert!(parse_go(&["depth", "0"]).is_err());
         assert!(parse_go(&["sideways"]).is_err());
         assert!(parse_go(&["infinite", "ponder"]).unwrap().ponder);
+        let go = parse_go(&["wtime", "1000", "btime", "2000", "movestogo", "3"]).unwrap();
+        assert_eq!(go.limits.moves_to_go, Some(3));
+        assert!(parse_go(&["wtime", "1000", "btime", "2000"])
+            .unwrap()
+            .limits
+            .moves_to_go
+            .is_none());
+        assert!(parse_go(&["movestogo", "0"]).is_err());
+        assert!(parse_go(&["movestogo", "99999999999"]).is_err());
     }
 
     #[test]
