@@ -452,5 +452,52 @@ fn a_short_match_between_two_engines() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("South forfeits: A: "), "{text}");
     assert!(!text.contains("out of time"), "{text}");
+
+    // A repeating control: 3 moves in 0.15 s, again and again. Each `go` says how many moves are
+    // left in the mover's period, and after its third move the clock gains the period's time.
+    let result = oware_match(
+        [&logged(&log1), &engine],
+        &[
+            "--games",
+            "1",
+            "--tc",
+            "3/0.15",
+            "--time-margin",
+            "100",
+            "--option",
+            "Hash=4",
+        ],
+        &out,
+    );
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(result.status.success(), "{stderr}");
+    assert!(stderr.contains("clocks of 3/0.15 s"), "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("[TimeControl \"3/0.15\"]"), "{text}");
+    assert!(!text.contains("out of time"), "{text}");
+    // The first engine plays South in the only game: its `go` lines carry its clock as `wtime`,
+    // and the moves to go run 3, 2, 1, 3, 2, 1, …
+    let gos: Vec<(u64, u32)> = std::fs::read_to_string(&log1)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("go "))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let after = |key: &str| {
+                let at = words.iter().position(|w| *w == key).unwrap();
+                words[at + 1].parse::<u64>().unwrap()
+            };
+            (after("wtime"), after("movestogo") as u32)
+        })
+        .collect();
+    assert!(gos.len() >= 4, "{gos:?}");
+    for (i, &(wtime, to_go)) in gos.iter().enumerate() {
+        assert_eq!(to_go, 3 - (i as u32 % 3), "{gos:?}");
+        // A period's first move starts with more than the 150 ms less what the last period's
+        // moves thought beyond it: at least the new period's time.
+        if to_go == 3 {
+            assert!(wtime >= 150, "{gos:?}");
+        }
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

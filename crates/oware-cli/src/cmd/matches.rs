@@ -2,7 +2,8 @@
 //!
 //! Each opening is played twice, the engines swapping sides. Every move is checked with the rules
 //! crate: an illegal move, a malformed answer, a crash or a long silence loses the game. The engines
-//! think a fixed time a move (`--movetime`), or play on game clocks (`--tc`), where the referee keeps
+//! think a fixed time a move (`--movetime`), or play on game clocks (`--tc`: sudden death, with or
+//! without an increment, or so many moves in so much time, again and again), where the referee keeps
 //! the clocks and an engine whose clock runs out (by more than `--time-margin`) loses. The games are
 //! written as OGN; the score is reported as wins/draws/losses of the first engine with the Elo
 //! difference and its 95% interval.
@@ -31,9 +32,14 @@ pub struct Args {
     #[arg(long, default_value_t = 100)]
     pub movetime: u64,
     /// Game clocks instead of a time per move: seconds each side starts with, and seconds added
-    /// after each of its moves (`10+0.1`; `60` for no increment). An engine whose clock runs out
-    /// loses the game.
-    #[arg(long = "tc", value_name = "SECONDS[+INC]", conflicts_with = "movetime")]
+    /// after each of its moves (`10+0.1`; `60` for no increment); with `MOVES/` before them, the
+    /// clock gains those seconds again after each MOVES moves of its side (`40/60`: 40 moves in a
+    /// minute, again and again). An engine whose clock runs out loses the game.
+    #[arg(
+        long = "tc",
+        value_name = "[MOVES/]SECONDS[+INC]",
+        conflicts_with = "movetime"
+    )]
     pub time_control: Option<TimeControl>,
     /// With --tc: how many milliseconds past its clock an engine may answer and still not lose on
     /// time (the pipe and the system's scheduling take a share of each move's time); the clock then
@@ -83,11 +89,22 @@ fn parse_options<'a>(
         .collect()
 }
 
-/// Game clocks: what each side starts with and what it gains after each of its moves.
+/// Game clocks: what each side starts with and what it gains after each of its moves, and, in a
+/// repeating control, after how many of its moves it gains the start time again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeControl {
     start: Duration,
     increment: Duration,
+    /// Moves a side plays on one period's time; `None` for sudden death.
+    period: Option<u32>,
+}
+
+impl TimeControl {
+    /// The moves a side has left in its period, this one included (the protocol's `movestogo`),
+    /// after it has played `played` moves; `None` in sudden death.
+    fn moves_to_go(&self, played: u32) -> Option<u32> {
+        self.period.map(|period| period - played % period)
+    }
 }
 
 impl std::str::FromStr for TimeControl {
@@ -105,10 +122,22 @@ impl std::str::FromStr for TimeControl {
             }
             Ok(Duration::from_secs_f64(value))
         };
-        let (start, increment) = text.split_once('+').unwrap_or((text, "0"));
+        let (period, clock) = match text.split_once('/') {
+            Some((moves, clock)) => {
+                let moves = moves.trim();
+                let period = moves.parse::<u32>().ok().filter(|m| (1..=1000).contains(m));
+                let period = period.ok_or_else(|| {
+                    format!("the moves {moves:?} before '/' must be a number from 1 to 1000 (as in 40/60 seconds)")
+                })?;
+                (Some(period), clock)
+            }
+            None => (None, text),
+        };
+        let (start, increment) = clock.split_once('+').unwrap_or((clock, "0"));
         let tc = TimeControl {
             start: seconds(start, "the time")?,
             increment: seconds(increment, "the increment")?,
+            period,
         };
         if tc.start < Duration::from_millis(1) {
             return Err(format!(
@@ -120,8 +149,12 @@ impl std::str::FromStr for TimeControl {
 }
 
 impl std::fmt::Display for TimeControl {
-    /// As PGN's `TimeControl` tag writes it: seconds, and `+` the increment when there is one.
+    /// As PGN's `TimeControl` tag writes it: the moves of a period and `/` in a repeating
+    /// control, the seconds, and `+` the increment when there is one.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(moves) = self.period {
+            write!(f, "{moves}/")?;
+        }
         write!(f, "{}", self.start.as_secs_f64())?;
         if !self.increment.is_zero() {
             write!(f, "+{}", self.increment.as_secs_f64())?;
@@ -387,11 +420,12 @@ fn play_game(
     north.send("ucinewgame")?;
     let mut game = Game::replay(opening.start, rules, &opening.moves)
         .map_err(|(ply, e)| anyhow::anyhow!("opening ply {}: {e}", ply + 1))?;
-    // South's and North's time left, on clocks.
+    // South's and North's time left, on clocks, and the moves each has played on them.
     let mut clocks = match pace {
         Pace::Clock(tc, _) => [tc.start; 2],
         Pace::MoveTime(_) => [Duration::ZERO; 2],
     };
+    let mut played = [0u32; 2];
     while !game.is_over() {
         if game.ply_count() >= MAX_PLIES {
             let end = oware_rules::repetition_end(game.position(), rules);
@@ -431,11 +465,14 @@ fn play_game(
             ),
             Pace::Clock(tc, margin) => {
                 let inc = tc.increment.as_millis();
-                let limits = format!(
+                let mut limits = format!(
                     "wtime {} btime {} winc {inc} binc {inc}",
                     clocks[0].as_millis(),
                     clocks[1].as_millis()
                 );
+                if let Some(moves) = tc.moves_to_go(played[side.index()]) {
+                    limits += &format!(" movestogo {moves}");
+                }
                 // A few seconds past the flag, to tell a late answer from none.
                 engine.best_move(&game, &limits, left + margin + Duration::from_secs(5))
             }
@@ -472,8 +509,13 @@ fn play_game(
         }
         if let Pace::Clock(tc, _) = pace {
             // In time (the flag did not fall, or fell by less than the margin): the time thought
-            // comes off, the increment on.
-            clocks[side.index()] = left.saturating_sub(thought) + tc.increment;
+            // comes off, the increment on, and at the end of a period the start time again.
+            let mover = side.index();
+            clocks[mover] = left.saturating_sub(thought) + tc.increment;
+            played[mover] += 1;
+            if tc.moves_to_go(played[mover]) == tc.period {
+                clocks[mover] += tc.start;
+            }
         }
     }
     let end = game.end().expect("the loop ends with the game");
@@ -698,12 +740,36 @@ mod tests {
             (Duration::from_millis(500), Duration::ZERO)
         );
         assert_eq!(tc.to_string(), "0.5");
+        assert_eq!(tc.moves_to_go(7), None);
         for bad in [
-            "", "+1", "x+1", "10+", "10+y", "-1", "0", "10+-1", "1e9", "NaN", "10+1+1",
+            "", "+1", "x+1", "10+", "10+y", "-1", "0", "10+-1", "1e9", "NaN", "10+1+1", "40/",
+            "40/x", "40/0", "40/60/2",
         ] {
             let err = bad.parse::<TimeControl>().unwrap_err();
             assert!(err.contains("second"), "{bad:?}: {err}");
         }
+        for bad in ["/60", "0/60", "-3/60", "x/60", "1001/60", "2.5/60"] {
+            let err = bad.parse::<TimeControl>().unwrap_err();
+            assert!(err.contains("moves"), "{bad:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn repeating_time_controls_count_the_moves_of_each_period() {
+        let tc: TimeControl = "40/60+0.5".parse().unwrap();
+        assert_eq!(tc.start, Duration::from_secs(60));
+        assert_eq!(tc.increment, Duration::from_millis(500));
+        assert_eq!(tc.to_string(), "40/60+0.5");
+        assert_eq!(
+            " 3 /1.5".parse::<TimeControl>().unwrap().to_string(),
+            "3/1.5"
+        );
+        // Before a side's first move it has the whole period to go; after 39, one; after 40 the
+        // next period starts.
+        assert_eq!(tc.moves_to_go(0), Some(40));
+        assert_eq!(tc.moves_to_go(39), Some(1));
+        assert_eq!(tc.moves_to_go(40), Some(40));
+        assert_eq!(tc.moves_to_go(81), Some(39));
     }
 
     #[test]
