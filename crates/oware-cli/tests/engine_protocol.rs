@@ -397,20 +397,20 @@ fn a_short_match_between_two_engines() {
     // On clocks, the referee sends both clocks with each `go`, keeps them, and writes the time
     // control into the records. (The margin is for a loaded machine's scheduling: at the end of
     // this game each engine has about 30 ms left, and thinks about 10 ms a move.)
-    let result = oware_match(
-        [&engine, &engine],
-        &[
+    let clock_game = |engines: [&str; 2], time_control: &str| {
+        let args = [
             "--games",
             "1",
-            "--tc",
-            "0.5+0.01",
-            "--time-margin",
-            "100",
             "--option",
             "Hash=4",
-        ],
-        &out,
-    );
+            "--tc",
+            time_control,
+            "--time-margin",
+            "100",
+        ];
+        oware_match(engines, &args, &out)
+    };
+    let result = clock_game([&engine, &engine], "0.5+0.01");
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(result.status.success(), "{stderr}");
     assert!(
@@ -455,20 +455,7 @@ fn a_short_match_between_two_engines() {
 
     // A repeating control: 3 moves in 0.15 s, again and again. Each `go` says how many moves are
     // left in the mover's period, and after its third move the clock gains the period's time.
-    let result = oware_match(
-        [&logged(&log1), &engine],
-        &[
-            "--games",
-            "1",
-            "--tc",
-            "3/0.15",
-            "--time-margin",
-            "100",
-            "--option",
-            "Hash=4",
-        ],
-        &out,
-    );
+    let result = clock_game([&logged(&log1), &engine], "3/0.15");
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(result.status.success(), "{stderr}");
     assert!(stderr.contains("clocks of 3/0.15 s"), "{stderr}");
