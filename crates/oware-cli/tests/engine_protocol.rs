@@ -9,8 +9,17 @@ use oware_rules::{Game, Move, Position, RuleSet};
 
 struct Engine {
     child: Child,
-    input: ChildStdin,
+    /// `None` once closed (end of input).
+    input: Option<ChildStdin>,
     lines: Receiver<String>,
+}
+
+/// A test that fails mid-search must not leave its engine searching for ever.
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 impl Engine {
@@ -34,15 +43,20 @@ impl Engine {
         });
         Engine {
             child,
-            input,
+            input: Some(input),
             lines,
         }
     }
 
     fn send(&mut self, text: &str) {
-        self.input.write_all(text.as_bytes()).unwrap();
-        self.input.write_all(b"\n").unwrap();
-        self.input.flush().unwrap();
+        self.send_bytes(text.as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let input = self.input.as_mut().expect("input still open");
+        input.write_all(bytes).unwrap();
+        input.write_all(b"\n").unwrap();
+        input.flush().unwrap();
     }
 
     /// Lines up to and including the first that starts with `prefix`.
@@ -136,7 +150,7 @@ fn handshake_search_and_errors() {
         let line = e.until("info string error: ");
         assert_eq!(line.len(), 1, "{bad}: {line:?}");
     }
-    e.input.write_all(b"\xff\xfe garbage \x00\n").unwrap();
+    e.send_bytes(b"\xff\xfe garbage \x00");
     e.until("info string error: ");
     e.send("go depth 3");
     assert!(
@@ -226,6 +240,23 @@ fn isready_and_stop_during_an_infinite_search() {
     e.send("stop");
     assert!(legal_in("", &e.bestmove()));
 
+    // A `go` with no limit (here, an increment without a clock) is as unbounded as `go infinite`:
+    // it is refused, not waited for, so the `stop` that ends it can still be read. (Waiting for it
+    // hung the engine.) Likewise a ponder search with no limit after its `ponderhit`.
+    for go in ["go", "go winc 100 binc 100", "go ponder"] {
+        e.send("position startpos moves F");
+        e.send(go);
+        if go == "go ponder" {
+            e.send("ponderhit");
+        }
+        e.send("position startpos moves Fa");
+        e.until("info string error: position: not allowed");
+        e.send("isready");
+        e.until("readyok");
+        e.send("stop");
+        assert!(legal_in("F", &e.bestmove()), "{go}");
+    }
+
     // Pondering: no bestmove until ponderhit, then one within the time given.
     e.send("position startpos moves Ff");
     e.send("go ponder movetime 100");
@@ -251,7 +282,7 @@ fn isready_and_stop_during_an_infinite_search() {
     e.send("position startpos");
     e.send("go wtime 300 btime 100000 winc 0 binc 0");
     assert!(legal_in("", &e.bestmove()));
-    drop(e.input);
+    e.input = None;
     let status = e.child.wait().unwrap();
     assert!(status.success(), "end of input ends the engine");
 }

@@ -138,6 +138,17 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// Whether a search under these limits ends by itself: some limit (depth, time, clocks, nodes)
+    /// is set and the search is not `infinite`. (One with no limit ends only when it proves the
+    /// result or reaches [`MAX_PLY`], which may take longer than anyone waits.)
+    pub fn is_bounded(&self) -> bool {
+        !self.infinite
+            && (self.depth.is_some()
+                || self.movetime.is_some()
+                || self.clocks.is_some()
+                || self.nodes.is_some())
+    }
+
     pub fn depth(depth: u32) -> Limits {
         Limits {
             depth: Some(depth),

@@ -6,8 +6,9 @@
 //! [ponder]`, `stop`, `ponderhit`, `quit`. The search runs on a worker thread so that `isready`,
 //! `stop` and `ponderhit` are answered while it thinks. Anything malformed or illegal is answered with
 //! `info string error: …` and changes nothing. `position`, `go`, `setoption` and `ucinewgame` sent
-//! during a limited search wait for its `bestmove`; during `go infinite` or `go ponder` they are
-//! refused until `stop`.
+//! during a limited search wait for its `bestmove`; during `go infinite`, `go ponder` or a `go`
+//! with no limit (no depth, time, clocks or nodes: a search that only `stop` is sure to end) they
+//! are refused until `stop`.
 //!
 //! Replies: `info depth D seldepth S score cp X nodes N nps N time MS hashfull H pv M M …` after each
 //! completed iteration (the pv one letter per word) and `bestmove M [ponder P]`, or `bestmove 0000`
@@ -67,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if n == 0 {
             // End of input: a limited search still answers (a script may pipe `go depth N` and
             // close); an infinite or ponder search stops now.
-            if !(session.infinite || session.control.is_pondering()) {
+            if !(session.unbounded || session.control.is_pondering()) {
                 session.idle_engine("end of input");
             }
             break;
@@ -229,8 +230,10 @@ struct Session {
     level: u8,
     game: Game,
     random: u64,
-    /// The running search is `go infinite`: it only ends on `stop`.
-    infinite: bool,
+    /// The running search has no limit (`go infinite`, or a `go` with no depth, time, clocks or
+    /// nodes): only `stop` is sure to end it, so commands that need the engine are refused rather
+    /// than wait for it.
+    unbounded: bool,
     /// The `EGTB` option: the database directory, and the databases opened for `rules`.
     egtb_dir: String,
     tablebase: Option<Arc<TablebaseProbe>>,
@@ -249,7 +252,7 @@ impl Session {
             level: 10,
             game: Game::new(RuleSet::Abapa),
             random: seed_from_clock(),
-            infinite: false,
+            unbounded: false,
             egtb_dir: String::new(),
             tablebase: None,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
@@ -283,12 +286,12 @@ impl Session {
     }
 
     /// The engine, once no search is running. A search with a limit (depth, time, nodes) is waited
-    /// for (it answers `bestmove` first); during an `infinite` or `ponder` search, which only ends on
-    /// `stop`, this is an error and `None`.
+    /// for (it answers `bestmove` first); during a search with no limit or a `ponder` search, which
+    /// only `stop` is sure to end, this is an error and `None`.
     fn idle_engine(&mut self, command: &str) -> Option<&mut Engine> {
-        if self.searching() && (self.infinite || self.control.is_pondering()) {
+        if self.searching() && (self.unbounded || self.control.is_pondering()) {
             error(&format!(
-                "{command}: not allowed during an infinite or ponder search (send stop first)"
+                "{command}: not allowed while a search with no limit or a ponder search runs (send stop first)"
             ));
             return None;
         }
@@ -487,7 +490,9 @@ impl Session {
         let Go { mut limits, ponder } = go;
         limits.move_overhead = self.move_overhead;
         let wait_for_stop = limits.infinite || ponder;
-        self.infinite = limits.infinite;
+        // After `ponderhit` a ponder search goes on under its own limits: with none, it is as
+        // unbounded as `go infinite`.
+        self.unbounded = !limits.is_bounded();
         let tablebase = self.tablebase.clone();
         self.worker = Some(std::thread::spawn(move || {
             let from_database = tablebase
