@@ -519,3 +519,137 @@ fn a_short_match_between_two_engines() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A small deterministic generator (splitmix64), so that a failing stream can be replayed.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// One of the words of `words`, separated by spaces; in a word `_` stands for a space, and
+    /// alone for the empty word.
+    fn pick(&mut self, words: &str) -> String {
+        let words: Vec<&str> = words.split(' ').collect();
+        words[self.below(words.len())]
+            .replace('_', " ")
+            .trim()
+            .to_string()
+    }
+
+    /// A number for a command: mostly small and valid, sometimes out of range or no number.
+    fn number(&mut self) -> String {
+        match self.below(8) {
+            0 => self.pick("0 -1 x _ 3.5 18446744073709551616 119 111"),
+            _ => self.below(40).to_string(),
+        }
+    }
+
+    /// A protocol line: mostly well-formed commands with values in and out of range, some
+    /// malformed ones, and some bytes that are no command at all.
+    fn command(&mut self) -> Vec<u8> {
+        let line = match self.below(20) {
+            0..=3 => {
+                let start = match self.below(5) {
+                    0 => "fen 4-4-4-4-4-0-5-5-5-5-4-4-0-0-N".to_string(),
+                    1 => {
+                        let fields: Vec<String> =
+                            (0..self.below(16)).map(|_| self.number()).collect();
+                        format!("fen {}", fields.join("-"))
+                    }
+                    2 => self.pick("fen _ sideways"),
+                    _ => "startpos".into(),
+                };
+                let moves: String = (0..self.below(12))
+                    .map(|_| self.pick("A B C D E F a b c d e f z"))
+                    .collect();
+                format!("position {start} moves {moves}")
+            }
+            4..=8 => {
+                let mut words = vec!["go".to_string()];
+                for _ in 0..1 + self.below(3) {
+                    let key =
+                        self.pick("depth depth movetime wtime btime winc binc movestogo nodes");
+                    let value = match key.as_str() {
+                        "depth" if self.below(5) > 0 => (1 + self.below(8)).to_string(),
+                        "nodes" if self.below(5) > 0 => self.below(5_000).to_string(),
+                        _ => self.number(),
+                    };
+                    words.extend([key, value]);
+                }
+                // Now and then a search that only `stop` ends, or a word no `go` has.
+                words.push(self.pick("_ _ _ _ _ _ _ _ infinite ponder mate"));
+                words.join(" ")
+            }
+            9..=11 => {
+                let name = self
+                    .pick("Hash Threads Level Rules Ponder Eval Weights EGTB Move_Overhead Colour");
+                let value = match name.as_str() {
+                    // Small tables and few threads: the test is about input, not memory.
+                    "Hash" => self.pick("1 2 8 0 x 4097"),
+                    "Threads" => self.pick("1 2 3 0 257"),
+                    _ => self.pick("abapa awari true material threat=5 kroo=x /nonexistent <empty> _ 3 0 5001 -1"),
+                };
+                match self.below(4) {
+                    0 => format!("setoption name {name}"),
+                    1 => format!("setoption {name} {value}"),
+                    _ => format!("setoption name {name} value {value}"),
+                }
+            }
+            12..=15 => self.pick("stop stop ponderhit isready ucinewgame uci go_depth_3 go"),
+            _ => {
+                let mut bytes: Vec<u8> = (0..self.below(30)).map(|_| self.next() as u8).collect();
+                bytes.retain(|&b| b != b'\n');
+                return bytes;
+            }
+        };
+        line.into_bytes()
+    }
+}
+
+#[test]
+fn random_command_streams_never_stop_the_engine() {
+    for seed in 1..=4 {
+        let mut random = Random(seed);
+        let mut e = Engine::start();
+        let mut sent = Vec::new();
+        for _ in 0..250 {
+            let line = random.command();
+            sent.push(String::from_utf8_lossy(&line).into_owned());
+            e.send_bytes(&line);
+        }
+        // Whatever came before, a `stop` ends any search and the engine is still there to say so:
+        // every `isready` is answered, the last one after every search's `bestmove`.
+        e.send("stop");
+        e.send("isready");
+        let asked = sent.iter().filter(|l| l.trim() == "isready").count() + 1;
+        let mut lines = Vec::new();
+        for _ in 0..asked {
+            lines.extend(e.until("readyok"));
+        }
+        assert!(
+            !lines.iter().any(|l| l.contains("search failed")),
+            "seed {seed}: {lines:?}"
+        );
+        let answered = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        assert!(answered >= 5, "seed {seed}: only {answered} searches");
+        e.send("position startpos moves FfEa");
+        e.send("setoption name Level value 10");
+        e.send("go depth 4");
+        assert!(
+            legal_in("FfEa", &e.bestmove()),
+            "seed {seed}, after {sent:?}"
+        );
+        e.send("quit");
+        assert!(e.child.wait().unwrap().success(), "seed {seed}: {sent:?}");
+    }
+}
