@@ -483,6 +483,25 @@ fn a_short_match_between_two_engines() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("South forfeits: A: "), "{text}");
     assert!(!text.contains("out of time"), "{text}");
+    // An engine that writes a line of 300,000 bytes before each answer: the referee reads it in
+    // pieces (holding a bounded part of what an engine writes) and still finds the answer after it.
+    let flooder = "flood() { head -c 300000 /dev/zero | tr '\\0' x; echo; }; \
+        while read -r line; do case \"$line\" in \
+        uci) flood; echo 'id name flooder'; echo uciok;; isready) echo readyok;; \
+        go*) flood; echo 'bestmove A';; quit) exit;; esac; done";
+    let result = oware_match(
+        [flooder, &engine],
+        &["--games", "1", "--movetime", "5"],
+        &out,
+    );
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("[South \"flooder\"]"), "{text}");
+    assert!(text.contains("South forfeits: A: "), "{text}");
 
     // A repeating control: 3 moves in 0.15 s, again and again. Each `go` says how many moves are
     // left in the mover's period, and after its third move the clock gains the period's time.

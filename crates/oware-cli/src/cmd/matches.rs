@@ -8,10 +8,10 @@
 //! written as OGN; the score is reported as wins/draws/losses of the first engine with the Elo
 //! difference and its 95% interval.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -176,6 +176,14 @@ enum Pace {
 /// sensible engines; it bounds a misbehaving one).
 const MAX_PLIES: usize = 1000;
 
+/// What the referee holds of an engine's output, whatever the engine writes: lines are cut at
+/// `MAX_LINE` bytes, at most `QUEUED_LINES` wait to be read, and of one answer (up to `uciok`,
+/// `readyok` or `bestmove`) the first `KEPT_LINES` are kept, where the `id` lines and a refusal
+/// come.
+const MAX_LINE: u64 = 1 << 16;
+const QUEUED_LINES: usize = 256;
+const KEPT_LINES: usize = 1000;
+
 /// An opening: a start position and moves from it.
 #[derive(Debug, Clone, PartialEq)]
 struct Opening {
@@ -252,13 +260,16 @@ impl EngineProcess {
             .with_context(|| format!("cannot start engine {command:?}"))?;
         let input = child.stdin.take().context("engine stdin")?;
         let output = child.stdout.take().context("engine stdout")?;
-        let (tx, lines) = channel();
+        // A bounded queue: an engine that writes faster than the referee reads is held up by the
+        // pipe instead of filling the referee's memory.
+        let (tx, lines) = sync_channel(QUEUED_LINES);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(output);
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
+                // A longer line comes in pieces of this length (none of them a protocol answer).
+                match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
                     Ok(0) | Err(_) => break,
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&buf).trim().to_string();
@@ -315,7 +326,8 @@ impl EngineProcess {
             .with_context(|| format!("engine {:?} stopped reading", self.command))
     }
 
-    /// Lines up to and including the first whose first word is `word`.
+    /// Lines up to and including the first whose first word is `word` (of a long answer, the
+    /// first [`KEPT_LINES`] and that one).
     fn wait_for(&mut self, word: &str, timeout: Duration) -> anyhow::Result<Vec<String>> {
         let deadline = Instant::now() + timeout;
         let mut seen = Vec::new();
@@ -324,7 +336,9 @@ impl EngineProcess {
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
                     let done = line.split_whitespace().next() == Some(word);
-                    seen.push(line);
+                    if done || seen.len() < KEPT_LINES {
+                        seen.push(line);
+                    }
                     if done {
                         return Ok(seen);
                     }
