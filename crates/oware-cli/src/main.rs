@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 mod display;
+mod input;
 
 #[derive(Parser)]
 #[command(name = "oware", version, about = "Oware (awalé, awari): play, analyse, solve", long_about = None)]

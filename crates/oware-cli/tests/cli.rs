@@ -178,6 +178,22 @@ fn play_two_people_with_undo_save_and_load() {
 }
 
 #[test]
+fn play_goes_on_after_input_that_is_no_text() {
+    // Bytes that are not UTF-8 (a terminal set to Latin-1) and a line of 100,000 bytes: each is
+    // refused on its own, and the game goes on where it was.
+    let mut input = b"F\nload \xe9t\xe9.ogn\n\xff\n".to_vec();
+    input.extend(vec![b'x'; 100_000]);
+    input.extend(b"\nmoves\nquit\n");
+    let o = oware_with_input(&["play"], &input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("could not read \u{fffd}t\u{fffd}.ogn"), "{text}");
+    assert!(text.contains("\"\u{fffd}\" is not a house"), "{text}");
+    assert!(text.contains("that line is too long"), "{text}");
+    assert!(text.contains("1. F *"), "the move is still there: {text}");
+}
+
+#[test]
 fn play_announces_the_end() {
     let o = oware_with_input(
         &["play", "--position", "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S"],

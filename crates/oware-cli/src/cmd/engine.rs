@@ -26,7 +26,7 @@
 //! databases, an awari position they cover is answered at once with the database's best move, and
 //! the search uses exact database values wherever it reaches a covered position right after a capture.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -37,6 +37,8 @@ use oware_engine::{
     DEFAULT_MOVE_OVERHEAD,
 };
 use oware_rules::{Game, Position, RuleSet};
+
+use crate::input::{read_line, Line};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -50,8 +52,6 @@ const MAX_HASH_MB: usize = 4096;
 const MAX_THREADS: usize = 256;
 /// The largest `Move Overhead` accepted, in milliseconds.
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
-/// Longer input lines are refused (a protocol line is short; this bounds what a hostile peer costs).
-const MAX_LINE: usize = 1 << 16;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
@@ -61,25 +61,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         // A bad directory is reported on the protocol and the engine plays on without databases.
         session.set_option(&["name", "EGTB", "value", &dir]);
     }
-    let mut buf = Vec::new();
     loop {
-        buf.clear();
-        let n = input.read_until(b'\n', &mut buf)?;
-        if n == 0 {
-            // End of input: a limited search still answers (a script may pipe `go depth N` and
-            // close); an infinite or ponder search stops now.
-            if !(session.unbounded || session.control.is_pondering()) {
-                session.idle_engine("end of input");
+        match read_line(&mut input)? {
+            Line::End => {
+                // End of input: a limited search still answers (a script may pipe `go depth N` and
+                // close); an infinite or ponder search stops now.
+                if !(session.unbounded || session.control.is_pondering()) {
+                    session.idle_engine("end of input");
+                }
+                break;
             }
-            break;
-        }
-        if buf.len() > MAX_LINE {
-            error("line too long");
-            continue;
-        }
-        let line = String::from_utf8_lossy(&buf);
-        if !session.handle(line.trim()) {
-            break;
+            Line::TooLong => error("line too long"),
+            Line::Text(line) => {
+                if !session.handle(&line) {
+                    break;
+                }
+            }
         }
     }
     session.finish_search();

@@ -5,7 +5,7 @@
 //! a move letter, `undo`, `save FILE`, `load FILE`, `new`, `moves`, `hint`, `eval`, `computer SIDE`,
 //! `level N`, `go`, `help`, `quit`.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::time::Duration;
 
@@ -16,6 +16,7 @@ use oware_rules::{Game, Move, PlayError, Side};
 
 use super::PositionArgs;
 use crate::display::diagram;
+use crate::input::{read_line, Line};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -440,15 +441,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         writeln!(session.out, "Error: {e:#}")?;
     }
     let stdin = io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
     loop {
         session.prompt()?;
-        let Some(line) = lines.next() else {
-            writeln!(session.out)?;
-            return Ok(());
+        let line = match read_line(&mut input)? {
+            Line::Text(line) => line,
+            Line::TooLong => {
+                writeln!(session.out, "Error: that line is too long to be a command")?;
+                continue;
+            }
+            Line::End => {
+                writeln!(session.out)?;
+                return Ok(());
+            }
         };
         // A failed save or load is reported and the game goes on.
-        match session.handle(&line?) {
+        match session.handle(&line) {
             Ok(Next::Continue) => {}
             Ok(Next::Quit) => return Ok(()),
             Err(e) => writeln!(session.out, "Error: {e:#}")?,

@@ -9,8 +9,8 @@ pub fn oware(args: &[&str]) -> Output {
     oware_with_input(args, "")
 }
 
-/// Runs `oware ARGS` with `input` on its standard input.
-pub fn oware_with_input(args: &[&str], input: &str) -> Output {
+/// Runs `oware ARGS` with `input` (text, or any bytes) on its standard input.
+pub fn oware_with_input(args: &[&str], input: impl AsRef<[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
         .args(args)
         .stdin(Stdio::piped())
@@ -19,7 +19,7 @@ pub fn oware_with_input(args: &[&str], input: &str) -> Output {
         .spawn()
         .expect("run oware");
     // The program may exit before reading its input (a refused record): a broken pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(input.as_ref());
     child.wait_with_output().unwrap()
 }
 
