@@ -187,7 +187,10 @@ fn play_goes_on_after_input_that_is_no_text() {
     let o = oware_with_input(&["play"], &input);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.contains("could not read \u{fffd}t\u{fffd}.ogn"), "{text}");
+    assert!(
+        text.contains("could not read \u{fffd}t\u{fffd}.ogn"),
+        "{text}"
+    );
     assert!(text.contains("\"\u{fffd}\" is not a house"), "{text}");
     assert!(text.contains("that line is too long"), "{text}");
     assert!(text.contains("1. F *"), "the move is still there: {text}");
