@@ -152,6 +152,8 @@ fn handshake_search_and_errors() {
     }
     e.send_bytes(b"\xff\xfe garbage \x00");
     e.until("info string error: ");
+    e.send_bytes(&[b'x'; 100_000]);
+    e.until("info string error: line too long");
     e.send("go depth 3");
     assert!(
         legal_in("FfEa", &e.bestmove()),
@@ -483,8 +485,8 @@ fn a_short_match_between_two_engines() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("South forfeits: A: "), "{text}");
     assert!(!text.contains("out of time"), "{text}");
-    // An engine that writes a line of 300,000 bytes before each answer: the referee reads it in
-    // pieces (holding a bounded part of what an engine writes) and still finds the answer after it.
+    // An engine that writes a line of 300,000 bytes before each answer: the referee drops it
+    // without holding it whole, and still finds the answer after it.
     let flooder = "flood() { head -c 300000 /dev/zero | tr '\\0' x; echo; }; \
         while read -r line; do case \"$line\" in \
         uci) flood; echo 'id name flooder'; echo uciok;; isready) echo readyok;; \

@@ -288,7 +288,7 @@ impl Session {
     fn idle_engine(&mut self, command: &str) -> Option<&mut Engine> {
         if self.searching() && (self.unbounded || self.control.is_pondering()) {
             error(&format!(
-                "{command}: not allowed while a search with no limit or a ponder search runs (send stop first)"
+                "{command}: not allowed during a search that only stop ends (send stop first)"
             ));
             return None;
         }

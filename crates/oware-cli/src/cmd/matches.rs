@@ -8,7 +8,7 @@
 //! written as OGN; the score is reported as wins/draws/losses of the first engine with the Elo
 //! difference and its 95% interval.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
@@ -19,6 +19,7 @@ use oware_rules::ogn::{Outcome, Record};
 use oware_rules::{Game, Move, Position, RuleSet, Side};
 
 use super::Exit;
+use crate::input::{read_line, Line};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -176,11 +177,10 @@ enum Pace {
 /// sensible engines; it bounds a misbehaving one).
 const MAX_PLIES: usize = 1000;
 
-/// What the referee holds of an engine's output, whatever the engine writes: lines are cut at
-/// `MAX_LINE` bytes, at most `QUEUED_LINES` wait to be read, and of one answer (up to `uciok`,
-/// `readyok` or `bestmove`) the first `KEPT_LINES` are kept, where the `id` lines and a refusal
-/// come.
-const MAX_LINE: u64 = 1 << 16;
+/// What the referee holds of an engine's output, whatever the engine writes: lines longer than
+/// [`crate::input::MAX_LINE`] are dropped, at most `QUEUED_LINES` wait to be read, and of one answer
+/// (up to `uciok`, `readyok` or `bestmove`) the first `KEPT_LINES` are kept, where the `id` lines
+/// and a refusal come.
 const QUEUED_LINES: usize = 256;
 const KEPT_LINES: usize = 1000;
 
@@ -265,18 +265,16 @@ impl EngineProcess {
         let (tx, lines) = sync_channel(QUEUED_LINES);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(output);
-            let mut buf = Vec::new();
             loop {
-                buf.clear();
-                // A longer line comes in pieces of this length (none of them a protocol answer).
-                match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf).trim().to_string();
+                match read_line(&mut reader) {
+                    Ok(Line::Text(line)) => {
                         if tx.send(line).is_err() {
                             break;
                         }
                     }
+                    // No protocol answer is that long.
+                    Ok(Line::TooLong) => {}
+                    Ok(Line::End) | Err(_) => break,
                 }
             }
         });
