@@ -289,6 +289,21 @@ fn isready_and_stop_during_an_infinite_search() {
     assert!(status.success(), "end of input ends the engine");
 }
 
+/// The `wtime` and `movestogo` of each `go` in an engine's input log.
+fn go_clocks(log: &std::path::Path) -> Vec<(u64, Option<u64>)> {
+    let text = std::fs::read_to_string(log).unwrap();
+    let gos = text.lines().filter(|l| l.starts_with("go "));
+    gos.map(|l| {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let after = |key: &str| {
+            let at = words.iter().position(|w| *w == key)?;
+            words.get(at + 1)?.parse::<u64>().ok()
+        };
+        (after("wtime").unwrap(), after("movestogo"))
+    })
+    .collect()
+}
+
 /// Runs `oware match` between two engine commands with `args`, writing the games to `out`.
 fn oware_match(engines: [&str; 2], args: &[&str], out: &std::path::Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_oware"))
@@ -443,7 +458,7 @@ fn a_short_match_between_two_engines() {
         ];
         oware_match(engines, &args, &out)
     };
-    let result = clock_game([&engine, &engine], "0.5+0.01");
+    let result = clock_game([&logged(&log1), &engine], "0.5+0.01");
     let stderr = String::from_utf8_lossy(&result.stderr);
     assert!(result.status.success(), "{stderr}");
     assert!(
@@ -457,6 +472,10 @@ fn a_short_match_between_two_engines() {
     );
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("[TimeControl \"0.5+0.01\"]"), "{text}");
+    // The first engine, South in the only game, never has more than its start and increments.
+    for (i, (wtime, _)) in go_clocks(&log1).into_iter().enumerate() {
+        assert!(wtime <= 500 + 10 * i as u64, "move {i}: {wtime} ms");
+    }
     // An engine that thinks past its clock loses on time, however good its move.
     let sleeper = "while read -r line; do case \"$line\" in \
         uci) echo 'id name sleeper'; echo uciok;; isready) echo readyok;; \
@@ -516,25 +535,13 @@ fn a_short_match_between_two_engines() {
     assert!(!text.contains("out of time"), "{text}");
     // The first engine plays South in the only game: its `go` lines carry its clock as `wtime`,
     // and the moves to go run 3, 2, 1, 3, 2, 1, …
-    let gos: Vec<(u64, u32)> = std::fs::read_to_string(&log1)
-        .unwrap()
-        .lines()
-        .filter(|l| l.starts_with("go "))
-        .map(|l| {
-            let words: Vec<&str> = l.split_whitespace().collect();
-            let after = |key: &str| {
-                let at = words.iter().position(|w| *w == key).unwrap();
-                words[at + 1].parse::<u64>().unwrap()
-            };
-            (after("wtime"), after("movestogo") as u32)
-        })
-        .collect();
+    let gos = go_clocks(&log1);
     assert!(gos.len() >= 4, "{gos:?}");
     for (i, &(wtime, to_go)) in gos.iter().enumerate() {
-        assert_eq!(to_go, 3 - (i as u32 % 3), "{gos:?}");
+        assert_eq!(to_go, Some(3 - (i as u64 % 3)), "{gos:?}");
         // A period's first move starts with more than the 150 ms less what the last period's
         // moves thought beyond it: at least the new period's time.
-        if to_go == 3 {
+        if to_go == Some(3) {
             assert!(wtime >= 150, "{gos:?}");
         }
     }

@@ -106,6 +106,17 @@ impl TimeControl {
     fn moves_to_go(&self, played: u32) -> Option<u32> {
         self.period.map(|period| period - played % period)
     }
+
+    /// A side's clock after a move in time: what was `left` less what it `thought`, plus the
+    /// increment, plus the start time again when the move ends a period (`played`: the side's
+    /// moves, this one included).
+    fn after_move(&self, left: Duration, thought: Duration, played: u32) -> Duration {
+        let refill = match self.period {
+            Some(period) if played % period == 0 => self.start,
+            _ => Duration::ZERO,
+        };
+        left.saturating_sub(thought) + self.increment + refill
+    }
 }
 
 impl std::str::FromStr for TimeControl {
@@ -523,11 +534,8 @@ fn play_game(
             // In time (the flag did not fall, or fell by less than the margin): the time thought
             // comes off, the increment on, and at the end of a period the start time again.
             let mover = side.index();
-            clocks[mover] = left.saturating_sub(thought) + tc.increment;
             played[mover] += 1;
-            if tc.moves_to_go(played[mover]) == tc.period {
-                clocks[mover] += tc.start;
-            }
+            clocks[mover] = tc.after_move(left, thought, played[mover]);
         }
     }
     let end = game.end().expect("the loop ends with the game");
@@ -782,6 +790,17 @@ mod tests {
         assert_eq!(tc.moves_to_go(39), Some(1));
         assert_eq!(tc.moves_to_go(40), Some(40));
         assert_eq!(tc.moves_to_go(81), Some(39));
+        // The clock after a move: the time thought off, the increment on, and the period's time
+        // again after each 40th move.
+        let ms = Duration::from_millis;
+        assert_eq!(tc.after_move(ms(5_000), ms(700), 39), ms(4_800));
+        assert_eq!(tc.after_move(ms(5_000), ms(700), 40), ms(64_800));
+        assert_eq!(tc.after_move(ms(500), ms(700), 41), ms(500));
+        // Sudden death never refills the clock.
+        let tc: TimeControl = "0.5+0.01".parse().unwrap();
+        for played in 1..100 {
+            assert_eq!(tc.after_move(ms(400), ms(100), played), ms(310));
+        }
     }
 
     #[test]
