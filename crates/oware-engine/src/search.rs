@@ -185,13 +185,9 @@ impl Limits {
             .moves_to_go
             .map_or(PLANNED_MOVES, |m| m.clamp(1, PLANNED_MOVES));
         let target = (usable / moves + clock.increment.mul_f64(0.8)).min(usable);
-        // A search may run to three times its plan when that leaves two thirds of the clock;
-        // the last move before the clock is refilled may use all of it.
-        let hard = if moves == 1 {
-            usable
-        } else {
-            (target * 3).min(usable / 3).max(target)
-        };
+        // A search may run to three times its plan when that leaves two thirds of the clock, and
+        // always to the plan itself (on the last move before a refill, the whole usable clock).
+        let hard = (target * 3).min(usable / 3).max(target);
         Some((target.mul_f64(0.6), hard))
     }
 }
