@@ -477,7 +477,7 @@ function gamePage(id) {
     const keys = you === 'N' ? 'a–f' : 'A–F';
     hint.textContent = you && !v.end ? t('keysHint', { keys }) : '';
     document.body.dataset.ply = v.moves.length;
-    document.body.dataset.over = v.end ? '1' : '0';
+    document.body.dataset.over = v.end && !animating ? '1' : '0';
     document.body.dataset.waiting = you && waitingForFriend(v) ? '1' : '0';
   }
 
