@@ -187,10 +187,22 @@ async function createGame(body) {
   } catch (e) { toast(errorText(e)); }
 }
 
+// The clocks a game may have: minutes each, and seconds added after each move ("5+3").
+const CLOCKS = ['0', '5', '10', '20', '3+2', '5+3', '10+5'];
+
+function clockSelect() {
+  return h('select', { name: 'clock' }, CLOCKS.map((c) => {
+    const [n, s] = c.split('+').map(Number);
+    return h('option', { value: c }, n === 0 ? t('clock.none') : s ? t('clock.increment', { n, s }) : t('clock.minutes', { n }));
+  }));
+}
+
 function startGame(form, mode) {
   const body = { mode, side: form.side.value, rules: form.rules.value };
   if (mode === 'computer') body.level = Number(form.level.value);
-  if (mode === 'friend') body.clock = Number(form.clock.value);
+  const [minutes, increment] = form.clock.value.split('+').map(Number);
+  if (minutes) body.clock = minutes;
+  if (increment) body.increment = increment;
   return createGame(body);
 }
 
@@ -210,15 +222,14 @@ function homePage() {
     h('label', {}, t('level') + ' ', levelSelect()),
     h('label', {}, t('side') + ' ', sideSelect(true)),
     h('label', {}, t('ruleset') + ' ', rulesSelect()),
+    h('label', {}, t('clock') + ' ', clockSelect()),
     h('button', { type: 'submit', id: 'play-computer' }, t('play')));
   const friend = h('form', { class: 'card', id: 'friend-form', onsubmit: (e) => { e.preventDefault(); startGame(friend, 'friend'); } },
     h('h3', {}, t('home.friend')),
     h('p', {}, t('home.friendHint')),
     h('label', {}, t('side') + ' ', sideSelect(true)),
     h('label', {}, t('ruleset') + ' ', rulesSelect()),
-    h('label', {}, t('clock') + ' ', h('select', { name: 'clock' },
-      h('option', { value: '0' }, t('clock.none')),
-      ...[5, 10, 20].map((n) => h('option', { value: String(n) }, t('clock.minutes', { n }))))),
+    h('label', {}, t('clock') + ' ', clockSelect()),
     h('button', { type: 'submit', id: 'play-friend' }, t('createLink')));
   const open = h('form', { class: 'card', onsubmit: (e) => {
     e.preventDefault();
@@ -324,6 +335,23 @@ function gamePage(id) {
   const live = h('button', { class: 'secondary', id: 'live', hidden: true, onclick: () => lookAt(null) }, t('backToGame') + ' ▶|');
   const undo = h('button', { class: 'secondary', id: 'undo', hidden: true, onclick: () => send({ type: 'undo' }) }, t('undo'));
   const rematch = h('button', { id: 'rematch', hidden: true, onclick: () => newGameAfter() }, t('rematch'));
+  // Resigning takes two presses: the first turns the button into "Confirm", for a few seconds.
+  const resign = h('button', { class: 'secondary', id: 'resign', hidden: true, onclick: () => {
+    if (resign.dataset.confirm) {
+      send({ type: 'resign' });
+      delete resign.dataset.confirm;
+      resign.textContent = t('resign');
+      return;
+    }
+    resign.dataset.confirm = '1';
+    resign.textContent = t('resign.confirm');
+    setTimeout(() => { delete resign.dataset.confirm; resign.textContent = t('resign'); }, 4000);
+  } }, t('resign'));
+  const offerDraw = h('button', { class: 'secondary', id: 'offer-draw', hidden: true, onclick: () => send({ type: 'offer', what: 'draw' }) }, t('offer.draw'));
+  const offerTakeback = h('button', { class: 'secondary', id: 'offer-takeback', hidden: true, onclick: () => send({ type: 'offer', what: 'takeback' }) }, t('offer.takeback'));
+  // An offer between friends (a draw, a takeback): the one it is made to answers it, the one who
+  // made it may withdraw it. A rematch the friend started is offered here too.
+  const offerBox = h('div', { class: 'offer', id: 'offer', hidden: true, role: 'alert' });
   const download = h('a', { class: 'button secondary', id: 'download', href: '/api/games/' + id + '/record' }, t('download'));
   const copyPos = h('button', { class: 'secondary', id: 'copy-position', onclick: () => view && copy(shownPosition()) }, t('copyPos'));
   const analyse = h('button', { class: 'secondary', id: 'analyse', onclick: () => {
@@ -337,7 +365,7 @@ function gamePage(id) {
   // A player's private link to continue on another device: it carries the seat's token.
   const resume = h('details', { class: 'resume', id: 'resume', hidden: true });
   fill(app, title, topPlayer, boardWrap, bottomPlayer, status, share,
-    h('div', { class: 'row' }, rematch, undo, live),
+    offerBox, h('div', { class: 'row' }, rematch, undo, offerTakeback, offerDraw, resign, live),
     h('h2', {}, t('moves')), moves,
     h('div', { class: 'row' }, download, copyPos, analyse), hint, resume);
 
@@ -390,12 +418,45 @@ function gamePage(id) {
     }
   }
 
-  // A new game once this one is over: against the computer, the same level with the sides
-  // swapped; between friends, the home page's friend form.
+  // A new game once this one is over, with the sides swapped: against the computer, the same
+  // level; between friends, the server makes the game for both (each keeps their token).
   function newGameAfter() {
-    if (view && view.mode === 'computer') {
+    if (!view) return;
+    if (view.mode === 'computer') {
       createGame({ mode: 'computer', side: you === 'S' ? 'N' : 'S', level: view.level, rules: view.rules });
-    } else location.href = '/';
+    } else {
+      wantRematch = true;
+      send({ type: 'rematch' });
+    }
+  }
+  let wantRematch = false;
+
+  // Goes to the rematch game with this seat's token (the server seats each player there).
+  function openRematch(rematchId) {
+    if (token) saved.set('oware.token.' + rematchId, token);
+    myGames.remember({ id: rematchId, side: you === 'S' ? 'N' : 'S', mode: 'friend' });
+    location.href = '/game/' + rematchId;
+  }
+
+  function drawOffer(v) {
+    let parts = null;
+    if (v.rematch && you) {
+      if (wantRematch) { openRematch(v.rematch); return; }
+      parts = [h('span', {}, t('offer.rematchReady')), h('button', { id: 'open-rematch', onclick: () => openRematch(v.rematch) }, t('offer.openRematch'))];
+    } else if (v.offer && you && !v.end) {
+      const what = v.offer.what;
+      if (v.offer.by === you) {
+        parts = [h('span', {}, t('offer.sent.' + what)),
+          h('button', { class: 'secondary', id: 'withdraw', onclick: () => send({ type: 'answer', accept: false }) }, t('offer.withdraw'))];
+      } else {
+        parts = [h('span', {}, t('offer.received.' + what)),
+          h('button', { id: 'accept', onclick: () => send({ type: 'answer', accept: true }) }, t('offer.accept')),
+          h('button', { class: 'secondary', id: 'decline', onclick: () => send({ type: 'answer', accept: false }) }, t('offer.decline'))];
+      }
+    }
+    offerBox.hidden = !parts;
+    if (parts && offerBox.dataset.key !== JSON.stringify([v.offer, v.rematch])) fill(offerBox, parts);
+    offerBox.dataset.key = JSON.stringify([v.offer, v.rematch]);
   }
 
   let clockState = null;
@@ -461,8 +522,15 @@ function gamePage(id) {
     if (browse === null) moves.scrollTop = moves.scrollHeight;
     undo.hidden = !(v.mode === 'computer' && you && !v.end);
     undo.disabled = !!v.thinking || !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m));
-    rematch.hidden = !(v.end && you);
-    rematch.textContent = v.mode === 'computer' ? t('rematch') : t('newGame');
+    const playing = you && !v.end && !waitingForFriend(v);
+    const friends = v.mode === 'friend';
+    resign.hidden = !playing;
+    offerDraw.hidden = !(playing && friends);
+    offerTakeback.hidden = !(playing && friends);
+    offerTakeback.disabled = !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m));
+    rematch.hidden = !(v.end && you) || !!v.rematch;
+    rematch.textContent = t('rematch');
+    drawOffer(v);
     live.hidden = browse === null;
     drawShare(v);
     resume.hidden = !(you && token);
