@@ -210,8 +210,17 @@ async function friendGame(browser) {
   await waitPly(watcher.page, 1);
   check((await watcher.page.textContent('#status')).includes('watching'), 'third visitor watches');
   check((await watcher.page.$$('g.house.legal')).length === 0, 'watcher cannot move');
+  // South's page is in the background when North moves: its title says so until it is back.
+  const setHidden = (page, hidden) => page.evaluate((hidden) => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+  await setHidden(a.page, true);
   await b.page.keyboard.press('a');
   await waitPly(a.page, 2);
+  await a.page.waitForFunction(() => document.title.startsWith('●'), null, { timeout: 5000 });
+  await setHidden(a.page, false);
+  await a.page.waitForFunction(() => !document.title.startsWith('●'), null, { timeout: 5000 });
   await waitPly(watcher.page, 2);
   check((await a.page.textContent('#moves')).includes('1. F a'), 'move list in notation');
   await b.page.screenshot({ path: OUT + '/friend-phone.png' });
