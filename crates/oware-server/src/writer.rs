@@ -84,4 +84,21 @@ mod tests {
         let game = writer.run(|s| s.load_game("g")).await.unwrap().unwrap();
         assert_eq!(game.moves, vec![f]);
     }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_slow_job_leaves_the_runtime_free() {
+        let writer = StoreWriter::start(Store::in_memory().unwrap()).unwrap();
+        let slow = writer.run(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(400));
+            Ok(())
+        });
+        tokio::pin!(slow);
+        // On the runtime's only thread, a timer fires while the job runs.
+        tokio::select! {
+            biased;
+            _ = &mut slow => panic!("the job ran before the timer: it held the runtime"),
+            _ = tokio::time::sleep(std::time::Duration::from_millis(50)) => {}
+        }
+        slow.await.unwrap();
+    }
 }
