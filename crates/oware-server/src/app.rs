@@ -5,8 +5,10 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
 use crate::analysis::EnginePool;
+use crate::clock::now_ms;
 use crate::config::Config;
 use crate::games::Games;
+use crate::rate_limit::AddressLimit;
 use crate::store::{Store, StoreError};
 use crate::writer::StoreWriter;
 
@@ -25,6 +27,8 @@ pub struct AppState {
     pub games: Games,
     pub connections: AtomicUsize,
     pub engines: Arc<EnginePool>,
+    /// The games each address created in the last hour.
+    pub creations: AddressLimit,
 }
 
 /// The state as the handlers hold it.
@@ -38,14 +42,18 @@ impl AppState {
             Some(path) => Store::open(path)?,
             None => Store::in_memory()?,
         };
+        // When the server was last alive: the clocks are not charged the time since.
+        let down = store.last_alive()?.map(|alive| (alive, now_ms()));
         let engines = EnginePool::new(config.searches, &config.databases);
         let games = Games::new(
             StoreWriter::start(store)?,
             engines.clone(),
             config.computer_time,
             config.max_rooms,
+            down,
         );
         Ok(Arc::new(AppState {
+            creations: AddressLimit::new(config.games_per_address),
             config,
             games,
             connections: AtomicUsize::new(0),

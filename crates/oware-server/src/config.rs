@@ -30,6 +30,15 @@ pub struct Config {
     /// How long one minute of a game clock lasts: a minute, except in tests, which shorten it to
     /// see flags fall.
     pub clock_minute: Duration,
+    /// The address players reach the server at (`https://oware.example.org`), when it is not the
+    /// one the browser used (behind a reverse proxy): friend links use it, and with `https://` the
+    /// seat cookie is `Secure`.
+    pub public_url: Option<String>,
+    /// Games one address may create in an hour.
+    pub games_per_address: usize,
+    /// How often the server notes that it is alive (time while it was down is given back to the
+    /// clocks, to within this).
+    pub alive_every: Duration,
 }
 
 impl Default for Config {
@@ -45,6 +54,9 @@ impl Default for Config {
             messages_per_second: 20,
             databases: databases::Databases::none(),
             clock_minute: Duration::from_secs(60),
+            public_url: None,
+            games_per_address: 200,
+            alive_every: Duration::from_secs(2),
         }
     }
 }

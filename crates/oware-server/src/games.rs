@@ -2,13 +2,14 @@
 //! idle ones forgotten when there are too many), and the actions on a game that set the server's
 //! own players going afterwards: the computer's answer and the watch on the clocks.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use oware_rules::{Move, Side};
 
 use crate::analysis::EnginePool;
+use crate::clock::now_ms;
 use crate::ids::{new_token, valid_id};
 use crate::model::GameSetup;
 use crate::room::{GameError, Room};
@@ -22,6 +23,10 @@ pub struct Games {
     engines: Arc<EnginePool>,
     computer_time: Duration,
     max_rooms: usize,
+    /// When the server was last known alive before this start, and when it started.
+    down: Option<(u64, u64)>,
+    /// The games whose clocks have had that downtime given back.
+    credited: Mutex<HashSet<String>>,
 }
 
 impl Games {
@@ -30,6 +35,7 @@ impl Games {
         engines: Arc<EnginePool>,
         computer_time: Duration,
         max_rooms: usize,
+        down: Option<(u64, u64)>,
     ) -> Games {
         Games {
             store,
@@ -37,7 +43,13 @@ impl Games {
             engines,
             computer_time,
             max_rooms,
+            down,
+            credited: Mutex::new(HashSet::new()),
         }
+    }
+
+    fn credited(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.credited.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Room>>> {
@@ -90,7 +102,13 @@ impl Games {
             rooms.insert(id.to_string(), loaded.clone());
             loaded
         };
-        // A flag may have fallen while the server was down (the clocks keep running).
+        // Time while the server was down is given back to the side to move (once per game).
+        if let Some((alive, started)) = self.down {
+            let first = self.credited().insert(id.to_string());
+            if first {
+                room.credit_downtime(&self.store, alive, started).await?;
+            }
+        }
         room.check_flag(&self.store).await?;
         clock_watch::watch(room.clone(), self.store.clone());
         // A restart may have caught the computer about to move.
@@ -122,8 +140,46 @@ impl Games {
     }
 
     /// Takes back a move in a game against the computer (see [`Room::undo`]).
-    pub async fn undo(&self, room: &Room, token: Option<&str>) -> Result<(), GameError> {
-        room.undo(&self.store, token).await
+    pub async fn undo(&self, room: &Arc<Room>, token: Option<&str>) -> Result<(), GameError> {
+        room.undo(&self.store, token).await?;
+        clock_watch::watch(room.clone(), self.store.clone());
+        Ok(())
+    }
+
+    /// A player resigns (see [`Room::resign`]).
+    pub async fn resign(&self, room: &Room, token: Option<&str>) -> Result<(), GameError> {
+        room.resign(&self.store, token).await
+    }
+
+    /// Answers an offer (see [`Room::answer`]); a takeback restarts a clock, which is watched.
+    pub async fn answer(
+        &self,
+        room: &Arc<Room>,
+        token: Option<&str>,
+        accept: bool,
+    ) -> Result<(), GameError> {
+        room.answer(&self.store, token, accept).await?;
+        clock_watch::watch(room.clone(), self.store.clone());
+        Ok(())
+    }
+
+    /// A player's seat in a finished game's rematch (see [`Room::rematch`]), which is loaded
+    /// (the computer starts if it moves first).
+    pub async fn rematch(
+        &self,
+        room: &Room,
+        token: Option<&str>,
+    ) -> Result<(String, String, Side), GameError> {
+        let seat = room.rematch(&self.store, token).await?;
+        self.room(&seat.0).await?;
+        Ok(seat)
+    }
+
+    /// Notes in the database that the server is alive now.
+    pub async fn note_alive(&self) -> Result<(), GameError> {
+        let now = now_ms();
+        self.store.run(move |s| s.note_alive(now)).await?;
+        Ok(())
     }
 
     fn spawn_computer(&self, room: &Arc<Room>, turn: crate::room::ComputerTurn) {

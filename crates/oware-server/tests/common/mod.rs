@@ -142,6 +142,17 @@ pub async fn create(addr: SocketAddr, body: Value) -> (String, String, String) {
     )
 }
 
+/// The friend opens a friend game's link: the free side is theirs. Returns their token and side.
+pub async fn join_friend(addr: SocketAddr, id: &str) -> (String, String) {
+    let (status, text) = http(addr, "POST", &format!("/api/games/{id}/join"), None).await;
+    assert_eq!(status, 200, "{text}");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    (
+        v["token"].as_str().expect("a seat was free").to_string(),
+        v["side"].as_str().unwrap().to_string(),
+    )
+}
+
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 pub struct Client {
