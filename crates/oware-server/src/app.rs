@@ -50,6 +50,7 @@ impl AppState {
             engines.clone(),
             config.computer_time,
             config.max_rooms,
+            config.moves_per_second,
             down,
         );
         Ok(Arc::new(AppState {

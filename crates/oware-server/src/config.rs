@@ -34,6 +34,9 @@ pub struct Config {
     /// one the browser used (behind a reverse proxy): friend links use it, and with `https://` the
     /// seat cookie is `Secure`.
     pub public_url: Option<String>,
+    /// Players' moves one game accepts a second on average (bursts of twice as many): far more
+    /// than people play, few enough that no client fills the database through one game.
+    pub moves_per_second: u32,
     /// Games one address may create in an hour.
     pub games_per_address: usize,
     /// How often the server notes that it is alive (time while it was down is given back to the
@@ -55,6 +58,7 @@ impl Default for Config {
             databases: databases::Databases::none(),
             clock_minute: Duration::from_secs(60),
             public_url: None,
+            moves_per_second: 10,
             games_per_address: 200,
             alive_every: Duration::from_secs(2),
         }

@@ -3,6 +3,7 @@
 //! own players going afterwards: the computer's answer and the watch on the clocks.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,10 +24,13 @@ pub struct Games {
     engines: Arc<EnginePool>,
     computer_time: Duration,
     max_rooms: usize,
+    moves_per_second: u32,
     /// When the server was last known alive before this start, and when it started.
     down: Option<(u64, u64)>,
     /// The games whose clocks have had that downtime given back.
     credited: Mutex<HashSet<String>>,
+    /// False once the server has stopped: the clock watchers then stand down.
+    serving: Arc<AtomicBool>,
 }
 
 impl Games {
@@ -35,6 +39,7 @@ impl Games {
         engines: Arc<EnginePool>,
         computer_time: Duration,
         max_rooms: usize,
+        moves_per_second: u32,
         down: Option<(u64, u64)>,
     ) -> Games {
         Games {
@@ -43,9 +48,18 @@ impl Games {
             engines,
             computer_time,
             max_rooms,
+            moves_per_second,
             down,
             credited: Mutex::new(HashSet::new()),
+            serving: Arc::new(AtomicBool::new(true)),
         }
+    }
+
+    /// The server has stopped: no flag falls from now on in this process (the next start
+    /// declares those that fell while it ran, and gives back the time it was down).
+    pub fn stop(&self) {
+        self.serving
+            .store(false, std::sync::atomic::Ordering::SeqCst);
     }
 
     fn credited(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
@@ -87,7 +101,7 @@ impl Games {
             .run(move |s| s.load_game(&wanted))
             .await?
             .ok_or_else(|| GameError::UnknownGame(id.to_string()))?;
-        let loaded = Arc::new(Room::new(id.to_string(), stored)?);
+        let loaded = Arc::new(Room::new(id.to_string(), stored, self.moves_per_second)?);
         let room = {
             let mut rooms = self.rooms();
             if let Some(room) = rooms.get(id) {
@@ -110,7 +124,7 @@ impl Games {
             }
         }
         room.check_flag(&self.store).await?;
-        clock_watch::watch(room.clone(), self.store.clone());
+        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
         // A restart may have caught the computer about to move.
         if let Some(turn) = room.pending_computer_turn() {
             self.spawn_computer(&room, turn);
@@ -135,14 +149,14 @@ impl Games {
         if let Some(turn) = room.play(&self.store, token, mv, seen_ply).await? {
             self.spawn_computer(room, turn);
         }
-        clock_watch::watch(room.clone(), self.store.clone());
+        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
         Ok(())
     }
 
     /// Takes back a move in a game against the computer (see [`Room::undo`]).
     pub async fn undo(&self, room: &Arc<Room>, token: Option<&str>) -> Result<(), GameError> {
         room.undo(&self.store, token).await?;
-        clock_watch::watch(room.clone(), self.store.clone());
+        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
         Ok(())
     }
 
@@ -159,7 +173,7 @@ impl Games {
         accept: bool,
     ) -> Result<(), GameError> {
         room.answer(&self.store, token, accept).await?;
-        clock_watch::watch(room.clone(), self.store.clone());
+        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
         Ok(())
     }
 

@@ -77,6 +77,7 @@ pub async fn serve(
     .await;
     beat.abort();
     let _ = beat.await;
+    state.games.stop();
     let _ = state.games.note_alive().await;
     served?;
     Ok(())

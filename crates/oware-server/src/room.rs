@@ -49,8 +49,8 @@ pub enum GameError {
     WaitingForOpponent,
     #[error("the game is over")]
     Finished,
-    #[error("too many moves in this game: at most {MOVES_PER_SECOND} a second")]
-    TooFast,
+    #[error("too many moves in this game: at most {0} a second")]
+    TooFast(u32),
     #[error("that is only for games between friends")]
     FriendsOnly,
     #[error("there is no offer to answer")]
@@ -74,7 +74,7 @@ impl GameError {
             | GameError::TimeOut(_)
             | GameError::Finished => "game-over",
             GameError::FriendsOnly => "friends-only",
-            GameError::TooFast => "rate-limited",
+            GameError::TooFast(_) => "rate-limited",
             GameError::NoOffer => "no-offer",
             GameError::OfferPending => "offer-pending",
             GameError::NotOver => "not-over",
@@ -116,10 +116,6 @@ impl RoomState {
     }
 }
 
-/// Players' moves one game accepts a second, on average (bursts of twice as many): far more than
-/// people play, and few enough that no client fills the database through one game.
-pub const MOVES_PER_SECOND: u32 = 10;
-
 /// One game in memory, with the channel its updates go out on.
 pub struct Room {
     pub id: String,
@@ -129,6 +125,7 @@ pub struct Room {
     turn: tokio::sync::Mutex<()>,
     /// The players' moves a second this game accepts (each is a write to the database).
     moves: Mutex<RateLimit>,
+    moves_per_second: u32,
     updates: broadcast::Sender<Arc<str>>,
 }
 
@@ -140,7 +137,9 @@ pub struct ComputerTurn {
 }
 
 impl Room {
-    pub fn new(id: String, stored: StoredGame) -> Result<Room, StoreError> {
+    /// The room of a stored game, accepting at most `moves_per_second` of the players' moves a
+    /// second on average (bursts of twice as many).
+    pub fn new(id: String, stored: StoredGame, moves_per_second: u32) -> Result<Room, StoreError> {
         let game = Game::replay(stored.setup.start, stored.setup.rules, &stored.moves).map_err(
             |(ply, e)| StoreError::Damaged {
                 game: id.clone(),
@@ -162,7 +161,8 @@ impl Room {
                 rematch: stored.rematch,
             }),
             turn: tokio::sync::Mutex::new(()),
-            moves: Mutex::new(RateLimit::new(MOVES_PER_SECOND, std::time::Instant::now())),
+            moves: Mutex::new(RateLimit::new(moves_per_second, std::time::Instant::now())),
+            moves_per_second,
             updates,
         })
     }
@@ -387,7 +387,7 @@ impl Room {
             .unwrap_or_else(|p| p.into_inner())
             .allow(std::time::Instant::now());
         if !allowed {
-            return Err(GameError::TooFast);
+            return Err(GameError::TooFast(self.moves_per_second));
         }
         let _turn = self.turn.lock().await;
         let ply = {

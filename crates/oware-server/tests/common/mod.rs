@@ -61,6 +61,7 @@ pub fn quick_config() -> Config {
         analysis_time: Duration::from_millis(200),
         // Test clients play as fast as the server answers.
         messages_per_second: 10_000,
+        moves_per_second: 10_000,
         ..Config::default()
     }
 }
