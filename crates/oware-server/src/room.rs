@@ -45,6 +45,8 @@ pub enum GameError {
     WaitingForOpponent,
     #[error("{0}")]
     Store(#[from] StoreError),
+    #[error("the server is stopping: try again in a moment")]
+    ShuttingDown,
 }
 
 impl GameError {
@@ -60,6 +62,7 @@ impl GameError {
             GameError::NothingToUndo => "nothing-to-undo",
             GameError::WaitingForOpponent => "waiting-for-opponent",
             GameError::Store(_) => "storage",
+            GameError::ShuttingDown => "shutting-down",
         }
     }
 }
