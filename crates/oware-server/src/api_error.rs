@@ -33,6 +33,7 @@ impl From<GameError> for ApiError {
         let status = match e {
             GameError::UnknownGame(_) => StatusCode::NOT_FOUND,
             GameError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            GameError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::CONFLICT,
         };
         ApiError {

@@ -3,6 +3,7 @@
 //! own players going afterwards: the computer's answer and the watch on the clocks.
 
 use std::collections::{HashMap, HashSet};
+use std::future::Future;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -133,8 +134,9 @@ impl Games {
     }
 
     /// Gives the free side of a friend game to a new player: its token and side, or `None`.
-    pub async fn join(&self, room: &Room) -> Result<Option<(String, Side)>, GameError> {
-        room.join(&self.store).await
+    pub async fn join(&self, room: &Arc<Room>) -> Result<Option<(String, Side)>, GameError> {
+        let (room, store) = (room.clone(), self.store.clone());
+        run_to_the_end(async move { room.join(&store).await }).await
     }
 
     /// Plays a player's move (see [`Room::play`]), then starts the computer's answer or the
@@ -146,7 +148,13 @@ impl Games {
         mv: Move,
         seen_ply: Option<usize>,
     ) -> Result<(), GameError> {
-        if let Some(turn) = room.play(&self.store, token, mv, seen_ply).await? {
+        let (playing, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
+        let turn =
+            run_to_the_end(
+                async move { playing.play(&store, token.as_deref(), mv, seen_ply).await },
+            )
+            .await?;
+        if let Some(turn) = turn {
             self.spawn_computer(room, turn);
         }
         clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
@@ -155,14 +163,16 @@ impl Games {
 
     /// Takes back a move in a game against the computer (see [`Room::undo`]).
     pub async fn undo(&self, room: &Arc<Room>, token: Option<&str>) -> Result<(), GameError> {
-        room.undo(&self.store, token).await?;
+        let (undoing, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
+        run_to_the_end(async move { undoing.undo(&store, token.as_deref()).await }).await?;
         clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
         Ok(())
     }
 
     /// A player resigns (see [`Room::resign`]).
-    pub async fn resign(&self, room: &Room, token: Option<&str>) -> Result<(), GameError> {
-        room.resign(&self.store, token).await
+    pub async fn resign(&self, room: &Arc<Room>, token: Option<&str>) -> Result<(), GameError> {
+        let (room, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
+        run_to_the_end(async move { room.resign(&store, token.as_deref()).await }).await
     }
 
     /// Answers an offer (see [`Room::answer`]); a takeback restarts a clock, which is watched.
@@ -172,7 +182,10 @@ impl Games {
         token: Option<&str>,
         accept: bool,
     ) -> Result<(), GameError> {
-        room.answer(&self.store, token, accept).await?;
+        let (answering, store, token) =
+            (room.clone(), self.store.clone(), token.map(str::to_owned));
+        run_to_the_end(async move { answering.answer(&store, token.as_deref(), accept).await })
+            .await?;
         clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
         Ok(())
     }
@@ -181,10 +194,12 @@ impl Games {
     /// (the computer starts if it moves first).
     pub async fn rematch(
         &self,
-        room: &Room,
+        room: &Arc<Room>,
         token: Option<&str>,
     ) -> Result<(String, String, Side), GameError> {
-        let seat = room.rematch(&self.store, token).await?;
+        let (old, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
+        let seat =
+            run_to_the_end(async move { old.rematch(&store, token.as_deref()).await }).await?;
         self.room(&seat.0).await?;
         Ok(seat)
     }
@@ -204,5 +219,70 @@ impl Games {
             self.store.clone(),
             self.computer_time,
         );
+    }
+}
+
+/// Runs a change to a room in a task of its own, so that it is finished even if the request that
+/// asked for it goes away meanwhile (a closed connection drops its handler at its next await): a
+/// change the database has committed must reach the room and the players too.
+async fn run_to_the_end<T: Send + 'static>(
+    change: impl Future<Output = Result<T, GameError>> + Send + 'static,
+) -> Result<T, GameError> {
+    match tokio::spawn(change).await {
+        Ok(result) => result,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        // Cancelled: only when the runtime itself shuts down.
+        Err(_) => Err(GameError::ShuttingDown),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::databases::Databases;
+    use crate::model::GameMode;
+    use crate::store::{Store, StoreError};
+    use oware_rules::{Position, RuleSet};
+
+    #[tokio::test]
+    async fn a_change_whose_request_went_away_still_reaches_the_room() {
+        let store = StoreWriter::start(Store::in_memory().unwrap()).unwrap();
+        let games = Games::new(
+            store.clone(),
+            EnginePool::new(1, &Databases::none()),
+            Duration::from_millis(10),
+            10,
+            10,
+            None,
+        );
+        let setup = GameSetup {
+            mode: GameMode::Friend,
+            rules: RuleSet::Abapa,
+            start: Position::start(),
+            clock_ms: None,
+            increment_ms: 0,
+        };
+        let (id, _) = games.create(setup, Side::South).await.unwrap();
+        let room = games.room(&id).await.unwrap();
+        // Keep the writer busy, so the join waits for it, and give up on the join meanwhile.
+        let busy = store.clone();
+        let slow = tokio::spawn(async move {
+            busy.run(|_| -> Result<(), StoreError> {
+                std::thread::sleep(Duration::from_millis(300));
+                Ok(())
+            })
+            .await
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let gave_up = tokio::time::timeout(Duration::from_millis(50), games.join(&room)).await;
+        assert!(
+            gave_up.is_err(),
+            "the join was still waiting for the writer"
+        );
+        slow.await.unwrap().unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let stored = store.run(move |s| s.load_game(&id)).await.unwrap().unwrap();
+        assert!(stored.tokens[1].is_some(), "the join was committed");
+        assert_eq!(room.view().seated, [true, true], "and reached the room");
     }
 }

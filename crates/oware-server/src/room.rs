@@ -61,6 +61,8 @@ pub enum GameError {
     NotOver,
     #[error("{0}")]
     Store(#[from] StoreError),
+    #[error("the server is stopping: try again in a moment")]
+    ShuttingDown,
 }
 
 impl GameError {
@@ -83,6 +85,7 @@ impl GameError {
             GameError::NothingToUndo => "nothing-to-undo",
             GameError::WaitingForOpponent => "waiting-for-opponent",
             GameError::Store(_) => "storage",
+            GameError::ShuttingDown => "shutting-down",
         }
     }
 }

@@ -223,6 +223,10 @@ async fn hostile_messages_get_errors_and_the_server_stays_up() {
     ))
     .await
     .is_err());
+    // A game's WebSocket has one address, under the game's API folder.
+    let (status, _) =
+        common::http(server.addr, "GET", &format!("/ws/{}", "a".repeat(32)), None).await;
+    assert_eq!(status, 404);
     server.stop().await;
 }
 
