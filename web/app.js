@@ -295,6 +295,16 @@ function qrCode(text) {
   return svg;
 }
 
+// Where friends reach this server: the public address it was given (oware serve --public-url),
+// else the one this page was opened at. Asked once per page.
+let serverInfo = null;
+function publicOrigin() {
+  return (serverInfo && serverInfo.public_url) || location.origin;
+}
+async function loadServerInfo() {
+  try { serverInfo = await api('GET', '/api/server'); } catch (e) { serverInfo = {}; }
+}
+
 // Whether the page was opened on an address only this computer can reach.
 function localOnly(hostname) {
   return /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1|0\.0\.0\.0)$/.test(hostname);
@@ -334,7 +344,7 @@ function gamePage(id) {
   } });
   const live = h('button', { class: 'secondary', id: 'live', hidden: true, onclick: () => lookAt(null) }, t('backToGame') + ' ▶|');
   const undo = h('button', { class: 'secondary', id: 'undo', hidden: true, onclick: () => send({ type: 'undo' }) }, t('undo'));
-  const rematch = h('button', { id: 'rematch', hidden: true, onclick: () => newGameAfter() }, t('rematch'));
+  const rematch = h('button', { id: 'rematch', hidden: true, onclick: () => openRematch() }, t('rematch'));
   // Resigning takes two presses: the first turns the button into "Confirm", for a few seconds.
   const resign = h('button', { class: 'secondary', id: 'resign', hidden: true, onclick: () => {
     if (resign.dataset.confirm) {
@@ -418,31 +428,22 @@ function gamePage(id) {
     }
   }
 
-  // A new game once this one is over, with the sides swapped: against the computer, the same
-  // level; between friends, the server makes the game for both (each keeps their token).
-  function newGameAfter() {
-    if (!view) return;
-    if (view.mode === 'computer') {
-      createGame({ mode: 'computer', side: you === 'S' ? 'N' : 'S', level: view.level, rules: view.rules });
-    } else {
-      wantRematch = true;
-      send({ type: 'rematch' });
-    }
-  }
-  let wantRematch = false;
-
-  // Goes to the rematch game with this seat's token (the server seats each player there).
-  function openRematch(rematchId) {
-    if (token) saved.set('oware.token.' + rematchId, token);
-    myGames.remember({ id: rematchId, side: you === 'S' ? 'N' : 'S', mode: 'friend' });
-    location.href = '/game/' + rematchId;
+  // The rematch, with the sides swapped: the server makes it for the first player who asks (both
+  // seats at once between friends; the computer keeps its level) and seats the other one there
+  // when they ask in turn.
+  async function openRematch() {
+    try {
+      const seat = await api('POST', '/api/games/' + id + '/rematch', token ? { token } : undefined);
+      saved.set('oware.token.' + seat.id, seat.token);
+      myGames.remember({ id: seat.id, side: seat.side, mode: view.mode, level: view.level });
+      location.href = '/game/' + seat.id;
+    } catch (e) { toast(errorText(e)); }
   }
 
   function drawOffer(v) {
     let parts = null;
-    if (v.rematch && you) {
-      if (wantRematch) { openRematch(v.rematch); return; }
-      parts = [h('span', {}, t('offer.rematchReady')), h('button', { id: 'open-rematch', onclick: () => openRematch(v.rematch) }, t('offer.openRematch'))];
+    if (v.rematch && you && v.mode === 'friend') {
+      parts = [h('span', {}, t('offer.rematchReady')), h('button', { id: 'open-rematch', onclick: openRematch }, t('offer.openRematch'))];
     } else if (v.offer && you && !v.end) {
       const what = v.offer.what;
       if (v.offer.by === you) {
@@ -528,7 +529,7 @@ function gamePage(id) {
     offerDraw.hidden = !(playing && friends);
     offerTakeback.hidden = !(playing && friends);
     offerTakeback.disabled = !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m));
-    rematch.hidden = !(v.end && you) || !!v.rematch;
+    rematch.hidden = !(v.end && you) || (!!v.rematch && v.mode === 'friend');
     rematch.textContent = t('rematch');
     drawOffer(v);
     live.hidden = browse === null;
@@ -536,7 +537,7 @@ function gamePage(id) {
     resume.hidden = !(you && token);
     if (you && token && !resume.dataset.token) {
       resume.dataset.token = token;
-      const url = location.origin + '/game/' + id + '?t=' + token;
+      const url = publicOrigin() + '/game/' + id + '?t=' + token;
       fill(resume, h('summary', {}, t('resume.title')), h('p', {}, t('resume.hint')),
         h('div', { class: 'row' },
           h('input', { value: url, readonly: true, id: 'resume-link', 'aria-label': t('resume.title'), onfocus: (e) => e.target.select() }),
@@ -556,14 +557,14 @@ function gamePage(id) {
     share.hidden = !open;
     if (!open || share.dataset.drawn) return;
     share.dataset.drawn = '1';
-    const url = location.origin + '/game/' + id;
+    const url = publicOrigin() + '/game/' + id;
     const shareSheet = navigator.share ? h('button', { class: 'secondary', id: 'share-sheet', onclick: () => {
       navigator.share({ title: 'Oware', text: t('share.text'), url }).catch(() => {});
     } }, t('share.send')) : null;
     fill(share, h('p', {}, t('share')), h('div', { class: 'row' },
       h('input', { value: url, readonly: true, id: 'share-link', 'aria-label': t('share'), onfocus: (e) => e.target.select() }),
       h('button', { onclick: () => copy(url), id: 'copy-link' }, t('copyLink')), shareSheet),
-    localOnly(location.hostname) ? h('p', { class: 'warning', id: 'local-warning' }, t('share.localOnly')) : null,
+    localOnly(new URL(url).hostname) ? h('p', { class: 'warning', id: 'local-warning' }, t('share.localOnly')) : null,
     h('div', { class: 'qr-wrap' }, qrCode(url), h('p', { class: 'hint' }, t('share.qrHint'))));
   }
 
@@ -705,6 +706,7 @@ function gamePage(id) {
       else status.textContent = errorText(e);
       return;
     }
+    await loadServerInfo();
     connect();
   })();
 }
@@ -777,7 +779,7 @@ function analysisPage() {
     main = data;
     variation = null;
     if (data.error) {
-      error.textContent = t('err.illegal-in-record', { n: data.moves.length + 1 });
+      error.textContent = t('err.illegal-in-record', { n: data.error_ply || data.moves.length + 1 });
       error.title = data.error;
     }
     go(at === undefined ? data.moves.length : at);

@@ -228,6 +228,75 @@ async function friendGame(browser) {
   for (const x of [a, b, watcher]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
 }
 
+// Two friends, the second in Spanish: a takeback asked and granted, a draw offered, declined,
+// offered again and accepted; a rematch with the sides swapped, which one of them resigns.
+async function friendConveniences(browser) {
+  const a = await newPage(browser);
+  await a.page.goto(BASE + '/');
+  await a.page.selectOption('#friend-form select[name=side]', 'S');
+  await a.page.click('#play-friend');
+  const link = await a.page.inputValue('#share-link');
+  const b = await newPage(browser, { locale: 'es-ES' });
+  await b.page.goto(link);
+  await a.page.waitForSelector('#share-link', { state: 'hidden' });
+  check(await a.page.isHidden('#undo'), 'no undo between friends');
+  await a.page.click('g.house.legal[data-house="F"]');
+  await waitPly(b.page, 1);
+  await b.page.waitForSelector('g.house.legal');
+  await b.page.click('g.house.legal[data-house="a"]');
+  await waitPly(a.page, 2);
+  // South asks to take back F; North (in Spanish) is asked, and grants it: both moves go.
+  await a.page.waitForSelector('#offer-takeback:not([disabled])');
+  await a.page.click('#offer-takeback');
+  await a.page.waitForSelector('#offer #withdraw');
+  await b.page.waitForSelector('#offer #accept');
+  check((await b.page.textContent('#offer')).includes('deshacer'), 'the takeback request in Spanish: ' + await b.page.textContent('#offer'));
+  await b.page.click('#offer #accept');
+  await waitPly(a.page, 0);
+  await waitPly(b.page, 0);
+  await a.page.waitForSelector('#offer', { state: 'hidden' });
+  // A draw offered by North, declined by South, then offered again and accepted.
+  await a.page.waitForSelector('g.house.legal');
+  await a.page.click('g.house.legal[data-house="E"]');
+  await waitPly(b.page, 1);
+  await b.page.click('#offer-draw');
+  await a.page.waitForSelector('#offer #decline');
+  check((await a.page.textContent('#offer')).includes('offers a draw'), 'the draw offer');
+  await a.page.click('#offer #decline');
+  await b.page.waitForSelector('#offer', { state: 'hidden' });
+  await b.page.click('#offer-draw');
+  await a.page.waitForSelector('#offer #accept');
+  await a.page.screenshot({ path: OUT + '/friend-draw-offer.png' });
+  await a.page.click('#offer #accept');
+  await a.page.waitForFunction(() => document.body.dataset.over === '1');
+  await b.page.waitForFunction(() => document.body.dataset.over === '1');
+  check((await a.page.textContent('#status')).includes('Draw'), 'a draw: ' + await a.page.textContent('#status'));
+  check((await b.page.textContent('#status')).includes('Tablas'), 'in Spanish: ' + await b.page.textContent('#status'));
+  check(await a.page.isHidden('#resign'), 'no resigning after the end');
+  // South asks for the rematch and plays North there; North is offered the same game as South.
+  const first = a.page.url();
+  await a.page.click('#rematch');
+  await a.page.waitForURL((u) => u.href !== first);
+  await b.page.waitForSelector('#open-rematch');
+  await b.page.click('#open-rematch');
+  await b.page.waitForURL((u) => u.href !== first);
+  check(a.page.url() === b.page.url(), 'both in the same rematch');
+  await b.page.waitForSelector('g.house.legal');
+  check(/[A-F]/.test(await b.page.getAttribute('g.house.legal', 'data-house')), 'North is South in the rematch');
+  check(await a.page.evaluate(() => document.body.dataset.waiting) === '0', 'the rematch starts at once');
+  // The new North resigns (two presses): the new South wins.
+  await a.page.waitForSelector('#resign:not([hidden])');
+  await a.page.click('#resign');
+  check((await a.page.textContent('#resign')).includes('Really'), 'resigning asks for a second press');
+  await a.page.click('#resign');
+  await b.page.waitForFunction(() => document.body.dataset.over === '1');
+  check((await b.page.textContent('#status')).includes('Has ganado'), 'the resignation, in Spanish: ' + await b.page.textContent('#status'));
+  check((await a.page.textContent('#status')).includes('resignation'), 'the reason: ' + await a.page.textContent('#status'));
+  await b.page.screenshot({ path: OUT + '/friend-resigned-es.png' });
+  for (const x of [a, b]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
+  console.log('friend conveniences: takeback, draw declined and accepted, rematch, resignation');
+}
+
 // What a bad position is called in each language: errors from the server are shown in the
 // page's language.
 const BAD_POSITION = { ca: 'no és una posició', es: 'no es una posición', en: 'not a position', fr: 'n’est pas une position' };
@@ -274,8 +343,9 @@ async function pages(browser) {
       await page.waitForSelector('#share svg.qr');
       await shot('friend-waiting');
       // Pages that do not exist: a game id that is not one, and one the server does not know.
-      for (const [path, name] of [['/game/nonsense', 'not-found'], ['/game/' + '0'.repeat(32), 'no-such-game']]) {
-        await page.goto(BASE + path);
+      for (const [path, name] of [['/nonsense', 'not-found'], ['/game/nonsense', 'not-a-game'], ['/game/' + '0'.repeat(32), 'no-such-game']]) {
+        const res = await page.goto(BASE + path);
+        check(name === 'no-such-game' || res.status() === 404, `${path} answers 404, not ${res.status()}`);
         await page.waitForSelector('#not-found');
         await shot(name);
       }
@@ -350,7 +420,7 @@ async function colours(browser) {
 (async () => {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
   let failed = false;
-  for (const test of [friendGame, gameAgainstComputer, analysisVariation, colours, pages]) {
+  for (const test of [friendGame, friendConveniences, gameAgainstComputer, analysisVariation, colours, pages]) {
     try {
       await test(browser);
     } catch (e) {
