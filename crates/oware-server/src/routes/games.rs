@@ -18,6 +18,7 @@ use crate::cookie::{cookie_token, over_https, seat_cookie};
 use crate::ids::valid_id;
 use crate::model::{side_letter, GameMode, GameSetup, GameView, Seat};
 use crate::record;
+use crate::room::Room;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -199,6 +200,28 @@ struct JoinRequest {
     token: Option<String>,
 }
 
+/// The seat a request proves it holds in `room`: a token in its body (`{"token":..}`, from the
+/// page's storage or a private link), else the seat cookie.
+fn proven_seat(
+    room: &Room,
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Result<Option<(String, Side)>, ApiError> {
+    let req: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        JoinRequest::default()
+    } else {
+        parse_body(body)?
+    };
+    let offered = req.token.filter(|t| valid_id(t));
+    Ok([offered, cookie_token(headers)]
+        .into_iter()
+        .flatten()
+        .find_map(|token| match room.seat(Some(&token)) {
+            Seat::Player(side) => Some((token, side)),
+            Seat::Watcher => None,
+        }))
+}
+
 /// Gives a player's seat back when the request proves it (a token in the body, from the page's
 /// storage or a private "continue on another device" link, or else the seat cookie: a reload that
 /// lost its storage), and sets the seat cookie; otherwise takes the free side of a friend game,
@@ -209,25 +232,17 @@ pub(super) async fn join_game(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let req: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
-        JoinRequest::default()
-    } else {
-        parse_body(&body)?
-    };
     let room = state.games.room(&id).await?;
     let secure = over_https(&headers, state.config.public_url.as_deref());
-    let offered = req.token.filter(|t| valid_id(t));
-    for token in [offered, cookie_token(&headers)].into_iter().flatten() {
-        if let Seat::Player(side) = room.seat(Some(&token)) {
-            return Ok(seated_response(
-                Seated {
-                    id,
-                    token: Some(token),
-                    side: Some(side_letter(side)),
-                },
-                secure,
-            ));
-        }
+    if let Some((token, side)) = proven_seat(&room, &headers, &body)? {
+        return Ok(seated_response(
+            Seated {
+                id,
+                token: Some(token),
+                side: Some(side_letter(side)),
+            },
+            secure,
+        ));
     }
     let seat = state.games.join(&room).await?;
     Ok(seated_response(
@@ -249,17 +264,8 @@ pub(super) async fn rematch(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let req: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
-        JoinRequest::default()
-    } else {
-        parse_body(&body)?
-    };
     let room = state.games.room(&id).await?;
-    let offered = req.token.filter(|t| valid_id(t));
-    let token = [offered, cookie_token(&headers)]
-        .into_iter()
-        .flatten()
-        .find(|t| matches!(room.seat(Some(t)), Seat::Player(_)));
+    let token = proven_seat(&room, &headers, &body)?.map(|(token, _)| token);
     let (new_id, token, side) = state.games.rematch(&room, token.as_deref()).await?;
     Ok(seated_response(
         Seated {
