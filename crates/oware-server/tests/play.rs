@@ -64,7 +64,7 @@ async fn no_move_before_the_friend_has_joined() {
 #[tokio::test]
 async fn a_resignation_ends_the_game_for_the_other_side() {
     let server = TestServer::start(quick_config()).await;
-    let (_, mut south, mut north, _, _) = friends(server.addr).await;
+    let (id, mut south, mut north, _, _) = friends(server.addr).await;
     south.play("F").await;
     send_until(&mut north, json!({"type":"resign"}), |g| {
         !g["end"].is_null()
@@ -72,6 +72,12 @@ async fn a_resignation_ends_the_game_for_the_other_side() {
     .await;
     assert_eq!(north.game["end"]["reason"], "resign");
     assert_eq!(north.game["end"]["winner"], "S");
+    // The record says so, and still reads back.
+    let (_, record) =
+        common::http(server.addr, "GET", &format!("/api/games/{id}/record"), None).await;
+    assert!(record.contains("{North resigned, 0-0}"), "{record}");
+    let (status, v) = post_json(server.addr, "/api/analyse", json!({ "text": record })).await;
+    assert_eq!((status, v["moves"].as_str()), (200, Some("F")), "{v}");
     south.wait_for(|g| !g["end"].is_null()).await;
     assert_eq!(south.play("A").await["code"], "game-over");
     assert_eq!(
@@ -461,9 +467,11 @@ async fn clocks_against_the_computer_with_increments() {
         .wait_for(|g| g["moves"].as_str().unwrap().len() >= 3)
         .await;
     let south = human.game["clock"]["remaining_ms"][0].as_u64().unwrap();
+    // South's 100 ms (more on a busy machine) less the increment came off; the computer's time
+    // did not (the increments themselves are unit-tested with the clock).
     assert!(
-        (1600..=1800).contains(&south),
-        "South's 100 ms, less the increment: {south}"
+        (900..1800).contains(&south),
+        "South's thinking time, less the increment: {south}"
     );
     for (body, what) in [
         (

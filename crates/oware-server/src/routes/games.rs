@@ -302,7 +302,22 @@ pub(super) async fn game_record(
         GameMode::Computer { side: c, level } if c == side => format!("oware level {level}"),
         _ => "Player".to_string(),
     };
-    let text = record::write_record(&game, &name(Side::South), &name(Side::North));
+    // A game the players ended (a resignation, an agreed draw, a flag) is unfinished by the
+    // rules, so its result stays `*`; a comment after the last move says how it ended.
+    let ended = view.end.filter(|_| game.end().is_none()).map(|end| {
+        let loser = if end.winner == Some('S') {
+            "North"
+        } else {
+            "South"
+        };
+        let how = match end.reason {
+            "resign" => format!("{loser} resigned"),
+            "time" => format!("{loser}'s time ran out"),
+            _ => "draw agreed".to_string(),
+        };
+        format!("{how}, {}", end.score)
+    });
+    let text = record::write_record(&game, &name(Side::South), &name(Side::North), ended);
     Ok((
         [
             (
