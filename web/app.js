@@ -758,6 +758,7 @@ function analysisPage() {
     index = 0;
     error.textContent = message;
     fill(boardWrap.querySelector('svg'));
+    boardWrap.hidden = true;
     info.textContent = '';
     fill(moves);
     varBox.hidden = true;
@@ -790,6 +791,7 @@ function analysisPage() {
     const data = line();
     if (!data) return;
     index = Math.max(0, Math.min(i, data.moves.length));
+    boardWrap.hidden = false;
     const pos = parsePosition(data.positions[index]);
     const over = index === data.moves.length && data.end;
     const last = index > 0 ? LETTERS.indexOf(data.moves[index - 1]) : undefined;
