@@ -50,6 +50,7 @@ const STRINGS = {
     'reason.resign': 'by resignation', 'reason.agreement': 'by agreement', 'clock.increment': '{n} min + {s} s a move',
     'err.no-offer': 'There is no offer to answer.', 'err.friends-only': 'That is for games between friends.', 'err.not-over': 'The game is not over yet.', 'err.offer-pending': 'An offer is already waiting for an answer.',
     'err.too-many-games': 'Too many new games from this address: wait a while before starting another.', 'err.not-found': 'There is no such page.', 'err.bad-clock': 'That clock is not offered.',
+    'err.shutting-down': 'The server is restarting; try again in a moment.',
   },
   fr: {
     'nav.play': 'Jouer', 'nav.analysis': 'Analyse', 'nav.rules': 'Règles',
@@ -98,6 +99,7 @@ const STRINGS = {
     'reason.resign': 'par abandon', 'reason.agreement': 'd’un commun accord', 'clock.increment': '{n} min + {s} s par coup',
     'err.no-offer': 'Il n’y a pas de proposition à laquelle répondre.', 'err.friends-only': 'C’est pour les parties entre amis.', 'err.not-over': 'La partie n’est pas finie.', 'err.offer-pending': 'Une proposition attend déjà sa réponse.',
     'err.too-many-games': 'Trop de nouvelles parties depuis cette adresse : attendez un peu avant d’en commencer une autre.', 'err.not-found': 'Cette page n’existe pas.', 'err.bad-clock': 'Cette pendule n’est pas proposée.',
+    'err.shutting-down': 'Le serveur redémarre ; réessayez dans un instant.',
   },
   es: {
     'nav.play': 'Jugar', 'nav.analysis': 'Análisis', 'nav.rules': 'Reglas',
@@ -146,6 +148,7 @@ const STRINGS = {
     'reason.resign': 'por abandono', 'reason.agreement': 'de mutuo acuerdo', 'clock.increment': '{n} min + {s} s por jugada',
     'err.no-offer': 'No hay ninguna propuesta que responder.', 'err.friends-only': 'Eso es para partidas entre amigos.', 'err.not-over': 'La partida aún no ha terminado.', 'err.offer-pending': 'Ya hay una propuesta esperando respuesta.',
     'err.too-many-games': 'Demasiadas partidas nuevas desde esta dirección: espera un rato antes de empezar otra.', 'err.not-found': 'Esa página no existe.', 'err.bad-clock': 'Ese reloj no se ofrece.',
+    'err.shutting-down': 'El servidor se está reiniciando; vuelve a probar en un momento.',
   },
   ca: {
     'nav.play': 'Jugar', 'nav.analysis': 'Anàlisi', 'nav.rules': 'Regles',
@@ -194,6 +197,7 @@ const STRINGS = {
     'reason.resign': 'per abandó', 'reason.agreement': 'de comú acord', 'clock.increment': '{n} min + {s} s per jugada',
     'err.no-offer': 'No hi ha cap proposta per respondre.', 'err.friends-only': 'Això és per a partides entre amics.', 'err.not-over': 'La partida encara no s’ha acabat.', 'err.offer-pending': 'Ja hi ha una proposta esperant resposta.',
     'err.too-many-games': 'Massa partides noves des d’aquesta adreça: espera una estona abans de començar-ne una altra.', 'err.not-found': 'Aquesta pàgina no existeix.', 'err.bad-clock': 'Aquest rellotge no s’ofereix.',
+    'err.shutting-down': 'El servidor s’està reiniciant; torna-ho a provar d’aquí a un moment.',
   },
 };
 
