@@ -749,9 +749,6 @@ function analysisPage() {
   // The line the board follows: the variation being tried, else the record.
   function line() { return variation ? variation.data : main; }
 
-  // A position string, which the server cannot read as moves: its errors are about a position.
-  function looksLikePosition(input) { return /^\s*\d+\s*-/.test(input); }
-
   function clear(message) {
     main = null;
     variation = null;
@@ -772,8 +769,7 @@ function analysisPage() {
     try {
       data = await api('POST', '/api/analyse', { text: input || '', rules: rules.value });
     } catch (e) {
-      const code = e.code === 'bad-record' && looksLikePosition(input) ? 'bad-position' : e.code;
-      clear(errorText(Object.assign(e, { code })));
+      clear(errorText(e));
       error.title = e.message;
       return;
     }

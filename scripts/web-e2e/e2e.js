@@ -297,6 +297,25 @@ async function friendConveniences(browser) {
   console.log('friend conveniences: takeback, draw declined and accepted, rematch, resignation');
 }
 
+// A game against the computer on a clock with an increment (5+3): both clocks shown, the
+// player's running on their turn.
+async function clockGame(browser) {
+  const { context, page } = await newPage(browser);
+  await page.goto(BASE + '/');
+  await page.selectOption('#computer-form select[name=clock]', '5+3');
+  await page.click('#play-computer');
+  await page.waitForSelector('g.house.legal');
+  await page.click('g.house.legal');
+  await waitPly(page, 2);
+  await page.waitForSelector('.player.bottom .clock.running');
+  const clocks = await page.$$eval('.player .clock', (els) => els.map((e) => e.textContent));
+  check(clocks.length === 2 && clocks.every((c) => /^\d:\d\d$/.test(c)), 'two clocks: ' + clocks);
+  check(/^5:0[1-3]$/.test(clocks[0]), 'the computer gained its increment: ' + clocks);
+  check(!page.errors, 'no script errors');
+  await context.close();
+  console.log('clock game: 5+3 against the computer');
+}
+
 // What a bad position is called in each language: errors from the server are shown in the
 // page's language.
 const BAD_POSITION = { ca: 'no és una posició', es: 'no es una posición', en: 'not a position', fr: 'n’est pas une position' };
@@ -420,7 +439,7 @@ async function colours(browser) {
 (async () => {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
   let failed = false;
-  for (const test of [friendGame, friendConveniences, gameAgainstComputer, analysisVariation, colours, pages]) {
+  for (const test of [friendGame, friendConveniences, gameAgainstComputer, clockGame, analysisVariation, colours, pages]) {
     try {
       await test(browser);
     } catch (e) {
