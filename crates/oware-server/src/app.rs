@@ -38,12 +38,14 @@ impl AppState {
     /// Opens the database (upgrading its schema if it is older), starts its writer and the
     /// engines.
     pub fn new(config: Config) -> Result<Shared, ServerError> {
-        let store = match &config.data {
+        let mut store = match &config.data {
             Some(path) => Store::open(path)?,
             None => Store::in_memory()?,
         };
-        // When the server was last alive: the clocks are not charged the time since.
-        let down = store.last_alive()?.map(|alive| (alive, now_ms()));
+        // The time since the server was last alive is not charged to any clock.
+        if let Some(alive) = store.last_alive()? {
+            store.give_back_downtime(alive, now_ms())?;
+        }
         let engines = EnginePool::new(config.searches, &config.databases);
         let games = Games::new(
             StoreWriter::start(store)?,
@@ -51,7 +53,6 @@ impl AppState {
             config.computer_time,
             config.max_rooms,
             config.moves_per_second,
-            down,
         );
         Ok(Arc::new(AppState {
             creations: AddressLimit::new(config.games_per_address),

@@ -5,7 +5,7 @@
 //! survives a restart. Time while the server was down is not a player's thinking time: the server
 //! notes that it is alive every few seconds, and a game loaded after a restart has the time
 //! between the last note and the restart given back to the side to move (see
-//! [`Clock::credit`]). The clocks start with the first move: the side to move's clock runs from
+//! [`resumed_since`]). The clocks start with the first move: the side to move's clock runs from
 //! the moment the previous move was played, so South's first move is not timed.
 
 use oware_rules::Side;
@@ -35,6 +35,16 @@ pub struct ClockView {
     pub remaining_ms: [u64; 2],
     /// `S` or `N` while that side's clock runs.
     pub running: Option<char>,
+}
+
+/// When a clock period that began at `since` begins once the time the server was down is given
+/// back: the server was last known alive at `alive` and started again at `started`. A period
+/// that began before the start loses none of that gap; one that began after is left alone.
+pub fn resumed_since(since: u64, alive: u64, started: u64) -> u64 {
+    if since >= started {
+        return since;
+    }
+    since + started.saturating_sub(alive.max(since))
 }
 
 /// Milliseconds since the Unix epoch, now.
@@ -103,20 +113,6 @@ impl Clock {
         if self.running_since.is_some() && self.flagged.is_none() {
             self.remaining_ms[to_move.index()] = self.left(to_move, to_move, now);
             self.running_since = Some(now);
-        }
-    }
-
-    /// Gives back the time the server was down: it was last known alive at `alive` and started
-    /// again at `started`. A period that began before the start loses none of that gap; says
-    /// whether anything changed. Once per game and restart: the caller keeps count.
-    pub fn credit(&mut self, alive: u64, started: u64) -> bool {
-        match self.running_since {
-            Some(since) if self.flagged.is_none() && since < started => {
-                let gap = started.saturating_sub(alive.max(since));
-                self.running_since = Some(since + gap);
-                gap > 0
-            }
-            _ => false,
         }
     }
 
@@ -192,12 +188,11 @@ mod tests {
         let mut c = Clock::new(10_000, 0);
         c.moved(Side::South, 1000);
         // Alive at 3000, down until 8000: North thought from 1000 to 3000 only.
-        assert!(c.credit(3000, 8000));
+        c.running_since = c.running_since.map(|s| resumed_since(s, 3000, 8000));
         assert_eq!(c.left(Side::North, Side::North, 8000), 8000);
         // A move after the last note of life: the whole gap since that move is given back.
-        let mut d = Clock::new(10_000, 0);
-        d.moved(Side::South, 4000);
-        assert!(d.credit(3000, 8000));
-        assert_eq!(d.left(Side::North, Side::North, 8000), 10_000);
+        assert_eq!(resumed_since(4000, 3000, 8000), 8000);
+        // A period that began after the restart is left alone.
+        assert_eq!(resumed_since(9000, 3000, 8000), 9000);
     }
 }

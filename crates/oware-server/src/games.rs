@@ -2,7 +2,7 @@
 //! idle ones forgotten when there are too many), and the actions on a game that set the server's
 //! own players going afterwards: the computer's answer and the watch on the clocks.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -26,10 +26,6 @@ pub struct Games {
     computer_time: Duration,
     max_rooms: usize,
     moves_per_second: u32,
-    /// When the server was last known alive before this start, and when it started.
-    down: Option<(u64, u64)>,
-    /// The games whose clocks have had that downtime given back.
-    credited: Mutex<HashSet<String>>,
     /// False once the server has stopped: the clock watchers then stand down.
     serving: Arc<AtomicBool>,
 }
@@ -41,7 +37,6 @@ impl Games {
         computer_time: Duration,
         max_rooms: usize,
         moves_per_second: u32,
-        down: Option<(u64, u64)>,
     ) -> Games {
         Games {
             store,
@@ -50,8 +45,6 @@ impl Games {
             computer_time,
             max_rooms,
             moves_per_second,
-            down,
-            credited: Mutex::new(HashSet::new()),
             serving: Arc::new(AtomicBool::new(true)),
         }
     }
@@ -61,10 +54,6 @@ impl Games {
     pub fn stop(&self) {
         self.serving
             .store(false, std::sync::atomic::Ordering::SeqCst);
-    }
-
-    fn credited(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
-        self.credited.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Room>>> {
@@ -117,13 +106,8 @@ impl Games {
             rooms.insert(id.to_string(), loaded.clone());
             loaded
         };
-        // Time while the server was down is given back to the side to move (once per game).
-        if let Some((alive, started)) = self.down {
-            let first = self.credited().insert(id.to_string());
-            if first {
-                room.credit_downtime(&self.store, alive, started).await?;
-            }
-        }
+        // A flag may have fallen while the server ran before (the time it was down was given
+        // back as it started).
         room.check_flag(&self.store).await?;
         clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
         // A restart may have caught the computer about to move.
@@ -253,7 +237,6 @@ mod tests {
             Duration::from_millis(10),
             10,
             10,
-            None,
         );
         let setup = GameSetup {
             mode: GameMode::Friend,

@@ -310,34 +310,6 @@ impl Room {
         Ok(true)
     }
 
-    /// Gives back to the side to move the time the server was down (last alive at `alive`,
-    /// started again at `started`), stored.
-    pub async fn credit_downtime(
-        &self,
-        store: &StoreWriter,
-        alive: u64,
-        started: u64,
-    ) -> Result<(), GameError> {
-        let _turn = self.turn.lock().await;
-        let credited = {
-            let state = self.lock();
-            let Some(mut clock) = state.clock.filter(|_| !state.over()) else {
-                return Ok(());
-            };
-            if !clock.credit(alive, started) {
-                return Ok(());
-            }
-            clock
-        };
-        let id = self.id.clone();
-        store.run(move |s| s.save_clock(&id, &credited)).await?;
-        let mut state = self.lock();
-        state.clock = Some(credited);
-        state.version += 1;
-        self.announce(&state);
-        Ok(())
-    }
-
     /// Sends the current state to everyone connected. Called with the state's lock held, so that
     /// updates go out in the order the changes were made.
     fn announce(&self, state: &RoomState) {

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use crate::clock::Clock;
+use crate::clock::{resumed_since, Clock};
 use crate::model::{GameMode, GameSetup, Outcome};
 use oware_rules::{Move, Position, RuleSet, Side};
 
@@ -246,6 +246,34 @@ impl Store {
              ON CONFLICT(id) DO UPDATE SET at_ms = excluded.at_ms",
             params![now_ms as i64],
         )?;
+        Ok(())
+    }
+
+    /// Gives back the time the server was down (last alive at `alive`, started at `started`) to
+    /// the side to move of every game whose clock runs, in one transaction.
+    pub fn give_back_downtime(&mut self, alive: u64, started: u64) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        let running: Vec<(String, i64)> = {
+            let mut stmt = tx.prepare(
+                "SELECT id, clock_since FROM games
+                 WHERE clock_since IS NOT NULL AND flagged IS NULL AND outcome IS NULL",
+            )?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        for (id, since) in running {
+            let Ok(since) = u64::try_from(since) else {
+                continue;
+            };
+            let resumed = resumed_since(since, alive, started);
+            if resumed != since {
+                tx.execute(
+                    "UPDATE games SET clock_since = ?2 WHERE id = ?1",
+                    params![id, resumed as i64],
+                )?;
+            }
+        }
+        tx.commit()?;
         Ok(())
     }
 

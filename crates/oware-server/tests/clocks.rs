@@ -116,8 +116,11 @@ async fn a_restart_keeps_the_time_left_and_charges_no_one_for_the_downtime() {
     server.stop().await;
 
     // Down for longer than South had left: the downtime is not South's thinking time, so its
-    // clock shows what it had when the server stopped, and runs on from there.
+    // clock shows what it had when the server stopped, and runs on from there; even when the
+    // game is first opened only after a later restart.
     tokio::time::sleep(Duration::from_millis(2100)).await;
+    let server = TestServer::start(config.clone()).await;
+    server.stop().await;
     let server = TestServer::start(config.clone()).await;
     let south = Client::connect(server.addr, &id, Some(&south_token)).await;
     let clock = &south.game["clock"];
