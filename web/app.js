@@ -305,6 +305,11 @@ async function loadServerInfo() {
   try { serverInfo = await api('GET', '/api/server'); } catch (e) { serverInfo = {}; }
 }
 
+// `text` with each `word` in it set as code that never breaks across lines.
+function withCode(text, word) {
+  return text.split(word).flatMap((part, i) => (i ? [h('code', { class: 'nowrap' }, word), part] : [part]));
+}
+
 // Whether the page was opened on an address only this computer can reach.
 function localOnly(hostname) {
   return /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1|0\.0\.0\.0)$/.test(hostname);
@@ -564,7 +569,7 @@ function gamePage(id) {
     fill(share, h('p', {}, t('share')), h('div', { class: 'row' },
       h('input', { value: url, readonly: true, id: 'share-link', 'aria-label': t('share'), onfocus: (e) => e.target.select() }),
       h('button', { onclick: () => copy(url), id: 'copy-link' }, t('copyLink')), shareSheet),
-    localOnly(new URL(url).hostname) ? h('p', { class: 'warning', id: 'local-warning' }, t('share.localOnly')) : null,
+    localOnly(new URL(url).hostname) ? h('p', { class: 'warning', id: 'local-warning' }, ...withCode(t('share.localOnly'), '--public-url')) : null,
     h('div', { class: 'qr-wrap' }, qrCode(url), h('p', { class: 'hint' }, t('share.qrHint'))));
   }
 
