@@ -202,6 +202,7 @@ impl Games {
             self.engines.clone(),
             self.store.clone(),
             self.computer_time,
+            self.serving.clone(),
         );
     }
 }

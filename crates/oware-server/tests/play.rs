@@ -493,3 +493,29 @@ async fn clocks_against_the_computer_with_increments() {
     human.close().await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn against_the_computer_the_players_flag_falls_too() {
+    let server = TestServer::start(oware_server::Config {
+        // Clock minutes of 100 ms: "3 minutes" is 300 ms.
+        clock_minute: Duration::from_millis(100),
+        ..quick_config()
+    })
+    .await;
+    let (id, token, _) = create(
+        server.addr,
+        json!({"mode":"computer","side":"S","level":1,"clock":3}),
+    )
+    .await;
+    let mut human = Client::connect(server.addr, &id, Some(&token)).await;
+    human.play("F").await;
+    human
+        .wait_for(|g| g["moves"].as_str().unwrap().len() == 2)
+        .await;
+    // The human does not answer: their flag falls, and they are told.
+    human.wait_for(|g| !g["end"].is_null()).await;
+    assert_eq!(human.game["end"]["reason"], "time", "{}", human.game);
+    assert_eq!(human.game["end"]["winner"], "N");
+    human.close().await;
+    server.stop().await;
+}
