@@ -674,7 +674,8 @@ function gamePage(id) {
     socket.onclose = () => {
       status.textContent = t('connecting');
       setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 8000);
+      // At most 4 s between tries: after a server restart the clocks wait 5 s for the pages.
+      retry = Math.min(retry * 2, 4000);
     };
   }
 

@@ -42,9 +42,11 @@ impl AppState {
             Some(path) => Store::open(path)?,
             None => Store::in_memory()?,
         };
-        // The time since the server was last alive is not charged to any clock.
+        // The time since the server was last alive, and the time the pages take to reconnect, are
+        // not charged to any clock.
         if let Some(alive) = store.last_alive()? {
-            store.give_back_downtime(alive, now_ms())?;
+            let grace = config.reconnect_grace.as_millis() as u64;
+            store.give_back_downtime(alive, now_ms() + grace)?;
         }
         let engines = EnginePool::new(config.searches, &config.databases);
         let games = Games::new(

@@ -3,9 +3,9 @@
 //!
 //! The server keeps the time, by the wall clock (milliseconds since the Unix epoch), so that it
 //! survives a restart. Time while the server was down is not a player's thinking time: the server
-//! notes that it is alive every few seconds, and a game loaded after a restart has the time
-//! between the last note and the restart given back to the side to move (see
-//! [`resumed_since`]). The clocks start with the first move: the side to move's clock runs from
+//! notes that it is alive every few seconds, and as it starts again gives back to the side to move
+//! of every game the time between the last note and the restart, and the few seconds the pages
+//! take to reconnect (see [`resumed_since`]). The clocks start with the first move: the side to move's clock runs from
 //! the moment the previous move was played, so South's first move is not timed.
 
 use oware_rules::Side;

@@ -39,6 +39,9 @@ pub struct Config {
     pub moves_per_second: u32,
     /// Games one address may create in an hour.
     pub games_per_address: usize,
+    /// After a restart, the time the players' pages may take to reconnect (they retry every few
+    /// seconds): given back to the clocks with the time the server was down.
+    pub reconnect_grace: Duration,
     /// How often the server notes that it is alive (time while it was down is given back to the
     /// clocks, to within this).
     pub alive_every: Duration,
@@ -61,6 +64,7 @@ impl Default for Config {
             moves_per_second: 10,
             games_per_address: 200,
             alive_every: Duration::from_secs(2),
+            reconnect_grace: Duration::from_secs(5),
         }
     }
 }

@@ -62,6 +62,8 @@ pub fn quick_config() -> Config {
         // Test clients play as fast as the server answers.
         messages_per_second: 10_000,
         moves_per_second: 10_000,
+        // Test clients reconnect at once.
+        reconnect_grace: Duration::ZERO,
         ..Config::default()
     }
 }
