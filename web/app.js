@@ -351,16 +351,20 @@ function gamePage(id) {
   const undo = h('button', { class: 'secondary', id: 'undo', hidden: true, onclick: () => send({ type: 'undo' }) }, t('undo'));
   const rematch = h('button', { id: 'rematch', hidden: true, onclick: () => openRematch() }, t('rematch'));
   // Resigning takes two presses: the first turns the button into "Confirm", for a few seconds.
+  const unconfirm = () => {
+    clearTimeout(resign.timer);
+    delete resign.dataset.confirm;
+    resign.textContent = t('resign');
+  };
   const resign = h('button', { class: 'secondary', id: 'resign', hidden: true, onclick: () => {
     if (resign.dataset.confirm) {
+      unconfirm();
       send({ type: 'resign' });
-      delete resign.dataset.confirm;
-      resign.textContent = t('resign');
       return;
     }
     resign.dataset.confirm = '1';
     resign.textContent = t('resign.confirm');
-    setTimeout(() => { delete resign.dataset.confirm; resign.textContent = t('resign'); }, 4000);
+    resign.timer = setTimeout(unconfirm, 4000);
   } }, t('resign'));
   const offerDraw = h('button', { class: 'secondary', id: 'offer-draw', hidden: true, onclick: () => send({ type: 'offer', what: 'draw' }) }, t('offer.draw'));
   const offerTakeback = h('button', { class: 'secondary', id: 'offer-takeback', hidden: true, onclick: () => send({ type: 'offer', what: 'takeback' }) }, t('offer.takeback'));
