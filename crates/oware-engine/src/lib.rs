@@ -1,7 +1,8 @@
 //! The computer player: an iterative-deepening PVS alpha-beta search with a transposition table over
 //! the exact rules of [`oware_rules`], an evaluation that knows the game, and playing levels.
 //!
-//! - [`choose_move`]: the simple entry point (a game, a level 1..=10, a time).
+//! - [`choose_move`]: the simple entry point (a game, a level 1..=10, a time); [`player`]: the one
+//!   path every caller takes to choose a move (endgame databases, levels).
 //! - [`Engine`]: the full interface: options (table size, threads, evaluation weights, an endgame
 //!   database probe), [`Engine::search`] with [`Limits`] returning a [`SearchResult`] (best move,
 //!   ponder move, score, depth, nodes, principal variation), [`Engine::analyze`] scoring every move,
@@ -19,7 +20,9 @@ mod bench;
 mod board;
 mod eval;
 mod hash;
-mod level;
+pub mod input;
+pub mod player;
+pub mod protocol;
 mod search;
 pub mod tablebase;
 mod tt;
@@ -30,7 +33,7 @@ pub use eval::{
     TERMS,
 };
 pub use hash::key as position_key;
-pub use level::{choose_move, choose_move_with, seed_from_clock, Level, LEVELS};
+pub use player::{choose_move, Level, LEVELS};
 pub use search::{
     plies_to_end, Analysis, Clock, Engine, EngineOptions, Limits, MoveScore, Probe, SearchControl,
     SearchResult, DEFAULT_MOVE_OVERHEAD, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD,

@@ -49,6 +49,15 @@ const EVAL_LIMIT: i32 = 20_000;
 /// play, or `None` when the databases do not cover it.
 pub trait Probe: Send + Sync {
     fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32>;
+
+    /// The move to play in `game` straight from the databases, with its value (the final seed
+    /// difference over the board, as [`Probe::probe`] gives), where the databases cover the
+    /// position and their answer holds whatever the game's history: what [`crate::player`] plays
+    /// at full strength without a search. `None` (the default): search.
+    fn root_move(&self, game: &Game) -> Option<(Move, i32)> {
+        let _ = game;
+        None
+    }
 }
 
 /// How the engine is set up.

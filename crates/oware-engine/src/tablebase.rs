@@ -43,11 +43,20 @@ impl TablebaseProbe {
             RuleSet::Abapa => 2 * value - i32::from(pos.board_seeds()),
         })
     }
+}
+
+impl Probe for TablebaseProbe {
+    fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32> {
+        if rules != self.tablebase.rules() {
+            return None;
+        }
+        self.board_difference(pos)
+    }
 
     /// The move to play straight from the database, with its value, when that is safe: under awari
     /// (values do not depend on history: a repetition splits the seeds, worth 0 from anywhere) and
     /// the position is covered. Under abapa the search probes the database itself, where exact.
-    pub fn root_move(&self, game: &Game) -> Option<(Move, i32)> {
+    fn root_move(&self, game: &Game) -> Option<(Move, i32)> {
         if game.is_over()
             || game.rules() != RuleSet::Awari
             || self.tablebase.rules() != RuleSet::Awari
@@ -61,15 +70,6 @@ impl TablebaseProbe {
             .filter(|(mv, probe)| legal.contains(*mv) && probe.exact)
             .max_by_key(|(mv, probe)| (probe.value, std::cmp::Reverse(mv.house())))
             .map(|(mv, probe)| (mv, i32::from(probe.value)))
-    }
-}
-
-impl Probe for TablebaseProbe {
-    fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32> {
-        if rules != self.tablebase.rules() {
-            return None;
-        }
-        self.board_difference(pos)
     }
 }
 

@@ -19,7 +19,7 @@ use oware_rules::ogn::{Outcome, Record};
 use oware_rules::{Game, Move, Position, RuleSet, Side};
 
 use super::Exit;
-use crate::input::{read_line, Line};
+use oware_engine::input::{read_line, Line};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -189,7 +189,7 @@ enum Pace {
 const MAX_PLIES: usize = 1000;
 
 /// What the referee holds of an engine's output, whatever the engine writes: lines longer than
-/// [`crate::input::MAX_LINE`] are dropped, at most `QUEUED_LINES` wait to be read, and of one answer
+/// [`oware_engine::input::MAX_LINE`] are dropped, at most `QUEUED_LINES` wait to be read, and of one answer
 /// (up to `uciok`, `readyok` or `bestmove`) the first `KEPT_LINES` are kept, where the `id` lines
 /// and a refusal come.
 const QUEUED_LINES: usize = 256;
