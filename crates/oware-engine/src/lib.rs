@@ -23,6 +23,7 @@ mod hash;
 pub mod input;
 pub mod player;
 pub mod protocol;
+pub mod referee;
 mod search;
 pub mod tablebase;
 mod tt;

@@ -224,3 +224,97 @@ fn next_random(state: &mut u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::tests::built;
+    use oware_rules::{Position, RuleSet};
+    use std::sync::Arc;
+
+    /// Awari, South to move, 3 seeds on the board: C wins at once, D wins all three seeds, the
+    /// database's best. A search that probes the databases as it goes plays C (the quicker win);
+    /// the databases' own move is D.
+    pub(crate) const COVERED: &str = "0-0-1-1-0-0-0-0-0-0-1-0-23-22-S";
+
+    fn covered() -> Game {
+        Game::from_position(COVERED.parse::<Position>().unwrap(), RuleSet::Awari)
+    }
+
+    fn letter(choice: &Option<Choice>) -> Option<char> {
+        choice.as_ref()?.result.best.map(Move::letter)
+    }
+
+    #[test]
+    fn full_strength_plays_the_database_move_where_it_covers_the_position() {
+        let (_dir, probe) = built(RuleSet::Awari, 4);
+        let limits = Limits::depth(8);
+        let full = Level::new(10);
+        let mut random = 1;
+        let mut with_databases = Engine::new(EngineOptions {
+            hash_mb: 1,
+            probe: Some(Arc::new(probe)),
+            ..EngineOptions::default()
+        });
+        let searched = with_databases.search(&covered(), &limits, &mut |_| {});
+        assert_eq!(searched.best.map(Move::letter), Some('C'));
+        let choice = choose(
+            &mut with_databases,
+            &covered(),
+            full,
+            &limits,
+            &mut random,
+            &mut |_| {},
+        );
+        assert_eq!(letter(&choice), Some('D'));
+        let choice = choice.unwrap();
+        assert_eq!(choice.source, Source::Database);
+        // South's stores lead by one and it takes the last three seeds: four seeds ahead at the end.
+        assert_eq!((choice.result.score, choice.result.depth), (400, 0));
+        let mv = choose_move_with(
+            &mut with_databases,
+            &covered(),
+            10,
+            Duration::from_millis(50),
+            &mut random,
+        );
+        assert_eq!(mv.map(Move::letter), Some('D'));
+
+        // A lower level searches, and gives the moves it picked from.
+        let choice = choose(
+            &mut with_databases,
+            &covered(),
+            Level::new(5),
+            &limits,
+            &mut random,
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(choice.source, Source::Search);
+        assert_eq!(choice.moves.len(), covered().legal_moves().len());
+    }
+
+    #[test]
+    fn nothing_is_chosen_when_the_game_is_over() {
+        let (_dir, probe) = built(RuleSet::Awari, 2);
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: 1,
+            probe: Some(Arc::new(probe)),
+            ..EngineOptions::default()
+        });
+        let over: Position = "0-0-0-0-0-0-0-0-0-0-0-0-25-23-S".parse().unwrap();
+        let game = Game::from_position(over, RuleSet::Awari);
+        assert!(game.is_over());
+        for level in [1, 10] {
+            let choice = choose(
+                &mut engine,
+                &game,
+                Level::new(level),
+                &Limits::depth(4),
+                &mut 1,
+                &mut |_| {},
+            );
+            assert_eq!(choice, None);
+        }
+    }
+}

@@ -73,13 +73,16 @@ impl Probe for TablebaseProbe {
     }
 }
 
+/// Databases built for a test, shared by the tests of the modules that use them.
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use oware_egtb::build::build;
     use oware_egtb::store::DirStore;
 
-    fn built(rules: RuleSet, seeds: usize) -> (tempdir::Dir, TablebaseProbe) {
+    /// The databases of `rules` up to `seeds` seeds, in a directory removed when the first half of
+    /// the pair is dropped.
+    pub(crate) fn built(rules: RuleSet, seeds: usize) -> (tempdir::Dir, TablebaseProbe) {
         let dir = tempdir::Dir::new(rules.name());
         let mut store = DirStore::new(dir.path());
         build(&mut store, rules, seeds, &(), |_| {}).unwrap();
@@ -88,14 +91,16 @@ mod tests {
     }
 
     /// A throwaway directory removed on drop (no extra dependency for one test).
-    mod tempdir {
+    pub(crate) mod tempdir {
         pub struct Dir(std::path::PathBuf);
         impl Dir {
             pub fn new(tag: &str) -> Dir {
+                // Tests run in threads of one process, and may build the same rule set at once.
+                static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+                let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let path = std::env::temp_dir().join(format!(
-                    "oware-engine-tb-{tag}-{}-{:?}",
-                    std::process::id(),
-                    std::thread::current().id()
+                    "oware-engine-tb-{tag}-{}-{n}",
+                    std::process::id()
                 ));
                 std::fs::create_dir_all(&path).unwrap();
                 Dir(path)

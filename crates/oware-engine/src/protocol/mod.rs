@@ -453,3 +453,81 @@ fn print_info(out: &Replies, r: &SearchResult) {
     ));
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::tests::built;
+
+    /// An output the test reads back after the session.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// What the engine answers to `input`, the whole session.
+    fn session(input: &str, egtb: Option<&str>) -> String {
+        let out = Shared::default();
+        run(&mut input.as_bytes(), out.clone(), egtb).unwrap();
+        let bytes = out.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn engine_turn_is_offered_checked_and_kept() {
+        let out = session("uci\nquit\n", None);
+        assert!(
+            out.contains("option name EngineTurn type combo default south var south var north\n"),
+            "{out}"
+        );
+        let out = session(
+            "setoption name EngineTurn value north\nsetoption name engineturn value SOUTH\n\
+             isready\n",
+            None,
+        );
+        assert_eq!(out, "readyok\n");
+        for bad in ["east", "", "south north"] {
+            let out = session(&format!("setoption name EngineTurn value {bad}\n"), None);
+            assert!(
+                out.starts_with("info string error: setoption EngineTurn"),
+                "{bad:?}: {out}"
+            );
+        }
+        let out = Shared::default();
+        let mut s = Session::new(out.clone());
+        s.handle("setoption name EngineTurn value north");
+        assert_eq!(s.engine_turn, Some(Side::North));
+        s.handle("setoption name EngineTurn value west");
+        assert_eq!(s.engine_turn, Some(Side::North), "a refused value changes nothing");
+    }
+
+    #[test]
+    fn a_covered_position_is_answered_from_the_databases() {
+        let (dir, _) = built(RuleSet::Awari, 4);
+        let dir = dir.path().to_str().unwrap().to_string();
+        let position = "position fen 0-0-1-1-0-0-0-0-0-0-1-0-23-22-S";
+        let out = session(
+            &format!("setoption name Rules value awari\n{position}\ngo depth 6\n"),
+            Some(&dir),
+        );
+        assert!(
+            out.contains("info depth 0 score cp 400 pv D string endgame database\nbestmove D\n"),
+            "{out}"
+        );
+        // Below full strength the engine searches, databases or not.
+        let out = session(
+            &format!("setoption name Rules value awari\nsetoption name Level value 9\n{position}\ngo depth 6\n"),
+            Some(&dir),
+        );
+        assert!(!out.contains("endgame database\n"), "{out}");
+        assert!(out.contains("bestmove "), "{out}");
+    }
+}
