@@ -13,9 +13,7 @@ use std::time::{Duration, Instant};
 
 use oware_rules::{Game, Move};
 
-use crate::search::{
-    Engine, EngineOptions, Limits, MoveScore, Probe, SearchResult, WIN_THRESHOLD,
-};
+use crate::search::{Engine, EngineOptions, Limits, MoveScore, Probe, SearchResult, WIN_THRESHOLD};
 
 /// Lowest and highest playing level accepted by [`choose_move`].
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
@@ -67,8 +65,15 @@ pub fn choose_move_with(
     random: &mut u64,
 ) -> Option<Move> {
     let limits = Limits::movetime(max_time);
-    choose(engine, game, Level::new(level), &limits, random, &mut |_| {})
-        .and_then(|choice| choice.result.best)
+    choose(
+        engine,
+        game,
+        Level::new(level),
+        &limits,
+        random,
+        &mut |_| {},
+    )
+    .and_then(|choice| choice.result.best)
 }
 
 /// Where a chosen move came from.
@@ -232,9 +237,9 @@ mod tests {
     use oware_rules::{Position, RuleSet};
     use std::sync::Arc;
 
-    /// Awari, South to move, 3 seeds on the board: C wins at once, D wins all three seeds, the
-    /// database's best. A search that probes the databases as it goes plays C (the quicker win);
-    /// the databases' own move is D.
+    /// Awari, South to move, 3 seeds on the board, South one seed ahead: C and D both win, D with
+    /// all three seeds (the databases' best move). A search that probes the databases as it goes
+    /// plays C.
     pub(crate) const COVERED: &str = "0-0-1-1-0-0-0-0-0-0-1-0-23-22-S";
 
     fn covered() -> Game {

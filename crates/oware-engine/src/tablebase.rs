@@ -96,12 +96,11 @@ pub(crate) mod tests {
         impl Dir {
             pub fn new(tag: &str) -> Dir {
                 // Tests run in threads of one process, and may build the same rule set at once.
-                static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+                static NEXT: std::sync::atomic::AtomicUsize =
+                    std::sync::atomic::AtomicUsize::new(0);
                 let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let path = std::env::temp_dir().join(format!(
-                    "oware-engine-tb-{tag}-{}-{n}",
-                    std::process::id()
-                ));
+                let path = std::env::temp_dir()
+                    .join(format!("oware-engine-tb-{tag}-{}-{n}", std::process::id()));
                 std::fs::create_dir_all(&path).unwrap();
                 Dir(path)
             }

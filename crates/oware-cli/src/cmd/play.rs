@@ -223,7 +223,14 @@ impl<W: Write> Session<W> {
         let mut random = self.random;
         let choice = self.thinking(label, move |engine, game| {
             let full_strength = Level::new(*oware_engine::LEVELS.end());
-            player::choose(engine, game, full_strength, &limits, &mut random, &mut |_| {})
+            player::choose(
+                engine,
+                game,
+                full_strength,
+                &limits,
+                &mut random,
+                &mut |_| {},
+            )
         })?;
         Ok(choice.and_then(|c| c.result.best.map(|b| (b, c.result.score, c.result.pv))))
     }

@@ -205,17 +205,26 @@ impl Session {
         };
         match command {
             "uci" => {
-                self.out.send(&format!("id name oware {}", env!("CARGO_PKG_VERSION")));
+                self.out
+                    .send(&format!("id name oware {}", env!("CARGO_PKG_VERSION")));
                 self.out.send("id author the oware developers");
-                self.out.send("option name Hash type spin default 64 min 1 max 4096");
-                self.out.send("option name Threads type spin default 1 min 1 max 256");
-                self.out.send("option name Level type spin default 10 min 1 max 10");
-                self.out.send("option name Rules type combo default abapa var abapa var awari");
+                self.out
+                    .send("option name Hash type spin default 64 min 1 max 4096");
+                self.out
+                    .send("option name Threads type spin default 1 min 1 max 256");
+                self.out
+                    .send("option name Level type spin default 10 min 1 max 10");
+                self.out
+                    .send("option name Rules type combo default abapa var abapa var awari");
                 self.out.send("option name Ponder type check default false");
-                self.out.send("option name Eval type combo default default var default var material");
-                self.out.send("option name Weights type string default <empty>");
-                self.out.send("option name EGTB type string default <empty>");
-                self.out.send("option name EngineTurn type combo default south var south var north");
+                self.out
+                    .send("option name Eval type combo default default var default var material");
+                self.out
+                    .send("option name Weights type string default <empty>");
+                self.out
+                    .send("option name EGTB type string default <empty>");
+                self.out
+                    .send("option name EngineTurn type combo default south var south var north");
                 self.out.send(&format!(
                     "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
                     DEFAULT_MOVE_OVERHEAD.as_millis()
@@ -259,7 +268,8 @@ impl Session {
     fn set_option(&mut self, words: &[&str]) {
         // setoption name <name words> [value <value words>]
         let Some(("name", after)) = words.split_first().map(|(a, b)| (*a, b)) else {
-            self.out.error("setoption: expected `setoption name <name> value <value>`");
+            self.out
+                .error("setoption: expected `setoption name <name> value <value>`");
             return;
         };
         let split = after.iter().position(|w| *w == "value");
@@ -326,12 +336,13 @@ impl Session {
                     )
                 }),
             "engineturn" => match value.to_ascii_lowercase().as_str() {
-                "south" => Ok(self.engine_turn = Some(Side::South)),
-                "north" => Ok(self.engine_turn = Some(Side::North)),
+                "south" => Ok(Side::South),
+                "north" => Ok(Side::North),
                 _ => Err(format!(
                     "setoption EngineTurn: {value:?} is not south or north"
                 )),
-            },
+            }
+            .map(|side| self.engine_turn = Some(side)),
             "ponder" => match value.as_str() {
                 "true" | "false" => Ok(()),
                 _ => Err(format!("setoption Ponder: {value:?} is not true or false")),
@@ -366,10 +377,7 @@ impl Session {
             self.tablebase = tb;
         });
         if let Some(engine) = self.engine.as_mut() {
-            let probe = self
-                .tablebase
-                .clone()
-                .map(|tb| tb as Arc<dyn Probe>);
+            let probe = self.tablebase.clone().map(|tb| tb as Arc<dyn Probe>);
             engine.set_probe(probe);
         }
         result
@@ -453,7 +461,6 @@ fn print_info(out: &Replies, r: &SearchResult) {
     ));
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,7 +513,11 @@ mod tests {
         s.handle("setoption name EngineTurn value north");
         assert_eq!(s.engine_turn, Some(Side::North));
         s.handle("setoption name EngineTurn value west");
-        assert_eq!(s.engine_turn, Some(Side::North), "a refused value changes nothing");
+        assert_eq!(
+            s.engine_turn,
+            Some(Side::North),
+            "a refused value changes nothing"
+        );
     }
 
     #[test]

@@ -89,7 +89,6 @@ impl std::fmt::Display for TimeControl {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

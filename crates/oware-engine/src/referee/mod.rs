@@ -89,7 +89,6 @@ pub fn parse_openings(text: &str, rules: RuleSet) -> Result<Vec<Opening>, String
     Ok(list)
 }
 
-
 /// How one game ended for the engine playing South.
 pub struct Played {
     pub game: Game,
@@ -252,7 +251,6 @@ impl Tally {
     }
 }
 
-
 /// Today's date as OGN writes it (`2026.11.22`), from the system clock (UTC).
 pub fn today() -> String {
     let days = std::time::SystemTime::now()
@@ -270,7 +268,6 @@ pub fn today() -> String {
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!("{year:04}.{month:02}.{day:02}")
 }
-
 
 #[cfg(test)]
 mod tests {
