@@ -18,27 +18,29 @@
 
 mod bench;
 mod board;
+mod engine;
 mod eval;
 mod hash;
 pub mod input;
+mod ordering;
 pub mod player;
 pub mod protocol;
 pub mod referee;
 mod search;
 pub mod tablebase;
+mod time;
 mod tt;
 
 pub use bench::{bench_games, games_along};
+pub use engine::{Analysis, Engine, EngineOptions, MoveScore, Probe, SearchControl, SearchResult};
 pub use eval::{
     evaluate, features, house_index, EvalTable, Weights, BOARD_TERMS, HOUSE_TERMS, SIZE_TERMS,
     TERMS,
 };
 pub use hash::key as position_key;
 pub use player::{choose_move, Level, LEVELS};
-pub use search::{
-    plies_to_end, Analysis, Clock, Engine, EngineOptions, Limits, MoveScore, Probe, SearchControl,
-    SearchResult, DEFAULT_MOVE_OVERHEAD, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD,
-};
+pub use search::{plies_to_end, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD};
+pub use time::{Clock, Limits, DEFAULT_MOVE_OVERHEAD};
 pub use tt::{Bound, Entry, Table};
 
 /// A score as players read it: seeds with one decimal (`+1.5`), or `win in N` / `loss in N` plies.

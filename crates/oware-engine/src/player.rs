@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use oware_rules::{Game, Move};
 
-use crate::search::{Engine, EngineOptions, Limits, MoveScore, Probe, SearchResult, WIN_THRESHOLD};
+use crate::{Engine, EngineOptions, Limits, MoveScore, Probe, SearchResult, WIN_THRESHOLD};
 
 /// Lowest and highest playing level accepted by [`choose_move`].
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;

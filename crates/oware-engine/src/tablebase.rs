@@ -12,7 +12,7 @@ use std::path::Path;
 use oware_egtb::{EgtbError, Tablebase};
 use oware_rules::{Game, Move, Position, RuleSet};
 
-use crate::search::Probe;
+use crate::Probe;
 
 /// A database directory opened for one rule set, usable as the engine's [`Probe`].
 pub struct TablebaseProbe {

@@ -43,11 +43,9 @@ use oware_rules::{Game, RuleSet, Side};
 
 use crate::input::{read_line, Line};
 use crate::player::{self, seed_from_clock, Choice, Level, Source};
-use crate::search::{
-    Engine, EngineOptions, Probe, SearchControl, SearchResult, DEFAULT_MOVE_OVERHEAD,
-};
 use crate::tablebase::TablebaseProbe;
 use crate::Weights;
+use crate::{Engine, EngineOptions, Probe, SearchControl, SearchResult, DEFAULT_MOVE_OVERHEAD};
 
 mod parse;
 

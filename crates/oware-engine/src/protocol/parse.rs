@@ -4,8 +4,8 @@ use std::time::Duration;
 
 use oware_rules::{Game, Position, RuleSet};
 
-use crate::search::{Clock, Limits, MAX_PLY};
 use crate::Weights;
+use crate::{Clock, Limits, MAX_PLY};
 
 /// What `go` asked for, validated.
 #[derive(Debug, Default, PartialEq)]
