@@ -123,7 +123,7 @@ pub struct SearchResult {
     pub best: Option<Move>,
     /// The expected reply.
     pub ponder: Option<Move>,
-    /// Centiseeds for the side to move; beyond [`WIN_THRESHOLD`] a decided game.
+    /// Centiseeds for the side to move; beyond [`crate::WIN_THRESHOLD`] a decided game.
     pub score: i32,
     /// Depth of the last completed iteration, in plies.
     pub depth: u32,

@@ -1,4 +1,4 @@
-//! Iterative-deepening principal-variation search (PVS) over [`Position`]s, with a transposition
+//! Iterative-deepening principal-variation search (PVS) over [`oware_rules::Position`]s, with a transposition
 //! table, move ordering (table move, captures, killers, history: [`crate::ordering`]), late move
 //! reductions, reverse futility pruning, internal iterative reduction, single-reply and singular
 //! extensions (with a multi-cut), the time plan of [`crate::time`], threads (lazy SMP for the best

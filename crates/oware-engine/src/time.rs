@@ -21,7 +21,7 @@ pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 /// moves (sudden death, with or without an increment).
 const PLANNED_MOVES: u32 = 25;
 
-/// When to stop searching. With nothing set the search runs until [`SearchControl::stop`].
+/// When to stop searching. With nothing set the search runs until [`crate::SearchControl::stop`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
     pub depth: Option<u32>,
@@ -56,7 +56,7 @@ impl Default for Limits {
 impl Limits {
     /// Whether a search under these limits ends by itself: some limit (depth, time, clocks, nodes)
     /// is set and the search is not `infinite`. (One with no limit ends only when it proves the
-    /// result or reaches [`MAX_PLY`], which may take longer than anyone waits.)
+    /// result or reaches [`crate::MAX_PLY`], which may take longer than anyone waits.)
     pub fn is_bounded(&self) -> bool {
         !self.infinite
             && (self.depth.is_some()
