@@ -5,25 +5,34 @@ mod common;
 
 use common::*;
 
+/// Awari databases up to `seeds` seeds, built by `oware egtb build` in a fresh directory.
+fn awari_databases(seeds: u32) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let seeds = seeds.to_string();
+    let d = dir.path().to_str().unwrap();
+    let args = [
+        "egtb",
+        "build",
+        "--rules",
+        "awari",
+        "--max-seeds",
+        &seeds,
+        "--dir",
+        d,
+    ];
+    let built = oware(&args);
+    assert!(built.status.success(), "{}", text(&built));
+    dir
+}
+
 /// South to move with 5 seeds on the board: F captures 3 (the database's best, +1 over the board);
 /// D gives North the better of the ending (-5).
 const POSITION: &str = "0-0-0-1-0-2-0-2-0-0-0-0-22-21-S";
 
 #[test]
 fn engine_and_analyze_use_the_databases() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = awari_databases(6);
     let d = dir.path().to_str().unwrap();
-    let built = oware(&[
-        "egtb",
-        "build",
-        "--rules",
-        "awari",
-        "--max-seeds",
-        "6",
-        "--dir",
-        d,
-    ]);
-    assert!(built.status.success(), "{}", text(&built));
 
     let session = format!(
         "uci\nsetoption name Rules value awari\nsetoption name EGTB value {d}\n\
@@ -78,19 +87,8 @@ const COVERED: &str = "0-0-1-1-0-0-0-0-0-0-1-0-23-22-S";
 
 #[test]
 fn the_protocol_and_play_choose_the_same_database_move() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = awari_databases(4);
     let d = dir.path().to_str().unwrap();
-    let built = oware(&[
-        "egtb",
-        "build",
-        "--rules",
-        "awari",
-        "--max-seeds",
-        "4",
-        "--dir",
-        d,
-    ]);
-    assert!(built.status.success(), "{}", text(&built));
 
     let session = format!(
         "setoption name Rules value awari\nposition fen {COVERED}\ngo movetime 200\nquit\n"

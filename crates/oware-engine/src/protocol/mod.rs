@@ -415,14 +415,18 @@ impl Session {
                 &mut |r| print_info(&out, r),
             );
             if let Some(Choice {
-                result,
+                result:
+                    SearchResult {
+                        best: Some(mv),
+                        score,
+                        ..
+                    },
                 source: Source::Database,
                 ..
             }) = &choice
             {
                 out.send(&format!(
-                    "info depth 0 score cp {} pv {} string endgame database",
-                    result.score, result.pv[0]
+                    "info depth 0 score cp {score} pv {mv} string endgame database"
                 ));
             }
             let result = choice.map(|c| c.result);
