@@ -76,8 +76,8 @@ impl Probe for TablebaseProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oware_egtb::build::build;
-    use oware_egtb::store::DirStore;
+    use oware_egtb_build::build::build;
+    use oware_egtb_build::store::DirStore;
 
     fn built(rules: RuleSet, seeds: usize) -> (tempdir::Dir, TablebaseProbe) {
         let dir = tempdir::Dir::new(rules.name());

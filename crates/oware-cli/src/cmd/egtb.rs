@@ -8,12 +8,12 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Subcommand;
-use oware_egtb::build::{build_with, pending_work, progress_bar};
-use oware_egtb::check::{level_stats, verify_level, LevelStats};
-use oware_egtb::path_search::SearchBudget;
-use oware_egtb::store::DirStore;
 use oware_egtb::values::max_level;
 use oware_egtb::Tablebase;
+use oware_egtb_build::build::{build_with, pending_work};
+use oware_egtb_build::check::{level_stats, verify_level, LevelStats};
+use oware_egtb_build::store::DirStore;
+use oware_egtb_build::SearchBudget;
 use oware_rules::RuleSet;
 
 use super::{parse_position, Exit};
@@ -134,7 +134,7 @@ fn run_build(
             rules,
             max_seeds,
             SearchBudget::Auto(search_nodes),
-            &bar,
+            &|boards| bar.inc(boards),
             |level| {
                 let line = if level.reused {
                     format!(
@@ -169,6 +169,21 @@ fn run_build(
         dir.display()
     );
     Ok(())
+}
+
+/// A progress bar for `total` work units with rate and time left, drawn on standard error, and
+/// silent when standard error is not a terminal.
+fn progress_bar(total: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(total),
+        indicatif::ProgressDrawTarget::stderr_with_hz(4),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:40}] {percent}% {per_sec} left {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
 }
 
 fn run_probe(rules: RuleSet, dir: PathBuf, text: &str, json: bool) -> anyhow::Result<()> {

@@ -8,10 +8,10 @@
 //!
 //! `cargo run --release -p oware-egtb --example scc_sizes -- 12` (builds levels 0..=N in memory, as a default build does).
 
-use oware_egtb::build::build_in_memory;
 use oware_egtb::index::{IndexKind, LevelIndex};
-use oware_egtb::path_search::SearchBudget;
 use oware_egtb::values::{decode, successors, terminal_value};
+use oware_egtb_build::build::build_in_memory;
+use oware_egtb_build::SearchBudget;
 use oware_rules::RuleSet;
 
 const NONE: u32 = u32::MAX;

@@ -28,9 +28,11 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 use oware_rules::RuleSet;
 use rayon::prelude::*;
 
-use crate::index::{Board, LevelIndex};
-use crate::path_search::SearchBudget;
-use crate::values::{encode, predecessors, successors, terminal_value, through_move, Bounds};
+use oware_egtb::index::{rotate, Board, LevelIndex};
+use oware_egtb::values::{encode, successors, terminal_value, through_move, Bounds};
+use oware_rules::{Move, Position, Side};
+
+use crate::{LowerLevels, Progress};
 
 /// Boards per unit of parallel work and of dirty tracking.
 const CHUNK: u64 = 1 << 12;
@@ -44,27 +46,6 @@ const NEW_B: u8 = 2;
 /// flags' bits): the board still meets A's (B's) conditions.
 const SAFE_A: u8 = NEW_A;
 const SAFE_B: u8 = NEW_B;
-
-pub trait LowerLevels: Sync {
-    /// The bounds of `board` (mover in houses 0..6) on the level of `seeds` seeds, below the level
-    /// being built.
-    fn bounds(&self, seeds: usize, board: &Board) -> Bounds;
-}
-
-/// Told how much work is done, for progress bars.
-pub trait Progress: Sync {
-    fn advance(&self, boards: u64);
-}
-
-impl Progress for () {
-    fn advance(&self, _: u64) {}
-}
-
-impl Progress for indicatif::ProgressBar {
-    fn advance(&self, boards: u64) {
-        self.inc(boards);
-    }
-}
 
 /// Work units a level reports to [`Progress`]: one pass to set up and one per threshold.
 pub fn work_units(index: &LevelIndex) -> u64 {
@@ -305,16 +286,15 @@ struct Solver<'a, S: Scheme> {
 }
 
 /// Solves the level described by `index` under `rules`, given its lower levels; returns one byte per
-/// board in index order (see [`crate::values::encode`]). Runs on the current rayon pool.
+/// board in index order (see [`oware_egtb::values::encode`]). Runs on the current rayon pool.
 ///
-/// abapa: boards left with bounds are then searched with path tracking ([`crate::path_search`]) as
-/// `search` says; ignored for awari.
+/// abapa: boards that a cycle touches are left with bounds; [`crate::refine::refine_level`] narrows
+/// them.
 pub fn solve_level(
     rules: RuleSet,
     index: &LevelIndex,
     lower: &dyn LowerLevels,
     progress: &dyn Progress,
-    search: SearchBudget,
 ) -> Vec<u8> {
     let n = index.count() as usize;
     let atomics = |n: usize| (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
@@ -332,17 +312,7 @@ pub fn solve_level(
                 low: atomics(n),
                 high: atomics(n),
             };
-            let mut entries = Solver::new(rules, index, scheme, progress).run(lower);
-            // The proof-number search first (it transfers the solver's own bounds, so it needs
-            // them as the solver left them: a copy, held only while it runs), then the path search
-            // on what is left.
-            let open = crate::path_search::open_entries(index.seeds(), &entries);
-            if let Some(nodes) = search.proof_number_nodes(open) {
-                let solver = entries.clone();
-                crate::pn_search::refine_level(index, lower, &solver, &mut entries, nodes);
-            }
-            crate::path_search::refine_level(index, lower, &mut entries, search.nodes_for(open));
-            entries
+            Solver::new(rules, index, scheme, progress).run(lower)
         }
     }
 }
@@ -440,7 +410,7 @@ impl<'a, S: Scheme> Solver<'a, S> {
 
     /// The exit of a move that leaves the level (a capture, or a board where the game is over), or
     /// `None` for a move that stays in it.
-    fn exit(&self, s: &crate::values::Successor, lower: &dyn LowerLevels) -> Option<Bounds> {
+    fn exit(&self, s: &oware_egtb::values::Successor, lower: &dyn LowerLevels) -> Option<Bounds> {
         let k = self.index.seeds();
         let after_seeds = k - s.captured as usize;
         let after = if s.captured > 0 {
@@ -657,3 +627,77 @@ impl<'a, S: Scheme> Solver<'a, S> {
 /// In a removal list entry: the board leaves B's safe region (else A's). Board indices of abapa
 /// levels stay far below 2^31.
 const REMOVE_B: u32 = 1 << 31;
+
+/// Every board from which the opponent's non-capturing move leads to `board` (the mover's view, the
+/// board the mover sees), calling `found` with each predecessor seen by its own mover.
+///
+/// The opponent's move sowed from an empty house of its row (houses 6..12): take the seeds back one
+/// house at a time, and keep each candidate that really plays to `board` without a capture. Legality
+/// needs no check when the mover of `board` can move: then the move fed the mover's row.
+#[inline]
+pub fn predecessors(board: &Board, rules: RuleSet, mut found: impl FnMut(Board)) {
+    for house in 6..12 {
+        if board[house] != 0 {
+            continue;
+        }
+        let mut taken = *board;
+        let mut at = house;
+        let mut sown = 0u8;
+        loop {
+            at = if at == 11 { 0 } else { at + 1 };
+            if at == house {
+                at = if at == 11 { 0 } else { at + 1 };
+            }
+            if taken[at] == 0 {
+                break;
+            }
+            taken[at] -= 1;
+            sown += 1;
+            let mut before = taken;
+            before[house] = sown;
+            let position =
+                Position::from_board(before, Side::North).expect("a level holds at most 48 seeds");
+            let played = position.play_unchecked(Move::new(house).expect("house below 12"), rules);
+            if played.captured == 0 && played.position.houses() == board {
+                found(rotate(&before));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oware_egtb::index::IndexKind;
+
+    /// Every non-capturing move into a non-terminal board is found backwards, exactly once.
+    #[test]
+    fn predecessors_invert_non_capturing_moves() {
+        for rules in [RuleSet::Abapa, RuleSet::Awari] {
+            for k in 0..=6 {
+                let index = LevelIndex::new(k, IndexKind::Full);
+                let mut forward = Vec::new();
+                for p in index.iter_from(0) {
+                    if terminal_value(&p, rules).is_some() {
+                        continue;
+                    }
+                    for s in successors(&p, rules) {
+                        if s.captured == 0 && terminal_value(&s.board, rules).is_none() {
+                            forward.push((s.board, p));
+                        }
+                    }
+                }
+                let mut backward = Vec::new();
+                for q in index.iter_from(0) {
+                    if terminal_value(&q, rules).is_some() {
+                        continue;
+                    }
+                    predecessors(&q, rules, |p| backward.push((q, p)));
+                }
+                forward.sort();
+                backward.sort();
+                assert_eq!(forward, backward, "{rules} k={k}");
+            }
+        }
+    }
+}
