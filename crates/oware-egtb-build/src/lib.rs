@@ -6,6 +6,9 @@
 //!   [`pn_search`] (proof numbers) and [`path_search`] (path-tracking alpha-beta), both over the
 //!   level as [`in_level`] holds it.
 //! - [`build`]: the level loop, over a [`store::LevelStore`] (files in a directory, or memory).
+//! - [`distributed`]: the level loop spread over the ranks of a job, each holding a slice of every
+//!   level and telling the others about their boards by batched messages over a
+//!   [`transport::Transport`] (MPI with the `mpi` feature, threads in one process for tests).
 //! - [`check`]: re-deriving every entry from its successors (`verify`) and counting (`stats`).
 //!
 //! ```
@@ -30,12 +33,14 @@ use oware_egtb::Levels;
 mod abapa_moves;
 pub mod build;
 pub mod check;
+pub mod distributed;
 pub mod in_level;
 pub mod path_search;
 pub mod pn_search;
 pub mod refine;
 pub mod solve;
 pub mod store;
+pub mod transport;
 
 pub use refine::SearchBudget;
 

@@ -35,12 +35,12 @@ use oware_rules::{Move, Position, Side};
 use crate::{LowerLevels, Progress};
 
 /// Boards per unit of parallel work and of dirty tracking.
-const CHUNK: u64 = 1 << 12;
+pub(crate) const CHUNK: u64 = 1 << 12;
 
 /// The flags of a board that joined a set and whose predecessors are still to be told. Each scheme
 /// keeps them in two bits of its own.
-const NEW_A: u8 = 1;
-const NEW_B: u8 = 2;
+pub(crate) const NEW_A: u8 = 1;
+pub(crate) const NEW_B: u8 = 2;
 
 /// abapa's safe regions, while they are worked out (no board carries a flag then, so they share the
 /// flags' bits): the board still meets A's (B's) conditions.
@@ -53,7 +53,7 @@ pub fn work_units(index: &LevelIndex) -> u64 {
 }
 
 /// Where the per-board state lives; the two rule sets pack it differently.
-trait Scheme: Sync {
+pub(crate) trait Scheme: Sync {
     fn set_terminal(&self, i: usize, v: i8);
     /// A board that can move: its best exits, and its count of moves that stay in the level.
     fn set_open(&self, i: usize, exit: Option<Bounds>, inside: u8);
@@ -89,7 +89,7 @@ const SAFE_REGION_ROUNDS: usize = 4;
 
 /// awari, two bytes per board: the value, `JOINED | (v + 64)` once solved, else the best exit `+ 64`
 /// (0: none); and the count of moves in the level (bits 0..3) with the flags (bits 3..5).
-struct AwariScheme {
+pub(crate) struct AwariScheme {
     state: Vec<AtomicU8>,
     work: Vec<AtomicU8>,
 }
@@ -97,6 +97,14 @@ struct AwariScheme {
 const AWARI_FLAGS_SHIFT: u32 = 3;
 
 impl AwariScheme {
+    /// The state of `n` boards, all still to be set up.
+    pub(crate) fn new(n: usize) -> AwariScheme {
+        AwariScheme {
+            state: atomics(n),
+            work: atomics(n),
+        }
+    }
+
     fn join(&self, i: usize, v: i8) -> bool {
         let code = JOINED | (v + 64) as u8;
         self.state[i]
@@ -276,6 +284,10 @@ impl Scheme for AbapaScheme {
     }
 }
 
+fn atomics(n: usize) -> Vec<AtomicU8> {
+    (0..n).map(|_| AtomicU8::new(0)).collect()
+}
+
 struct Solver<'a, S: Scheme> {
     rules: RuleSet,
     index: &'a LevelIndex,
@@ -297,15 +309,8 @@ pub fn solve_level(
     progress: &dyn Progress,
 ) -> Vec<u8> {
     let n = index.count() as usize;
-    let atomics = |n: usize| (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
     match rules {
-        RuleSet::Awari => {
-            let scheme = AwariScheme {
-                state: atomics(n),
-                work: atomics(n),
-            };
-            Solver::new(rules, index, scheme, progress).run(lower)
-        }
+        RuleSet::Awari => Solver::new(rules, index, AwariScheme::new(n), progress).run(lower),
         RuleSet::Abapa => {
             let scheme = AbapaScheme {
                 seeds: index.seeds() as i8,

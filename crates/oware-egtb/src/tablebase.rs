@@ -9,7 +9,7 @@ use oware_rules::{Move, Position, RuleSet, Side};
 
 use crate::file::{open_level, LevelFile};
 use crate::index::{rotate, Board, LevelIndex};
-use crate::values::{decode, index_kind, successors, terminal_value, through_move, Bounds};
+use crate::values::{index_kind, stored_bounds, successors, terminal_value, through_move, Bounds};
 use crate::EgtbError;
 
 /// A finished level's entries, one byte per board in index order.
@@ -78,7 +78,7 @@ impl Levels {
         let (index, data) = self.level(seeds)?;
         let i = index.rank(board)?;
         let code = data[i as usize];
-        Some(decode(self.rules, seeds, code).unwrap_or_else(|| widest(self.rules, seeds)))
+        Some(stored_bounds(self.rules, seeds, code))
     }
 
     /// The bounds of any board of a held level: boards left out of the compact index are worked out
@@ -105,14 +105,6 @@ impl Levels {
             }));
         }
         best
-    }
-}
-
-fn widest(rules: RuleSet, seeds: usize) -> Bounds {
-    let k = seeds as i8;
-    match rules {
-        RuleSet::Awari => Bounds { lo: -k, hi: k },
-        RuleSet::Abapa => Bounds { lo: 0, hi: k },
     }
 }
 

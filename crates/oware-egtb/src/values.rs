@@ -99,6 +99,18 @@ const TRIANGULAR: [Bounds; 256] = {
     table
 };
 
+/// The bounds an entry of level `seeds` stands for; an entry that does not decode reads as the widest
+/// bounds (a checked file never has one; `verify` reports them).
+pub fn stored_bounds(rules: RuleSet, seeds: usize, code: u8) -> Bounds {
+    decode(rules, seeds, code).unwrap_or_else(|| {
+        let k = seeds as i8;
+        match rules {
+            RuleSet::Awari => Bounds { lo: -k, hi: k },
+            RuleSet::Abapa => Bounds { lo: 0, hi: k },
+        }
+    })
+}
+
 /// What a mover gets by a move to a board whose own mover has `after` (on a level of `after_seeds`),
 /// playing from a level of `seeds` seeds.
 #[inline]
