@@ -35,6 +35,8 @@ pub mod build;
 pub mod check;
 pub mod distributed;
 pub mod in_level;
+#[cfg(feature = "mpi")]
+pub mod mpi_transport;
 pub mod path_search;
 pub mod pn_search;
 pub mod refine;
