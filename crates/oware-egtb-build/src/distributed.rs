@@ -450,12 +450,26 @@ impl SliceState {
                         a
                     },
                 );
-            let incoming = t.exchange(out.into_buffers())?;
+            // Each batch starts with the sender's count of work left (dirty chunks, updates sent):
+            // when every count is 0, nothing is in flight and nothing is left anywhere, so the
+            // round needs no separate vote to end the threshold.
+            let mut buffers = out.into_buffers();
+            let left = self.dirty.iter().filter(|d| d.load(Relaxed)).count()
+                + buffers.iter().filter(|b| !b.is_empty()).count();
+            for b in &mut buffers {
+                b.splice(0..0, (left as u64).to_le_bytes());
+            }
+            let incoming = t.exchange(buffers)?;
+            let mut busy = 0u64;
             for buffer in &incoming {
-                if buffer.len() % REF_BYTES != 0 {
+                let Some((left, updates)) = buffer.split_first_chunk::<8>() else {
+                    return Err(TransportError("a batch without its header".into()));
+                };
+                busy += u64::from_le_bytes(*left);
+                if updates.len() % REF_BYTES != 0 {
                     return Err(TransportError("a truncated batch of updates".into()));
                 }
-                buffer.par_chunks(REF_BYTES).try_for_each(|item| {
+                updates.par_chunks(REF_BYTES).try_for_each(|item| {
                     let (offset, b_news) = read_ref(item);
                     if offset as usize >= self.n {
                         return Err(TransportError(format!(
@@ -467,8 +481,7 @@ impl SliceState {
                     Ok(())
                 })?;
             }
-            let pending = self.dirty.iter().filter(|d| d.load(Relaxed)).count() as u64;
-            if all_sum(t, pending)? == 0 {
+            if busy == 0 {
                 return Ok(());
             }
         }
@@ -485,6 +498,8 @@ pub struct DistributedLevelReport {
     pub ranks: usize,
     /// Bytes all ranks sent to others while building the level.
     pub bytes_exchanged: u64,
+    /// All-to-all exchanges the level took (each one a synchronisation of all ranks).
+    pub exchanges: u64,
 }
 
 /// Events of the level loop, for progress output (rank 0's) and test hooks.
@@ -660,7 +675,7 @@ pub fn build_distributed(
     let mut lower = RankLevels::new(rules, mode);
     for seeds in 0..=max_seeds {
         let started = Instant::now();
-        let sent_before = t.sent();
+        let (sent_before, exchanges_before) = (t.sent(), t.exchanges());
         let index = LevelIndex::new(seeds, index_kind(rules));
         let slices = Slices::new(index.count(), ranks);
         let transport_error = |source| DistributedError::Transport { seeds, source };
@@ -735,6 +750,7 @@ pub fn build_distributed(
             ),
         };
         lower.push(mode, file, slice, slices.range(me));
+        let exchanges = t.exchanges() - exchanges_before;
         let bytes_exchanged = all_sum(&t, t.sent() - sent_before).map_err(transport_error)?;
         on_event(LevelEvent::Finished(&DistributedLevelReport {
             seeds,
@@ -743,6 +759,7 @@ pub fn build_distributed(
             seconds: started.elapsed().as_secs_f64(),
             ranks,
             bytes_exchanged,
+            exchanges,
         }));
     }
     Ok(())

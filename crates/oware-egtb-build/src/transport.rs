@@ -37,6 +37,7 @@ pub trait Transport {
 pub struct Counted<'a> {
     inner: &'a dyn Transport,
     sent: AtomicU64,
+    exchanges: AtomicU64,
 }
 
 impl<'a> Counted<'a> {
@@ -44,12 +45,18 @@ impl<'a> Counted<'a> {
         Counted {
             inner,
             sent: AtomicU64::new(0),
+            exchanges: AtomicU64::new(0),
         }
     }
 
     /// Bytes sent to other ranks so far.
     pub fn sent(&self) -> u64 {
         self.sent.load(Relaxed)
+    }
+
+    /// Exchanges so far (each one a synchronisation of all ranks).
+    pub fn exchanges(&self) -> u64 {
+        self.exchanges.load(Relaxed)
     }
 }
 
@@ -69,6 +76,7 @@ impl Transport for Counted<'_> {
             .map(|(_, b)| b.len())
             .sum();
         self.sent.fetch_add(bytes as u64, Relaxed);
+        self.exchanges.fetch_add(1, Relaxed);
         self.inner.exchange(outgoing)
     }
 }

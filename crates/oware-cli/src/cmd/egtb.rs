@@ -305,14 +305,15 @@ fn run_build_mpi(
                     built += level.boards;
                     let rate = level.boards as f64 / level.seconds.max(1e-9);
                     println!(
-                        "level {:2}: {:>12} positions, {:8.2} s, {:>12.0} positions/s/rank, \
-                         {:>12} bytes exchanged ({:.2} per position), {} ranks",
+                        "level {:2}: {:>12} positions, {:8.2} s, {:>10.0} positions/s/rank, \
+                         {:>12} bytes exchanged ({:.2} per position) in {} exchanges, {} ranks",
                         level.seeds,
                         level.boards,
                         level.seconds,
                         rate / level.ranks as f64,
                         level.bytes_exchanged,
                         level.bytes_exchanged as f64 / level.boards.max(1) as f64,
+                        level.exchanges,
                         level.ranks
                     );
                 }
