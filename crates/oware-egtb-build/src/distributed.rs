@@ -226,7 +226,7 @@ impl RankLevels {
 const SETUP_BLOCK: u64 = 1 << 16;
 /// Dirty chunks a rank handles per round of updates: bounds the batches (a chunk's boards have at
 /// most about 6 predecessors each, [`REF_BYTES`] bytes per update).
-const ROUND_CHUNKS: usize = 64;
+const ROUND_CHUNKS: usize = 256;
 
 /// Boards of lower levels whose values a rank needs, with their levels.
 type Queries = Vec<(usize, Board)>;
@@ -419,12 +419,23 @@ impl SliceState {
                 .into_par_iter()
                 .map(|c| {
                     let mut out = Outbox::new(ranks);
-                    for i in self.chunk_range(c) {
-                        if self.scheme.flags(i) & (NEW_A | NEW_B) == 0 {
-                            continue;
-                        }
+                    let range = self.chunk_range(c);
+                    let flagged = |i: &usize| self.scheme.flags(*i) & (NEW_A | NEW_B) != 0;
+                    let few: Vec<usize> = range.clone().filter(flagged).collect();
+                    // Few flags: unrank each; many: walk the chunk in order, cheaper per board.
+                    let boards: Vec<(usize, Board)> = if few.len() < CHUNK as usize / 16 {
+                        few.iter()
+                            .map(|&i| (i, index.unrank(lo + i as u64).expect("index in range")))
+                            .collect()
+                    } else {
+                        range
+                            .clone()
+                            .zip(index.iter_from(lo + range.start as u64))
+                            .filter(|(i, _)| flagged(i))
+                            .collect()
+                    };
+                    for (i, board) in boards {
                         let w = self.scheme.clear_flags(i, NEW_A | NEW_B);
-                        let board = index.unrank(lo + i as u64).expect("index in range");
                         for (bit, b_news) in [(NEW_A, false), (NEW_B, true)] {
                             if w & bit == 0 {
                                 continue;
