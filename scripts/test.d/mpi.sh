@@ -33,6 +33,8 @@ OWARE="${CARGO_TARGET_DIR:-target}/release/oware"
 # (containers usually forbid it).
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_rmaps_base_oversubscribe=1
+# Ranks waiting in an exchange yield the core (more ranks than cores here).
+export OMPI_MCA_mpi_yield_when_idle=1
 MPIRUN="${MPIRUN:-mpirun} --allow-run-as-root --oversubscribe"
 
 WORK=$(mktemp -d)

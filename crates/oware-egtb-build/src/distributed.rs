@@ -35,7 +35,9 @@ use oware_egtb::{EgtbError, LevelData, Levels};
 use oware_rules::RuleSet;
 use rayon::prelude::*;
 
-use crate::solve::{predecessors, AwariScheme, Scheme, CHUNK, NEW_A, NEW_B};
+use crate::solve::{
+    flagged_boards, joins_by_scan, predecessors, told, AwariScheme, Scheme, CHUNK, NEW_A, NEW_B,
+};
 use crate::transport::{
     all_max, all_sum, broadcast, read_ref, Counted, Outbox, Slices, Transport, TransportError,
     REF_BYTES,
@@ -348,12 +350,6 @@ impl SliceState {
         self.dirty[i / CHUNK as usize].store(true, Relaxed);
     }
 
-    fn b_ready(&self, i: usize, t: i8) -> bool {
-        self.scheme
-            .exit_hi(i)
-            .is_none_or(|e| e <= self.scheme.neg(t))
-    }
-
     fn chunk_range(&self, c: usize) -> std::ops::Range<usize> {
         let start = c * CHUNK as usize;
         start..(start + CHUNK as usize).min(self.n)
@@ -364,17 +360,7 @@ impl SliceState {
     fn scan(&self, t: i8) {
         (0..self.dirty.len()).into_par_iter().for_each(|c| {
             for i in self.chunk_range(c) {
-                let mut new = 0;
-                if self.scheme.joins_a_by_exit(i, t) {
-                    new |= NEW_A;
-                }
-                if self.scheme.b_open(i)
-                    && self.scheme.count(i) == 0
-                    && self.b_ready(i, t)
-                    && self.scheme.join_b(i, t)
-                {
-                    new |= NEW_B;
-                }
+                let new = joins_by_scan(&self.scheme, i, t);
                 if new != 0 {
                     self.flag(i, new);
                 }
@@ -384,16 +370,9 @@ impl SliceState {
 
     /// News for board `i` of this slice: a successor joined A (`b_news` false), or joined B.
     fn apply(&self, i: usize, b_news: bool, t: i8) {
-        if b_news {
-            if self.scheme.a_open(i, t) && self.scheme.join_a(i, t) {
-                self.flag(i, NEW_A);
-            }
-        } else if self.scheme.b_open(i) {
-            let before = self.scheme.decrement(i);
-            debug_assert!(before > 0, "move count underflow");
-            if before == 1 && self.b_ready(i, t) && self.scheme.join_b(i, t) {
-                self.flag(i, NEW_B);
-            }
+        let new = told(&self.scheme, i, t, b_news);
+        if new != 0 {
+            self.flag(i, new);
         }
     }
 
@@ -419,21 +398,7 @@ impl SliceState {
                 .into_par_iter()
                 .map(|c| {
                     let mut out = Outbox::new(ranks);
-                    let range = self.chunk_range(c);
-                    let flagged = |i: &usize| self.scheme.flags(*i) & (NEW_A | NEW_B) != 0;
-                    let few: Vec<usize> = range.clone().filter(flagged).collect();
-                    // Few flags: unrank each; many: walk the chunk in order, cheaper per board.
-                    let boards: Vec<(usize, Board)> = if few.len() < CHUNK as usize / 16 {
-                        few.iter()
-                            .map(|&i| (i, index.unrank(lo + i as u64).expect("index in range")))
-                            .collect()
-                    } else {
-                        range
-                            .clone()
-                            .zip(index.iter_from(lo + range.start as u64))
-                            .filter(|(i, _)| flagged(i))
-                            .collect()
-                    };
+                    let boards = flagged_boards(&self.scheme, index, self.chunk_range(c), lo);
                     for (i, board) in boards {
                         let w = self.scheme.clear_flags(i, NEW_A | NEW_B);
                         for (bit, b_news) in [(NEW_A, false), (NEW_B, true)] {

@@ -539,29 +539,13 @@ impl<'a, S: Scheme> Solver<'a, S> {
             .sum()
     }
 
-    fn b_ready(&self, i: usize, t: i8) -> bool {
-        self.scheme
-            .exit_hi(i)
-            .is_none_or(|e| e <= self.scheme.neg(t))
-    }
-
     fn threshold(&self, t: i8) {
         // Boards that join by their exits alone, or whose moves in the level all lead into A already.
         (0..self.chunks()).into_par_iter().for_each(|c| {
             let range = self.chunk_range(c);
             let done = range.len() as u64;
             for i in range {
-                let mut new = 0;
-                if self.scheme.joins_a_by_exit(i, t) {
-                    new |= NEW_A;
-                }
-                if self.scheme.b_open(i)
-                    && self.scheme.count(i) == 0
-                    && self.b_ready(i, t)
-                    && self.scheme.join_b(i, t)
-                {
-                    new |= NEW_B;
-                }
+                let new = joins_by_scan(&self.scheme, i, t);
                 if new != 0 {
                     self.flag(i, new);
                 }
@@ -582,50 +566,83 @@ impl<'a, S: Scheme> Solver<'a, S> {
                 break;
             }
             dirty.into_par_iter().for_each(|c| {
-                let range = self.chunk_range(c);
-                let flagged: Vec<usize> = range
-                    .clone()
-                    .filter(|&i| self.scheme.flags(i) & (NEW_A | NEW_B) != 0)
-                    .collect();
-                // Few flags: unrank each; many: walk the chunk in order, which is cheaper per board.
-                let boards: Vec<(usize, Board)> = if flagged.len() < CHUNK as usize / 16 {
-                    flagged
-                        .iter()
-                        .map(|&i| (i, self.index.unrank(i as u64).expect("index in range")))
-                        .collect()
-                } else {
-                    self.chunk_boards(c)
-                        .filter(|(i, _)| self.scheme.flags(*i) & (NEW_A | NEW_B) != 0)
-                        .collect()
-                };
+                let boards = flagged_boards(&self.scheme, self.index, self.chunk_range(c), 0);
                 for (i, board) in boards {
                     let w = self.scheme.clear_flags(i, NEW_A | NEW_B);
-                    if w & NEW_A != 0 {
+                    for (bit, b_news) in [(NEW_A, false), (NEW_B, true)] {
+                        if w & bit == 0 {
+                            continue;
+                        }
                         predecessors(&board, self.rules, |p| {
                             let Some(j) = self.index.rank(&p) else { return };
-                            let j = j as usize;
-                            if !self.scheme.b_open(j) {
-                                return;
-                            }
-                            let before = self.scheme.decrement(j);
-                            debug_assert!(before > 0, "move count underflow");
-                            if before == 1 && self.b_ready(j, t) && self.scheme.join_b(j, t) {
-                                self.flag(j, NEW_B);
-                            }
-                        });
-                    }
-                    if w & NEW_B != 0 {
-                        predecessors(&board, self.rules, |p| {
-                            let Some(j) = self.index.rank(&p) else { return };
-                            let j = j as usize;
-                            if self.scheme.a_open(j, t) && self.scheme.join_a(j, t) {
-                                self.flag(j, NEW_A);
+                            let new = told(&self.scheme, j as usize, t, b_news);
+                            if new != 0 {
+                                self.flag(j as usize, new);
                             }
                         });
                     }
                 }
             });
         }
+    }
+}
+
+/// The sets board `i` joins at the start of threshold `t`, as flags: A by its exits alone, B when
+/// its exits are low enough and all its moves in the level lead into A already.
+pub(crate) fn joins_by_scan<S: Scheme>(scheme: &S, i: usize, t: i8) -> u8 {
+    let mut new = 0;
+    if scheme.joins_a_by_exit(i, t) {
+        new |= NEW_A;
+    }
+    if scheme.b_open(i) && scheme.count(i) == 0 && b_ready(scheme, i, t) && scheme.join_b(i, t) {
+        new |= NEW_B;
+    }
+    new
+}
+
+/// Whether board `i`'s exits let it join `B_t` once its moves in the level all lead into A.
+fn b_ready<S: Scheme>(scheme: &S, i: usize, t: i8) -> bool {
+    scheme.exit_hi(i).is_none_or(|e| e <= scheme.neg(t))
+}
+
+/// Board `i` is told that a successor in the level joined A (`b_news` false) or B; returns the
+/// flag of the set it joins by that news (0: none).
+pub(crate) fn told<S: Scheme>(scheme: &S, i: usize, t: i8, b_news: bool) -> u8 {
+    if b_news {
+        if scheme.a_open(i, t) && scheme.join_a(i, t) {
+            return NEW_A;
+        }
+    } else if scheme.b_open(i) {
+        let before = scheme.decrement(i);
+        debug_assert!(before > 0, "move count underflow");
+        if before == 1 && b_ready(scheme, i, t) && scheme.join_b(i, t) {
+            return NEW_B;
+        }
+    }
+    0
+}
+
+/// The boards of `range` (indices into the scheme; the level's index is `first +` that) that carry
+/// news, with their boards. Few flags: unrank each; many: walk the range in order, which is cheaper
+/// per board.
+pub(crate) fn flagged_boards<S: Scheme>(
+    scheme: &S,
+    index: &LevelIndex,
+    range: std::ops::Range<usize>,
+    first: u64,
+) -> Vec<(usize, Board)> {
+    let flagged = |i: &usize| scheme.flags(*i) & (NEW_A | NEW_B) != 0;
+    let few: Vec<usize> = range.clone().filter(flagged).collect();
+    if few.len() < CHUNK as usize / 16 {
+        few.iter()
+            .map(|&i| (i, index.unrank(first + i as u64).expect("index in range")))
+            .collect()
+    } else {
+        range
+            .clone()
+            .zip(index.iter_from(first + range.start as u64))
+            .filter(|(i, _)| flagged(i))
+            .collect()
     }
 }
 
