@@ -140,6 +140,10 @@ impl RankLevels {
             RankLevels::Sliced { rules, levels } => (*rules, levels),
         };
         let ranks = t.size();
+        let slices: Vec<Slices> = levels
+            .iter()
+            .map(|(index, _)| Slices::new(index.count(), ranks))
+            .collect();
         // Questions: the board's offset in its owner's slice, then its level.
         let mut out = Outbox::new(ranks);
         let mut asked = vec![0usize; ranks];
@@ -151,7 +155,7 @@ impl RankLevels {
             let i = index.rank(board).ok_or_else(|| {
                 TransportError(format!("a board of level {seeds} is not in its index"))
             })?;
-            let slices = Slices::new(index.count(), ranks);
+            let slices = &slices[*seeds];
             let owner = slices.owner(i);
             out.push(owner, i - slices.range(owner).start, false);
             out.push_bytes(owner, &[*seeds as u8]);
@@ -228,7 +232,7 @@ impl RankLevels {
 const SETUP_BLOCK: u64 = 1 << 16;
 /// Dirty chunks a rank handles per round of updates: bounds the batches (a chunk's boards have at
 /// most about 6 predecessors each, [`REF_BYTES`] bytes per update).
-const ROUND_CHUNKS: usize = 256;
+const ROUND_CHUNKS: usize = 1024;
 
 /// Boards of lower levels whose values a rank needs, with their levels.
 type Queries = Vec<(usize, Board)>;
@@ -388,12 +392,22 @@ impl SliceState {
     ) -> Result<(), TransportError> {
         let me = t.rank();
         let ranks = t.size();
+        // Rounds go round the slice from where the last one stopped, as the one-process solver's
+        // sweeps do: starting each round from the first dirty chunk would visit the low chunks
+        // again and again for a flag or two each.
+        let mut cursor = 0;
+        let total = self.dirty.len();
         loop {
-            let chunks: Vec<usize> = (0..self.dirty.len())
-                .filter(|&c| self.dirty[c].load(Relaxed))
-                .take(ROUND_CHUNKS)
-                .filter(|&c| self.dirty[c].swap(false, Relaxed))
-                .collect();
+            let mut chunks = Vec::new();
+            let mut seen = 0;
+            while seen < total && chunks.len() < ROUND_CHUNKS {
+                let c = (cursor + seen) % total;
+                if self.dirty[c].swap(false, Relaxed) {
+                    chunks.push(c);
+                }
+                seen += 1;
+            }
+            cursor = (cursor + seen) % total.max(1);
             let out = chunks
                 .into_par_iter()
                 .map(|c| {

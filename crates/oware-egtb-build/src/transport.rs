@@ -123,44 +123,34 @@ pub fn broadcast(t: &dyn Transport, bytes: &[u8]) -> Result<Vec<u8>, TransportEr
 
 /// Which rank owns which board of a level of `count` boards: rank `r` owns the contiguous range
 /// `count * r / ranks .. count * (r + 1) / ranks`, so slices differ by at most one board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Slices {
-    count: u64,
-    ranks: usize,
+    /// Where each rank's range starts, and `count` last.
+    starts: Vec<u64>,
 }
 
 impl Slices {
     pub fn new(count: u64, ranks: usize) -> Slices {
         assert!(ranks > 0, "a job has at least one rank");
-        Slices { count, ranks }
+        let start = |r: usize| (count as u128 * r as u128 / ranks as u128) as u64;
+        Slices {
+            starts: (0..=ranks).map(start).collect(),
+        }
     }
 
     pub fn ranks(&self) -> usize {
-        self.ranks
-    }
-
-    fn start(&self, r: usize) -> u64 {
-        (self.count as u128 * r as u128 / self.ranks as u128) as u64
+        self.starts.len() - 1
     }
 
     /// The boards of rank `r`.
     pub fn range(&self, r: usize) -> Range<u64> {
-        self.start(r)..self.start(r + 1)
+        self.starts[r]..self.starts[r + 1]
     }
 
     /// The rank that owns board `i` (`i < count`).
+    #[inline]
     pub fn owner(&self, i: u64) -> usize {
-        debug_assert!(i < self.count);
-        // The proportional guess is off by at most one either way.
-        let mut r = ((i as u128 * self.ranks as u128) / self.count.max(1) as u128) as usize;
-        r = r.min(self.ranks - 1);
-        while self.start(r) > i {
-            r -= 1;
-        }
-        while self.start(r + 1) <= i {
-            r += 1;
-        }
-        r
+        self.starts.partition_point(|&s| s <= i) - 1
     }
 }
 
