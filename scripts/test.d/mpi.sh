@@ -26,8 +26,15 @@ if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null || ! have_lib
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openmpi-bin libopenmpi-dev libclang-dev clang >/dev/null
 fi
 
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# The MPI binary is copied aside, and the default one put back where the other suites expect it
+# (cargo keeps both builds, so switching back only copies).
 cargo build --release --locked -p oware-cli --features mpi
-OWARE="${CARGO_TARGET_DIR:-target}/release/oware"
+OWARE="$WORK/oware-mpi"
+cp "${CARGO_TARGET_DIR:-target}/release/oware" "$OWARE"
+cargo build --release --locked -p oware-cli
 
 # Root in CI containers; more ranks than cores; shared memory without ptrace-based single copy
 # (containers usually forbid it).
@@ -36,9 +43,6 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 # Ranks waiting in an exchange yield the core (more ranks than cores here).
 export OMPI_MCA_mpi_yield_when_idle=1
 MPIRUN="${MPIRUN:-mpirun} --allow-run-as-root --oversubscribe"
-
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 
 same_files() { # reference dir, dir, highest level
   for level in $(seq 0 "$3"); do
