@@ -122,15 +122,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-fn pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        if t == 0 {
-            return Err(Exit::bad_input("--threads must be at least 1"));
-        }
-        builder = builder.num_threads(t);
+/// Worker threads as `--threads` asks (default: one per core).
+fn pool_builder(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPoolBuilder> {
+    let builder = rayon::ThreadPoolBuilder::new();
+    match threads {
+        Some(0) => Err(Exit::bad_input("--threads must be at least 1")),
+        Some(t) => Ok(builder.num_threads(t)),
+        None => Ok(builder),
     }
-    builder.build().context("starting worker threads")
+}
+
+fn pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+    pool_builder(threads)?
+        .build()
+        .context("starting worker threads")
 }
 
 fn run_build(
@@ -246,14 +251,9 @@ fn run_build_mpi(
     }
     // The global pool, so that the level loop (and every MPI call) stays on the thread that
     // initialised MPI while the solver's parallel loops run on the pool.
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = threads {
-        if n == 0 {
-            return Err(Exit::bad_input("--threads must be at least 1"));
-        }
-        builder = builder.num_threads(n);
-    }
-    builder.build_global().context("starting worker threads")?;
+    pool_builder(threads)?
+        .build_global()
+        .context("starting worker threads")?;
     let t = MpiTransport::init().context("initialising MPI")?;
     let (rank, ranks) = (t.rank(), t.size());
     let started = Instant::now();
