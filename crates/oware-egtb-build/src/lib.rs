@@ -26,6 +26,8 @@
 //! assert_eq!(tb.best_moves(&p).unwrap()[0].to_string(), "F");
 //! ```
 
+#![warn(missing_docs)]
+
 use oware_egtb::index::Board;
 use oware_egtb::values::Bounds;
 use oware_egtb::Levels;
