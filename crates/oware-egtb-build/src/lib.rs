@@ -66,6 +66,7 @@ impl LowerLevels for Levels {
 /// Told how much work is done (in the units of [`solve::work_units`]), for progress bars: the
 /// library draws nothing itself.
 pub trait Progress: Sync {
+    /// Adds `boards` work units done.
     fn advance(&self, boards: u64);
 }
 
