@@ -15,8 +15,11 @@ pub struct RecordError(pub String);
 /// What a record holds: where the game starts, under which rules, and the moves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
+    /// The start position.
     pub start: Position,
+    /// The rule set the moves are played under.
     pub rules: RuleSet,
+    /// The moves, in order.
     pub moves: Vec<Move>,
 }
 
