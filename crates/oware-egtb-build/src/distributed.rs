@@ -3,7 +3,7 @@
 //!
 //! Each rank owns a contiguous slice of every level ([`Slices`]) and holds only the working state of
 //! its slice (the awari solver's two bytes per board). The level is solved by the threshold method of
-//! [`crate::solve`], with the same per-board state ([`AwariScheme`]): a board that joins a set tells
+//! [`crate::solve`], with the same per-board state (`AwariScheme`): a board that joins a set tells
 //! its predecessors, and predecessors owned by other ranks are told by batched messages, one buffer
 //! per destination per round ([`Outbox`]), exchanged all-to-all until no rank has news left. The
 //! sets a threshold ends with are the least fixpoints of their rules whatever the order of the news,

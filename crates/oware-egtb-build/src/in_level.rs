@@ -7,7 +7,7 @@ use oware_rules::RuleSet;
 use rayon::prelude::*;
 
 /// The level being searched with the bounds the threshold solver left on it (one code per board, see
-/// [`crate::values::encode`]).
+/// [`oware_egtb::values::encode`]).
 #[derive(Clone, Copy)]
 pub struct InLevel<'a> {
     /// The level's index.

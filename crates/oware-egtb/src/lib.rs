@@ -5,7 +5,8 @@
 //! - [`index`]: every board of `k` seeds, mover to move in houses 0..6, ranked combinatorially (and
 //!   the compact index that leaves out boards that cannot follow a move).
 //! - [`values`]: the one-byte codes of values and bounds, and the moves between boards.
-//! - [`file`]: the file format: header with magic, version, rule set, level, count and CRC-32.
+//! - [`file`](mod@file): the file format: header with magic, version, rule set, level, count and
+//!   CRC-32.
 //! - [`Tablebase`]: opening a directory and probing positions and moves.
 //!
 //! ```
