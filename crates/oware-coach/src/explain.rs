@@ -38,7 +38,8 @@ pub enum Fact {
         before: u8,
         after: u8,
     },
-    /// The opponent threatened `threat` before the move and no longer does (or takes less).
+    /// The opponent threatened `threat` before the move; afterwards nothing they can take touches
+    /// its houses.
     Parries { threat: Capture },
     /// The move leaves the opponent few moves (tempo).
     Squeeze { replies: usize },
@@ -142,8 +143,12 @@ pub fn facts(game: &Game, mv: Move) -> Vec<Fact> {
             });
         }
     }
+    // A threat is parried when nothing the opponent can take afterwards touches its houses.
     if let Some(threat) = threats_before.iter().find(|c| c.seeds > 0) {
-        if detect::most_seeds(&threats_after) < threat.seeds {
+        let touched = threats_after
+            .iter()
+            .any(|c| c.seeds > 0 && c.houses.iter().any(|h| threat.houses.contains(h)));
+        if !touched {
             facts.push(Fact::Parries {
                 threat: threat.clone(),
             });
