@@ -527,6 +527,48 @@ mod tests {
     }
 
     #[test]
+    fn overloading_the_opponents_kroo_is_explained() {
+        // South's F (12) takes a now; North's f (6 seeds) reaches F and makes it land on b.
+        let g = game("2-2-2-2-3-12-1-4-4-4-4-6-0-2-N");
+        let e = explain(&g, mv("f"), &[]).unwrap();
+        assert_eq!(
+            e.facts[0],
+            Fact::Overloads {
+                house: 5,
+                before: 3,
+                after: 0
+            }
+        );
+        assert!(e.render(Lang::En).starts_with(
+            "f overloads South's kroo in F: it would take 0 seeds instead of 3 seeds."
+        ));
+        // The other moves leave the kroo its capture.
+        let e = explain(&g, mv("b"), &[]).unwrap();
+        assert!(e
+            .facts
+            .iter()
+            .any(|f| matches!(f, Fact::LeavesThreat { capture } if capture.mv == mv("F"))));
+    }
+
+    #[test]
+    fn a_repetition_is_explained_with_the_final_score() {
+        let start: Position = "0-0-0-0-0-1-0-0-0-0-0-1-23-23-S".parse().unwrap();
+        let mut g = Game::from_position(start, RuleSet::Abapa);
+        for _ in 0..11 {
+            let m = g.legal_moves().next().unwrap();
+            g.play(m).unwrap();
+        }
+        let m = g.legal_moves().next().unwrap();
+        let e = explain(&g, m, &[]).unwrap();
+        assert!(matches!(e.facts[0], Fact::Repeats { .. }), "{:?}", e.facts);
+        let text = e.render(Lang::Es);
+        assert!(
+            text.contains("repite una posición anterior: la partida termina 24-24"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn verdicts_name_the_better_move() {
         let g = game("4-4-4-4-4-3-4-1-2-4-4-4-3-3-S");
         let mut analyst = Analyst::new(4);
