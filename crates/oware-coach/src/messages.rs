@@ -170,10 +170,11 @@ pub fn count(lang: Lang, noun: &str, n: u32) -> String {
 
 /// Seeds from centiseeds, with one decimal when not whole (`3 seeds`, `1,5 llavors`).
 pub fn seeds_amount(lang: Lang, centiseeds: i32) -> String {
-    if centiseeds % 100 == 0 {
-        return count(lang, "seeds", (centiseeds / 100).unsigned_abs());
+    let tenths = (f64::from(centiseeds) / 10.0).round() as i32;
+    if tenths % 10 == 0 {
+        return count(lang, "seeds", (tenths / 10).unsigned_abs());
     }
-    let text = format!("{:.1}", f64::from(centiseeds) / 100.0).replace('.', raw(lang, "decimal"));
+    let text = format!("{:.1}", f64::from(tenths) / 10.0).replace('.', raw(lang, "decimal"));
     format(lang, "seeds.other", &[("n", &text)])
 }
 
@@ -291,6 +292,9 @@ mod tests {
         assert_eq!(count(Lang::Fr, "seeds", 0), "0 graine");
         assert_eq!(seeds_amount(Lang::Es, 150), "1,5 semillas");
         assert_eq!(seeds_amount(Lang::En, -300), "3 seeds");
+        assert_eq!(seeds_amount(Lang::En, 199), "2 seeds");
+        assert_eq!(seeds_amount(Lang::Fr, 104), "1 graine");
+        assert_eq!(seeds_amount(Lang::Ca, 234), "2,3 llavors");
         assert_eq!(houses(Lang::En, &[7, 8]), "b and c");
         assert_eq!(houses(Lang::Ca, &[6, 7, 8]), "a, b i c");
         assert_eq!(houses(Lang::Fr, &[2]), "C");
