@@ -239,6 +239,23 @@ impl Explanation {
         chosen
     }
 
+    /// The first fact that speaks for the move: what it does, or a threat it parries, or the
+    /// moves it takes from the opponent.
+    pub fn best_point(&self) -> Option<&Fact> {
+        self.facts.iter().find(|f| {
+            f.is_action() && !matches!(f, Fact::GrandSlam { .. })
+                || matches!(
+                    f,
+                    Fact::Parries { .. } | Fact::Squeeze { .. } | Fact::ForcesFeeding
+                )
+        })
+    }
+
+    /// One fact in words.
+    pub fn render_fact(&self, fact: &Fact, lang: Lang) -> String {
+        render_fact(fact, self.mv, self.mover, lang)
+    }
+
     /// The facts in words, without the engine's verdict.
     pub fn render_facts(&self, lang: Lang) -> String {
         self.main_facts()
@@ -421,8 +438,20 @@ fn render_verdict(v: &Verdict, mv: Move, lang: Lang) -> String {
     let line = render_line(&v.line, lang);
     let best = v.best.letter().to_string();
     let best_score = render_score(v.best_score, lang);
+    let decided = decided_in(v.score).is_some() || decided_in(v.best_score).is_some();
     if v.best == mv || v.loss == 0 {
         msg::format(lang, "verdict.best", &[("score", &score), ("line", &line)])
+    } else if decided {
+        msg::format(
+            lang,
+            "verdict.decided",
+            &[
+                ("best", &best),
+                ("bestScore", &best_score),
+                ("score", &score),
+                ("line", &line),
+            ],
+        )
     } else if v.loss < CLOSE {
         msg::format(
             lang,

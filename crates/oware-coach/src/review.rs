@@ -3,8 +3,8 @@
 
 use oware_rules::{Game, Move, Side};
 
-use crate::engine::{loss, Analyst};
-use crate::explain::{explain, Explanation};
+use crate::engine::{decided_in, loss, Analyst};
+use crate::explain::{explain, render_line, render_score, Explanation};
 use crate::messages::{self as msg, Lang};
 
 /// A move that gave seeds away.
@@ -24,14 +24,10 @@ pub struct Mistake {
 pub fn move_label(first: Side, ply: usize) -> String {
     let offset = usize::from(first == Side::North);
     let number = (ply + offset) / 2 + 1;
-    let side = if (ply + offset) % 2 == 0 {
-        Side::South
-    } else {
-        Side::North
-    };
-    match side {
-        Side::South => format!("{number}."),
-        Side::North => format!("{number}..."),
+    // Even plies from South's first move are South's.
+    match (ply + offset) % 2 {
+        0 => format!("{number}."),
+        _ => format!("{number}..."),
     }
 }
 
@@ -83,23 +79,61 @@ fn judge(
 }
 
 impl Mistake {
-    /// The mistake in words: what it gave away, why, and what the better move does.
+    /// The mistake in words: what it gave away, why, what the engine expects after it, and what the
+    /// better move does.
     pub fn render(&self, lang: Lang) -> String {
-        let head = msg::format(
-            lang,
-            "review.mistake",
-            &[
-                ("ply", &self.label),
-                ("move", &self.played.mv.letter().to_string()),
-                ("loss", &msg::seeds_amount(lang, self.loss)),
-                ("best", &self.better.mv.letter().to_string()),
-            ],
-        );
-        format!(
-            "{head} {} {}",
-            self.played.render_facts(lang),
-            self.better.render_facts(lang)
-        )
+        let played = &self.played;
+        let best = self.better.mv.letter().to_string();
+        let move_letter = played.mv.letter().to_string();
+        let head = match &played.verdict {
+            Some(v) if decided_in(v.score).is_some() || decided_in(v.best_score).is_some() => {
+                msg::format(
+                    lang,
+                    "review.mistakeDecided",
+                    &[
+                        ("ply", &self.label),
+                        ("move", &move_letter),
+                        ("score", &render_score(v.score, lang)),
+                        ("best", &best),
+                        ("bestScore", &render_score(v.best_score, lang)),
+                    ],
+                )
+            }
+            _ => msg::format(
+                lang,
+                "review.mistake",
+                &[
+                    ("ply", &self.label),
+                    ("move", &move_letter),
+                    ("loss", &msg::seeds_amount(lang, self.loss)),
+                    ("best", &best),
+                ],
+            ),
+        };
+        let mut text = format!("{head} {}", played.render_facts(lang));
+        if let Some(v) = &played.verdict {
+            let line = render_line(&v.line, lang);
+            text.push(' ');
+            text.push_str(&msg::format(lang, "review.line", &[("line", &line)]));
+        }
+        let better = match self.better.best_point() {
+            Some(fact) => self.better.render_fact(fact, lang),
+            None => {
+                let line = self
+                    .better
+                    .verdict
+                    .as_ref()
+                    .map_or_else(String::new, |v| render_line(&v.line, lang));
+                msg::format(
+                    lang,
+                    "review.betterLine",
+                    &[("best", &best), ("line", &line)],
+                )
+            }
+        };
+        text.push(' ');
+        text.push_str(&better);
+        text
     }
 }
 

@@ -66,7 +66,7 @@ pub fn explain_move(
     }
 }
 
-/// The mistakes of both players, each with why and the better move.
+/// The mistakes of both players in the order played, each with why and the better move.
 pub fn review_game(out: &mut dyn Write, game: &Game, depth: u32, lang: Lang) -> io::Result<()> {
     writeln!(
         out,
@@ -76,13 +76,12 @@ pub fn review_game(out: &mut dyn Write, game: &Game, depth: u32, lang: Lang) -> 
         game.rules()
     )?;
     let mistakes = review(game, None, &mut Analyst::new(depth), REVIEW_THRESHOLD);
+    for m in &mistakes {
+        writeln!(out, "{}", m.render(lang))?;
+    }
     for side in Side::BOTH {
-        let theirs: Vec<_> = mistakes.iter().filter(|m| m.played.mover == side).collect();
-        if theirs.is_empty() {
+        if !mistakes.iter().any(|m| m.played.mover == side) {
             writeln!(out, "{}", render_clean(lang, side, REVIEW_THRESHOLD))?;
-        }
-        for m in theirs {
-            writeln!(out, "{}", m.render(lang))?;
         }
     }
     Ok(())
