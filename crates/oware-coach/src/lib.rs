@@ -8,6 +8,7 @@
 //! - [`review`]: a game's mistakes over a threshold of seeds, with the better move.
 //! - [`oversight`]: the weak levels' human mistakes (a double attack overlooked).
 //! - [`messages`]: the words, from the catalogue the web app shares (`web/coach-messages.json`).
+//! - [`json`]: the same for the web app.
 //! - [`engine`]: the one module that asks the engine: every move's score and line at a fixed depth.
 //!
 //! ```
@@ -22,6 +23,7 @@
 pub mod detect;
 pub mod engine;
 pub mod explain;
+pub mod json;
 pub mod messages;
 pub mod oversight;
 pub mod review;
