@@ -74,6 +74,11 @@ pub fn pick(level: u8, values: &[MoveValue], random: &mut u64) -> Option<Move> {
     oware_engine::Level::new(level).pick(&scores, random)
 }
 
+/// The search depth of a playing level (`None`: as deep as time allows, full strength).
+pub fn level_depth(level: u8) -> Option<u32> {
+    oware_engine::Level::new(level).depth
+}
+
 /// The plies to the end when `score` is a decided game: positive when the side to move wins.
 pub fn decided_in(score: i32) -> Option<i32> {
     plies_to_end(score)

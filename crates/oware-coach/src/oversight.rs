@@ -2,10 +2,10 @@
 //! see a double attack, their own or the opponent's, as a beginner does not. The level's usual
 //! choice then works on the scores as that player believes them.
 
-use oware_rules::Game;
+use oware_rules::{Game, Move};
 
 use crate::detect;
-use crate::engine::MoveValue;
+use crate::engine::{self, Analyst, MoveValue};
 
 /// The chance, in percent, that a player of `level` misses a double attack (none from level 5).
 pub fn miss_chance(level: u8) -> u32 {
@@ -75,6 +75,33 @@ pub fn as_seen(
         .collect()
 }
 
+/// A weak level's move (levels 1–4; from level 5 nothing is overlooked and this is the level's
+/// usual choice at its depth): every move searched to the level's depth, double attacks overlooked
+/// as [`as_seen`] says, then the level's own noisy choice. `random` is the level's random state,
+/// advanced by each draw.
+pub fn choose_move(game: &Game, level: u8, random: &mut u64) -> Option<Move> {
+    let depth = engine::level_depth(level).unwrap_or(FULL_STRENGTH_DEPTH);
+    let values = Analyst::new(depth).values(game);
+    let mut state = *random;
+    let seen = as_seen(game, level, &values, &mut |chance| {
+        draw(&mut state) < chance
+    });
+    *random = state;
+    engine::pick(level, &seen, random)
+}
+
+/// The depth used for levels that have none (full strength is never asked to overlook anything).
+const FULL_STRENGTH_DEPTH: u32 = 12;
+
+/// A number in 0..100 from the random state (a step of Knuth's MMIX linear congruential generator;
+/// the high bits are the good ones).
+fn draw(state: &mut u64) -> u32 {
+    *state = state
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    ((*state >> 33) % 100) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,6 +129,28 @@ mod tests {
         assert_eq!(as_seen(&game, 1, &values, &mut never), values);
         // Strong levels never miss it, whatever the dice say.
         assert_eq!(as_seen(&game, 7, &values, &mut always), values);
+    }
+
+    #[test]
+    fn weak_levels_choose_legal_moves_repeatably_and_sometimes_miss() {
+        // North to move, where c makes a double attack: over many draws a level-1 player sometimes
+        // plays another move, and the same random state gives the same move.
+        let pos: Position = "1-4-2-6-6-1-4-0-1-4-0-1-9-9-N".parse().unwrap();
+        let game = Game::from_position(pos, RuleSet::Abapa);
+        let mut chosen = std::collections::BTreeSet::new();
+        for seed in 0..16u64 {
+            let mut a = seed;
+            let mut b = seed;
+            let mv = choose_move(&game, 1, &mut a).unwrap();
+            assert_eq!(choose_move(&game, 1, &mut b), Some(mv));
+            assert_eq!(a, b);
+            assert!(game.legal_moves().contains(mv));
+            chosen.insert(mv);
+        }
+        assert!(chosen.len() > 1, "{chosen:?}");
+        let mut draws = 5u64;
+        let hits = (0..1000).filter(|_| draw(&mut draws) < 30).count();
+        assert!((200..400).contains(&hits), "{hits}");
     }
 
     #[test]
