@@ -98,6 +98,81 @@ pub fn review(game: &Game, mistakes: &[Mistake], lang: Lang) -> Value {
     json!({ "plies": game.ply_count(), "mistakes": list })
 }
 
+/// The most moves a request may carry (longer than any real game).
+pub const MAX_REQUEST_MOVES: usize = 1000;
+
+/// A request from the web app: a start position (the usual start when absent), the moves played
+/// from it as letters, the rule set and the language. Everything arrives as text from outside and
+/// is checked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Request {
+    pub position: Option<String>,
+    pub moves: String,
+    pub rules: Option<String>,
+    pub lang: Option<String>,
+}
+
+impl Request {
+    /// The game the request describes and the language to answer in, or what is wrong with it.
+    pub fn game(&self) -> Result<(Game, Lang), String> {
+        let start = match self.position.as_deref().map(str::trim) {
+            None | Some("") => Position::start(),
+            Some(text) => text.parse().map_err(|e| format!("bad position: {e}"))?,
+        };
+        let rules = match self.rules.as_deref() {
+            None | Some("") => RuleSet::default(),
+            Some(name) => name.parse().map_err(|e| format!("{e}"))?,
+        };
+        let lang = match self.lang.as_deref() {
+            None | Some("") => Lang::default(),
+            Some(code) => code.parse().map_err(|e| format!("{e}"))?,
+        };
+        if self.moves.len() > MAX_REQUEST_MOVES * 2 {
+            return Err(format!("more than {MAX_REQUEST_MOVES} moves"));
+        }
+        let moves = oware_rules::parse_move_letters(&self.moves).map_err(|e| e.to_string())?;
+        if moves.len() > MAX_REQUEST_MOVES {
+            return Err(format!("more than {MAX_REQUEST_MOVES} moves"));
+        }
+        let game = Game::replay(start, rules, &moves).map_err(|(ply, e)| {
+            oware_rules::describe_ply(start.side_to_move(), ply, moves[ply]) + &format!(": {e}")
+        })?;
+        Ok((game, lang))
+    }
+}
+
+/// The analysis board's answer: the position, its threats, and every legal move explained at
+/// `depth`.
+pub fn answer_explain(request: &Request, depth: u32) -> Result<Value, String> {
+    let (game, lang) = request.game()?;
+    let all = crate::explain_all(&game, &mut crate::Analyst::new(depth));
+    Ok(json!({
+        "position": game.position().to_string(),
+        "lang": lang.code(),
+        "threats": threats(game.position(), game.rules()),
+        "moves": explanations(&all, lang),
+    }))
+}
+
+/// The review page's answer: the mistakes of `player` (`S`, `N`, or both when absent) that give
+/// away `threshold` centiseeds or more, searched at `depth`.
+pub fn answer_review(
+    request: &Request,
+    player: Option<&str>,
+    depth: u32,
+    threshold: i32,
+) -> Result<Value, String> {
+    let (game, lang) = request.game()?;
+    let player = match player.map(str::trim) {
+        None | Some("") => None,
+        Some("S" | "s") => Some(Side::South),
+        Some("N" | "n") => Some(Side::North),
+        Some(other) => return Err(format!("player {other:?}: expected S or N")),
+    };
+    let mistakes = crate::review(&game, player, &mut crate::Analyst::new(depth), threshold);
+    Ok(review(&game, &mistakes, lang))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,6 +194,72 @@ mod tests {
         assert_eq!(f["gain"], json!([7, 8]));
         assert!(f["score"].is_i64());
         assert_eq!(list[0]["loss"], json!(0));
+    }
+
+    #[test]
+    fn requests_are_checked() {
+        let ok = Request {
+            moves: "FfEa".into(),
+            lang: Some("ca".into()),
+            ..Request::default()
+        };
+        let (game, lang) = ok.game().unwrap();
+        assert_eq!((game.ply_count(), lang), (4, Lang::Ca));
+        let bad = |r: Request| r.game().unwrap_err();
+        assert!(bad(Request {
+            position: Some("4-4-4".into()),
+            ..Request::default()
+        })
+        .contains("bad position"));
+        assert!(bad(Request {
+            moves: "FF".into(),
+            ..Request::default()
+        })
+        .contains("ply 2"));
+        assert!(bad(Request {
+            moves: "F\u{0}".into(),
+            ..Request::default()
+        })
+        .contains("not a move"));
+        assert!(bad(Request {
+            lang: Some("xx".into()),
+            ..Request::default()
+        })
+        .contains("unknown language"));
+        assert!(bad(Request {
+            rules: Some("kalah".into()),
+            ..Request::default()
+        })
+        .contains("unknown rule set"));
+        assert!(bad(Request {
+            moves: "Ff".repeat(MAX_REQUEST_MOVES),
+            ..Request::default()
+        })
+        .contains("more than"));
+    }
+
+    #[test]
+    fn answers_for_the_analysis_board_and_the_review_page() {
+        let request = Request {
+            position: Some("1-4-4-4-4-4-4-4-4-4-4-1-3-3-S".into()),
+            moves: "Bc".into(),
+            lang: Some("es".into()),
+            ..Request::default()
+        };
+        let answer = answer_review(&request, Some("S"), 3, 100).unwrap();
+        assert_eq!(answer["plies"], 2);
+        let mistakes = answer["mistakes"].as_array().unwrap();
+        assert_eq!(mistakes.len(), 1);
+        assert_eq!(mistakes[0]["move"], "B");
+        assert!(mistakes[0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("1. B pierde"));
+        assert!(answer_review(&request, Some("W"), 3, 100).is_err());
+        let answer = answer_explain(&request, 3).unwrap();
+        assert_eq!(answer["lang"], "es");
+        assert_eq!(answer["position"], "0-0-5-5-5-5-4-4-0-5-5-2-3-5-S");
+        assert!(!answer["moves"].as_array().unwrap().is_empty());
     }
 
     #[test]
