@@ -7,7 +7,7 @@ use std::time::Duration;
 use std::sync::Arc;
 
 use oware_engine::tablebase::TablebaseProbe;
-use oware_engine::{describe_score, Engine, EngineOptions, Limits, MoveScore, WIN_THRESHOLD};
+use oware_engine::{describe_score, Engine, EngineOptions, Limits, MoveScore};
 use oware_rules::ogn::Record;
 use oware_rules::{describe_ply, Game, Position, RuleSet};
 
@@ -232,18 +232,6 @@ fn analyze_position(
     Ok(())
 }
 
-/// A score on a bounded scale, so that losses between decided and undecided scores stay readable:
-/// a decided game counts as 48 seeds.
-fn bounded(score: i32) -> i32 {
-    if score > WIN_THRESHOLD {
-        4800
-    } else if score < -WIN_THRESHOLD {
-        -4800
-    } else {
-        score.clamp(-4800, 4800)
-    }
-}
-
 fn analyze_game(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow::Result<()> {
     println!(
         "game of {} plies from {} ({})",
@@ -263,7 +251,7 @@ fn analyze_game(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow::Re
             .iter()
             .find(|s| s.mv == mv)
             .expect("the record's moves are legal");
-        let loss = (bounded(best.score) - bounded(played.score)).max(0);
+        let loss = oware_coach::engine::loss(best.score, played.score);
         let mark = MARKS
             .iter()
             .find(|(limit, _)| loss >= *limit)
@@ -316,12 +304,5 @@ mod tests {
             .unwrap_err()
             .contains("ply 2"));
         assert!(read_game("1. F f 2. Q *", RuleSet::Abapa).is_err());
-    }
-
-    #[test]
-    fn bounded_scores_make_losses_readable() {
-        assert_eq!(bounded(oware_engine::WIN - 3), 4800);
-        assert_eq!(bounded(-oware_engine::WIN + 3), -4800);
-        assert_eq!(bounded(120), 120);
     }
 }
