@@ -134,9 +134,11 @@ impl Request {
         if moves.len() > MAX_REQUEST_MOVES {
             return Err(format!("more than {MAX_REQUEST_MOVES} moves"));
         }
-        let game = Game::replay(start, rules, &moves).map_err(|(ply, e)| {
-            oware_rules::describe_ply(start.side_to_move(), ply, moves[ply]) + &format!(": {e}")
-        })?;
+        let mut game = Game::from_position(start, rules);
+        for (ply, &mv) in moves.iter().enumerate() {
+            game.play(mv)
+                .map_err(|e| format!("ply {} ({mv}): {e}", ply + 1))?;
+        }
         Ok((game, lang))
     }
 }
