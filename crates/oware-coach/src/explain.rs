@@ -275,6 +275,33 @@ impl Explanation {
     }
 }
 
+/// What the feeding rule forbids in the game's current position, in words; `None` when it forbids
+/// nothing.
+pub fn rule_note(game: &Game, lang: Lang) -> Option<String> {
+    if game.is_over() {
+        return None;
+    }
+    let pos = game.position();
+    let rule = detect::feeding_rule(pos, game.rules())?;
+    if rule.forbidden.is_empty() {
+        return None;
+    }
+    let moves: Vec<String> = rule.forbidden.map(|m| m.letter().to_string()).collect();
+    let key = if rule.opponent_empty {
+        "rule.mustFeed"
+    } else {
+        "rule.noStarving"
+    };
+    Some(msg::format(
+        lang,
+        key,
+        &[
+            ("moves", &msg::list(lang, &moves)),
+            ("opponent", msg::side(lang, pos.side_to_move().opponent())),
+        ],
+    ))
+}
+
 /// A score as the coach says it: `+1.5` in seeds, or a win or loss in so many plies.
 pub fn render_score(score: i32, lang: Lang) -> String {
     match decided_in(score) {
@@ -439,7 +466,7 @@ fn render_verdict(v: &Verdict, mv: Move, lang: Lang) -> String {
     let best = v.best.letter().to_string();
     let best_score = render_score(v.best_score, lang);
     let decided = decided_in(v.score).is_some() || decided_in(v.best_score).is_some();
-    if v.best == mv || v.loss == 0 {
+    if v.best == mv || v.score == v.best_score {
         msg::format(lang, "verdict.best", &[("score", &score), ("line", &line)])
     } else if decided {
         msg::format(
@@ -537,6 +564,32 @@ mod tests {
         assert!(e.facts.contains(&Fact::MustFeed), "{:?}", e.facts);
         // A is illegal there: no explanation.
         assert!(explain(&g, mv("A"), &[]).is_none());
+    }
+
+    #[test]
+    fn the_feeding_rules_are_named_with_the_moves_they_forbid() {
+        let g = game("1-0-0-0-0-1-0-0-0-0-0-0-23-23-S");
+        assert_eq!(
+            rule_note(&g, Lang::En).unwrap(),
+            "North has no seeds: a move must give them some, so A may not be played."
+        );
+        let awari = |p: &str| Game::from_position(p.parse().unwrap(), RuleSet::Awari);
+        let g = awari("0-0-0-0-4-2-1-1-0-0-0-0-20-20-S");
+        assert_eq!(
+            rule_note(&g, Lang::Fr).unwrap(),
+            "En awari, F est interdit : il laisserait Nord sans graines."
+        );
+        assert!(rule_note(&game("0-0-0-0-4-2-1-1-0-0-0-0-20-20-S"), Lang::En).is_none());
+        assert!(rule_note(&Game::new(RuleSet::Abapa), Lang::En).is_none());
+    }
+
+    #[test]
+    fn of_two_lost_moves_the_slower_loss_is_the_best() {
+        let g = game("0-0-0-0-4-2-1-1-0-0-0-0-20-20-S");
+        let all = explain_all(&g, &mut Analyst::new(6));
+        let worse = all[1].render(Lang::En);
+        assert!(!worse.contains("The engine's choice"), "{worse}");
+        assert!(worse.contains(" is better ("), "{worse}");
     }
 
     #[test]

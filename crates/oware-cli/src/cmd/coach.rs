@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use oware_coach::explain::rule_note;
 use oware_coach::review::{render_clean, review};
 use oware_coach::{explain, explain_all, messages, Analyst, Lang};
 use oware_rules::{Game, Move, Side};
@@ -45,6 +46,9 @@ pub fn explain_position(
             ],
         )
     )?;
+    if let Some(note) = rule_note(game, lang) {
+        writeln!(out, "{note}")?;
+    }
     for why in explain_all(game, &mut analyst) {
         writeln!(out, "{}  {}", why.mv, why.render(lang))?;
     }
