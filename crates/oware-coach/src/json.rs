@@ -6,20 +6,31 @@ use serde_json::{json, Value};
 
 use crate::detect::{self, Capture};
 use crate::explain::{render_line, Explanation, Fact};
-use crate::messages::Lang;
+use crate::messages::{self as msg, Lang};
 use crate::review::Mistake;
 
 fn side_letter(side: Side) -> String {
     side.letter().to_string()
 }
 
-fn capture_json(by: Side, c: &Capture) -> Value {
+fn capture_json(by: Side, c: &Capture, lang: Lang) -> Value {
+    let text = msg::format(
+        lang,
+        "coach.threat",
+        &[
+            ("side", msg::side(lang, by)),
+            ("move", &c.mv.to_string()),
+            ("houses", &msg::houses(lang, &c.houses)),
+            ("seeds", &msg::count(lang, "seeds", u32::from(c.seeds))),
+        ],
+    );
     json!({
         "by": side_letter(by),
         "move": c.mv.to_string(),
         "houses": c.houses,
         "seeds": c.seeds,
         "grandSlam": c.grand_slam,
+        "text": text,
     })
 }
 
@@ -65,15 +76,16 @@ pub fn explanations(all: &[Explanation], lang: Lang) -> Value {
     Value::Array(all.iter().map(|e| explanation(e, lang)).collect())
 }
 
-/// What each side could take if it were their move now, for the coach's marks on the board.
-pub fn threats(pos: &Position, rules: RuleSet) -> Value {
+/// What each side could take if it were their move now, for the coach's marks on the board, with
+/// a sentence for each in `lang`.
+pub fn threats(pos: &Position, rules: RuleSet, lang: Lang) -> Value {
     let list: Vec<Value> = Side::BOTH
         .into_iter()
         .flat_map(|side| {
             detect::threats(pos, rules, side)
                 .into_iter()
                 .filter(|c| c.seeds > 0)
-                .map(move |c| capture_json(side, &c))
+                .map(move |c| capture_json(side, &c, lang))
         })
         .collect();
     Value::Array(list)
@@ -151,7 +163,8 @@ pub fn answer_explain(request: &Request, depth: u32) -> Result<Value, String> {
     Ok(json!({
         "position": game.position().to_string(),
         "lang": lang.code(),
-        "threats": threats(game.position(), game.rules()),
+        "threats": threats(game.position(), game.rules(), lang),
+        "rule": crate::explain::rule_note(&game, lang),
         "moves": explanations(&all, lang),
     }))
 }
@@ -267,13 +280,17 @@ mod tests {
     #[test]
     fn threats_name_the_side_the_move_and_the_houses() {
         let pos: Position = "1-4-4-4-4-4-4-4-4-4-4-1-3-3-S".parse().unwrap();
-        let value = threats(&pos, RuleSet::Abapa);
+        let value = threats(&pos, RuleSet::Abapa, Lang::En);
         assert_eq!(
             value,
             json!([
-                {"by": "N", "move": "c", "houses": [0], "seeds": 2, "grandSlam": false},
-                {"by": "N", "move": "f", "houses": [0], "seeds": 2, "grandSlam": false},
+                {"by": "N", "move": "c", "houses": [0], "seeds": 2, "grandSlam": false,
+                 "text": "North's c takes A: 2 seeds."},
+                {"by": "N", "move": "f", "houses": [0], "seeds": 2, "grandSlam": false,
+                 "text": "North's f takes A: 2 seeds."},
             ])
         );
+        let value = threats(&pos, RuleSet::Abapa, Lang::Ca);
+        assert_eq!(value[1]["text"], "f de Nord captura A: 2 llavors.");
     }
 }
