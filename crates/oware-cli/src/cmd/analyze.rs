@@ -40,7 +40,7 @@ pub struct Args {
     pub threads: Option<u16>,
     /// Say in words why each legal move is good or bad (for a game: each mistake of a seed or more,
     /// why, and the better move). The target may also be a move list such as FfEa: the position
-    /// after it. The engine searches every move to a fixed depth (--depth, 10 by default).
+    /// after it. The engine searches every move to a fixed depth (--depth, 12 by default).
     #[arg(long)]
     pub explain: bool,
     /// Language of the explanations: ca, es, en or fr (default: from LC_ALL, LC_MESSAGES or LANG,

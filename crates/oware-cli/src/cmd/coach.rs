@@ -11,7 +11,7 @@ use oware_rules::{Game, Move, Side};
 /// The engine depth the coach searches every move to when none is given: deep enough to see the
 /// tactics it explains, quick on any machine (a fixed depth, so that the words do not change from
 /// one run to the next).
-pub const DEFAULT_DEPTH: u32 = 10;
+pub const DEFAULT_DEPTH: u32 = 12;
 
 /// Losses from this many centiseeds are listed in a review (one seed).
 pub const REVIEW_THRESHOLD: i32 = 100;
