@@ -45,7 +45,7 @@ const Coach = (() => {
       body: JSON.stringify(Object.assign({ lang: language() }, body)),
     });
     const data = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(data.message || data.error || ('HTTP ' + r.status));
+    if (!r.ok) throw new Error((data.error && data.error.message) || ('HTTP ' + r.status));
     return data;
   }
 

@@ -26,6 +26,8 @@ pub fn find(name: &str) -> Option<Asset> {
         "i18n.js" => asset!("i18n.js", "text/javascript; charset=utf-8"),
         "style.css" => asset!("style.css", "text/css; charset=utf-8"),
         "icon.svg" => asset!("icon.svg", "image/svg+xml"),
+        "coach.js" => asset!("coach.js", "text/javascript; charset=utf-8"),
+        "coach-messages.json" => asset!("coach-messages.json", "application/json"),
         _ => return None,
     })
 }
