@@ -91,7 +91,7 @@ impl Score {
 }
 
 fn write_halves(f: &mut fmt::Formatter<'_>, halves: u8) -> fmt::Result {
-    if halves % 2 == 0 {
+    if halves.is_multiple_of(2) {
         write!(f, "{}", halves / 2)
     } else {
         write!(f, "{}.5", halves / 2)
@@ -368,7 +368,7 @@ impl Game {
 
 /// Shorthand used in error messages: "ply 3 (South's move F)".
 pub fn describe_ply(start_side: Side, ply: usize, mv: Move) -> String {
-    let side = if ply % 2 == 0 {
+    let side = if ply.is_multiple_of(2) {
         start_side
     } else {
         start_side.opponent()
