@@ -32,16 +32,26 @@ struct AnalyseRequest {
 pub(super) async fn analyse(body: Bytes) -> Result<Json<serde_json::Value>, ApiError> {
     let req: AnalyseRequest = parse_body(&body)?;
     let rules = parse_rules(req.rules.as_deref())?;
-    let rec = record::read_record(&req.text, rules)
-        .map_err(|e| ApiError::bad_request("bad-record", e.0))?;
+    let rec = record::read_record(&req.text, rules).map_err(|e| {
+        // Text that starts like a position string (`1-2-3`) was meant as one: say so, so the
+        // page can tell a bad position from a bad move list.
+        let code = if looks_like_position(&req.text) {
+            "bad-position"
+        } else {
+            "bad-record"
+        };
+        ApiError::bad_request(code, e.0)
+    })?;
     let mut game = Game::from_position(rec.start, rec.rules);
     let mut error = None;
+    let mut error_ply = None;
     for (ply, &mv) in rec.moves.iter().enumerate() {
         if let Err(e) = game.play(mv) {
             error = Some(format!(
                 "{}: {e}",
                 oware_rules::describe_ply(rec.start.side_to_move(), ply, mv)
             ));
+            error_ply = Some(ply + 1);
             break;
         }
     }
@@ -54,7 +64,16 @@ pub(super) async fn analyse(body: Bytes) -> Result<Json<serde_json::Value>, ApiE
         "end": game.end().map(|e| json!({"reason": e.reason.word(), "score": e.score.to_string(),
             "winner": e.score.winner().map(side_letter)})),
         "error": error,
+        // The number of the refused move (1 for the first), for a message in the reader's language.
+        "error_ply": error_ply,
     })))
+}
+
+/// Whether a text begins as a position string does: digits, then a dash.
+fn looks_like_position(text: &str) -> bool {
+    let text = text.trim_start();
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && text[digits..].trim_start().starts_with('-')
 }
 
 #[derive(Deserialize)]
