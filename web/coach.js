@@ -99,7 +99,7 @@ const Coach = (() => {
     const box = el('section', { class: 'coach-review', id: 'coach-review' }, el('h2', {}, text('coach.reviewTitle')));
     const mistakes = answer.mistakes || [];
     if (!mistakes.length) box.append(el('p', {}, text('coach.noMistakes')));
-    const list = el('ol', {});
+    const list = el('ul', {});
     for (const m of mistakes) {
       list.append(el('li', { 'data-ply': String(m.ply) }, m.text, ' ',
         el('button', { class: 'secondary', type: 'button', onclick: () => show(m) }, text('coach.show'))));
