@@ -65,15 +65,20 @@ function contrast(a, b) {
   return (x + 0.05) / (y + 0.05);
 }
 
-// Plays first legal houses (alternating mouse and keyboard) until the game ends.
-async function gameAgainstComputer(browser) {
-  const { context, page } = await newPage(browser);
+// Starts a game against the computer at level 1 on `side` and waits for the player's first turn.
+async function startComputerGame(page, side) {
   await page.goto(BASE + '/');
   await page.selectOption('#computer-form select[name=level]', '1');
-  await page.selectOption('#computer-form select[name=side]', 'N');
+  await page.selectOption('#computer-form select[name=side]', side);
   await page.click('#play-computer');
   await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
   await page.waitForSelector('g.house.legal');
+}
+
+// Plays first legal houses (alternating mouse and keyboard) until the game ends.
+async function gameAgainstComputer(browser) {
+  const { context, page } = await newPage(browser);
+  await startComputerGame(page, 'N');
   let moves = 0;
   let retries = 0;
   let stale = 0;
@@ -476,12 +481,7 @@ async function coach(browser) {
   // the review of the game opens on the analysis page.
   {
     const { context, page } = await newPage(browser);
-    await page.goto(BASE + '/');
-    await page.selectOption('#computer-form select[name=level]', '1');
-    await page.selectOption('#computer-form select[name=side]', 'S');
-    await page.click('#play-computer');
-    await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
-    await page.waitForSelector('g.house.legal');
+    await startComputerGame(page, 'S');
     await page.check('#coach-toggle');
     await page.waitForSelector('#coach-advice', { timeout: 15000 });
     check((await page.textContent('#coach-advice')).includes('The coach suggests'), 'the coach suggests a move');
