@@ -20,6 +20,8 @@
 //! assert_eq!(why.render(Lang::En), "F sows 3 seeds and takes b and c: 5 seeds.");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod detect;
 pub mod engine;
 pub mod explain;
