@@ -26,8 +26,8 @@ mod suite;
 mod types;
 
 pub use game::{
-    describe_ply, end_without_history, repetition_end, EndReason, Game, GameEnd, PlayError,
-    PlyOutcome, Score,
+    end_without_history, repetition_end, EndReason, Game, GameEnd, PlayError, PlyOutcome,
+    ReplayError, Score,
 };
 pub use position::{
     sowing, sowing_change, IllegalMove, IllegalMoveReason, Played, Position, PositionError,
@@ -35,5 +35,5 @@ pub use position::{
 pub use suite::{GameLine, GameLineError};
 pub use types::{
     format_move_letters, parse_move_letters, InvalidMoveLetter, Move, MoveSet, RuleSet, Side,
-    UnknownRuleSet, HALF_SEEDS, HOUSES, TOTAL_SEEDS,
+    UnknownRuleSet, UnknownSide, HALF_SEEDS, HOUSES, TOTAL_SEEDS,
 };

@@ -34,7 +34,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{Game, PlayError};
+use crate::game::{Game, PlayError, ReplayError};
 use crate::position::{Position, PositionError};
 use crate::types::{Move, RuleSet, Side};
 
@@ -233,7 +233,7 @@ impl Record {
     }
 
     /// Replays the moves. Records built by parsing are already known to replay.
-    pub fn game(&self) -> Result<Game, (usize, PlayError)> {
+    pub fn game(&self) -> Result<Game, ReplayError> {
         Game::replay(self.start, self.rules, &self.moves)
     }
 
