@@ -3,6 +3,7 @@
 //!
 //! - [`Position`]: twelve houses, two stores, side to move; parse and print the position string
 //!   `h0-…-h11-south-north-T`; legal moves and playing a move.
+//! - [`PackedPosition`]: the same position in one 128-bit word, for search and database builds.
 //! - [`Game`]: a start position and the moves played, with the history needed to decide repetitions,
 //!   undo, and the end of the game with its reason and score.
 //! - [`ogn`]: game records in the PGN-like OGN format.
@@ -20,6 +21,7 @@
 
 mod game;
 pub mod ogn;
+mod packed;
 pub mod perft;
 mod position;
 mod suite;
@@ -29,6 +31,7 @@ pub use game::{
     end_without_history, repetition_end, EndReason, Game, GameEnd, PlayError, PlyOutcome,
     ReplayError, Score,
 };
+pub use packed::PackedPosition;
 pub use position::{
     sowing, sowing_change, IllegalMove, IllegalMoveReason, Played, Position, PositionError,
 };

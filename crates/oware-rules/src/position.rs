@@ -253,6 +253,20 @@ impl Position {
         })
     }
 
+    /// A position from parts that come from a position already checked (the bytes of a
+    /// [`crate::PackedPosition`]): no seed count is checked again.
+    pub(crate) fn from_parts_unchecked(
+        houses: [u8; HOUSES],
+        stores: [u8; 2],
+        side: Side,
+    ) -> Position {
+        Position {
+            cells: padded(houses),
+            stores,
+            side,
+        }
+    }
+
     /// Builds a board with the given houses and side to move, putting the seeds that are not on the
     /// board into the stores as evenly as possible (South gets the odd one). Useful for endgame work
     /// where only the board matters. Panics-free: returns `None` if the houses hold more than 48.
