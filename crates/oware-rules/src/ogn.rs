@@ -34,8 +34,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{Game, PlayError, ReplayError};
+use crate::game::{Game, ReplayError};
 use crate::position::{Position, PositionError};
+use crate::text::{move_number, move_word, scan, GameTextError, GameTextErrorKind, ItemKind};
 use crate::types::{Move, RuleSet, Side};
 
 /// The tags every record carries, in the order they are written.
@@ -131,12 +132,8 @@ pub enum OgnErrorKind {
     BadToken(String),
     /// A move number out of sequence.
     MoveNumber { expected: String, found: String },
-    /// A move that cannot be played (0-based ply).
-    Illegal {
-        ply: usize,
-        mv: Move,
-        error: PlayError,
-    },
+    /// A move that cannot be played.
+    Illegal(ReplayError),
     /// A `+N` capture annotation that does not match the real capture.
     CaptureMismatch {
         ply: usize,
@@ -171,9 +168,7 @@ impl fmt::Display for OgnError {
                     "move number {found:?} out of sequence, expected {expected:?}"
                 )
             }
-            OgnErrorKind::Illegal { ply, mv, error } => {
-                write!(f, "ply {} ({mv}): {error}", ply + 1)
-            }
+            OgnErrorKind::Illegal(e) => e.fmt(f),
             OgnErrorKind::CaptureMismatch {
                 ply,
                 mv,
@@ -312,200 +307,156 @@ fn moves_number(first: Side, ply: usize) -> usize {
     (ply + offset) / 2 + 1
 }
 
-/// Splits a tag line `[Name "value"]` into its parts.
-fn parse_tag(line: &str) -> Option<(String, String)> {
-    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
-    let (name, rest) = inner.split_once(char::is_whitespace)?;
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return None;
+impl From<GameTextError> for OgnError {
+    /// The scanner's errors: a line that is not a tag, a comment never closed.
+    fn from(e: GameTextError) -> OgnError {
+        let kind = match e.kind {
+            GameTextErrorKind::BadTag(t) => OgnErrorKind::BadTag(t),
+            GameTextErrorKind::UnclosedComment => OgnErrorKind::UnclosedComment,
+            other => OgnErrorKind::BadToken(other.to_string()),
+        };
+        OgnError { line: e.line, kind }
     }
-    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
-    let mut value = String::new();
-    let mut chars = quoted.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => value.push(chars.next()?),
-            '"' => return None,
-            c => value.push(c),
-        }
-    }
-    Some((name.to_string(), value))
 }
 
 impl FromStr for Record {
     type Err = OgnError;
 
+    /// Reads a record strictly: quoted tags before the move text, each once; move numbers in
+    /// sequence; one move a word; `+N` annotations and the result checked against the moves.
+    /// ([`crate::GameText`] reads the same text, and looser forms, without these checks.)
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let err = |line: usize, kind| OgnError { line, kind };
-        let lines: Vec<&str> = text.lines().collect();
+        let items = scan(text)?;
         let mut tags: Vec<(String, String)> = Vec::new();
-        let mut i = 0;
-        while i < lines.len() {
-            let line = lines[i].trim();
-            if line.is_empty() {
-                i += 1;
-                continue;
-            }
-            if !line.starts_with('[') {
+        let mut tag_lines: Vec<usize> = Vec::new();
+        let mut body_at = items.len();
+        for (i, item) in items.iter().enumerate() {
+            let ItemKind::Tag {
+                name,
+                value,
+                quoted,
+                raw,
+            } = &item.kind
+            else {
+                body_at = i;
                 break;
+            };
+            if !quoted {
+                return Err(err(item.line, OgnErrorKind::BadTag(raw.to_string())));
             }
-            let (name, value) = parse_tag(line)
-                .ok_or_else(|| err(i + 1, OgnErrorKind::BadTag(line.to_string())))?;
-            if tags.iter().any(|(n, _)| *n == name) {
-                return Err(err(i + 1, OgnErrorKind::DuplicateTag(name)));
+            if tags.iter().any(|(n, _)| n == name) {
+                return Err(err(item.line, OgnErrorKind::DuplicateTag(name.to_string())));
             }
-            tags.push((name, value));
-            i += 1;
+            tags.push((name.to_string(), value.clone()));
+            tag_lines.push(item.line);
         }
-        let tag_line = |name: &str| {
-            lines
-                .iter()
-                .position(|l| l.trim_start().starts_with(&format!("[{name} ")))
-                .unwrap_or(0)
-                + 1
+        let find = |name: &str| {
+            let at = tags.iter().position(|(n, _)| n == name)?;
+            Some((tags[at].1.clone(), tag_lines[at]))
         };
-        let find = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
         let rules = match find("Variant") {
             None => RuleSet::Abapa,
-            Some(v) => v
+            Some((v, line)) => v
                 .parse()
-                .map_err(|_| err(tag_line("Variant"), OgnErrorKind::UnknownVariant(v)))?,
+                .map_err(|_| err(line, OgnErrorKind::UnknownVariant(v)))?,
         };
         let (start, has_fen) = match find("FEN") {
             None => (Position::start(), false),
-            Some(v) => (
-                v.parse()
-                    .map_err(|e| err(tag_line("FEN"), OgnErrorKind::BadFen(e)))?,
+            Some((v, line)) => (
+                v.parse().map_err(|e| err(line, OgnErrorKind::BadFen(e)))?,
                 true,
             ),
         };
 
-        // Move text: words with their line numbers; comments may span lines.
         let mut game = Game::from_position(start, rules);
         let mut comments = Vec::new();
         let mut outcome: Option<Outcome> = None;
-        let body: Vec<(usize, &str)> = lines
-            .iter()
-            .enumerate()
-            .skip(i)
-            .map(|(n, l)| (n + 1, *l))
-            .collect();
-        let mut pending_comment: Option<(usize, String)> = None;
-        for (line_no, line) in body {
-            let mut rest = line;
-            loop {
-                if let Some((_, text)) = pending_comment.as_mut() {
-                    match rest.find('}') {
-                        Some(close) => {
-                            text.push_str(&rest[..close]);
-                            let (_, text) = pending_comment.take().unwrap();
-                            comments.push((game.ply_count(), text));
-                            rest = &rest[close + 1..];
-                            continue;
-                        }
-                        None => {
-                            text.push_str(rest);
-                            text.push('\n');
-                            break;
-                        }
-                    }
-                }
-                rest = rest.trim_start();
-                if rest.is_empty() {
-                    break;
-                }
-                if let Some(after) = rest.strip_prefix('{') {
-                    pending_comment = Some((line_no, String::new()));
-                    rest = after;
+        for item in &items[body_at..] {
+            let line = item.line;
+            let word = match &item.kind {
+                ItemKind::Comment(text) => {
+                    comments.push((game.ply_count(), text.clone()));
                     continue;
                 }
-                let end = rest
-                    .find(|c: char| c.is_whitespace() || c == '{')
-                    .unwrap_or(rest.len());
-                let word = &rest[..end];
-                rest = &rest[end..];
-                if let Some(o) = outcome {
+                ItemKind::Tag { raw, .. } => {
+                    return Err(err(line, OgnErrorKind::BadToken(raw.to_string())))
+                }
+                ItemKind::Word(word) => *word,
+            };
+            if let Some(o) = outcome {
+                return Err(err(
+                    line,
+                    OgnErrorKind::TextAfterResult(format!("{word} after {o}")),
+                ));
+            }
+            if let Some(o) = Outcome::from_token(word) {
+                outcome = Some(o);
+                continue;
+            }
+            // A move number: `12.` before South's move, `12...` before North's (first move only,
+            // or after a comment).
+            if move_number(word).is_some() {
+                let expected = moves_number(start.side_to_move(), game.ply_count());
+                let dots = match game.position().side_to_move() {
+                    Side::South => ".",
+                    Side::North => "...",
+                };
+                let expected = format!("{expected}{dots}");
+                if word != expected {
                     return Err(err(
-                        line_no,
-                        OgnErrorKind::TextAfterResult(format!("{word} after {o}")),
+                        line,
+                        OgnErrorKind::MoveNumber {
+                            expected,
+                            found: word.to_string(),
+                        },
                     ));
                 }
-                if let Some(o) = Outcome::from_token(word) {
-                    outcome = Some(o);
-                    continue;
-                }
-                // A move number: `12.` before South's move, `12...` before North's (first move only,
-                // or after a comment).
-                if let Some(digits) = word.strip_suffix("...").or_else(|| word.strip_suffix('.')) {
-                    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                        let ply = game.ply_count();
-                        let expected = moves_number(start.side_to_move(), ply);
-                        let side = game.position().side_to_move();
-                        let dots = if side == Side::South { "." } else { "..." };
-                        if word != format!("{expected}{dots}") {
-                            return Err(err(
-                                line_no,
-                                OgnErrorKind::MoveNumber {
-                                    expected: format!("{expected}{dots}"),
-                                    found: word.to_string(),
-                                },
-                            ));
-                        }
-                        continue;
-                    }
-                }
-                let (letter, annotation) = match word.split_once('+') {
-                    Some((l, n)) => (l, Some(n)),
-                    None => (word, None),
+                continue;
+            }
+            let (mv, written) = match move_word(word) {
+                Some((moves, written)) if moves.len() == 1 => (moves[0], written),
+                _ => return Err(err(line, OgnErrorKind::BadToken(word.to_string()))),
+            };
+            let ply = game.ply_count();
+            let side = game.position().side_to_move();
+            let played = game.play(mv).map_err(|reason| {
+                let replay = ReplayError {
+                    ply,
+                    side,
+                    mv,
+                    reason,
                 };
-                let mv = letter
-                    .parse::<Move>()
-                    .map_err(|_| err(line_no, OgnErrorKind::BadToken(word.to_string())))?;
-                let written = match annotation {
-                    None => None,
-                    Some(n) => Some(
-                        n.parse::<u8>()
-                            .map_err(|_| err(line_no, OgnErrorKind::BadToken(word.to_string())))?,
-                    ),
-                };
-                let ply = game.ply_count();
-                let played = game
-                    .play(mv)
-                    .map_err(|error| err(line_no, OgnErrorKind::Illegal { ply, mv, error }))?;
-                if let Some(written) = written {
-                    if written != played.captured {
-                        return Err(err(
-                            line_no,
-                            OgnErrorKind::CaptureMismatch {
-                                ply,
-                                mv,
-                                written,
-                                actual: played.captured,
-                            },
-                        ));
-                    }
-                }
+                err(line, OgnErrorKind::Illegal(replay))
+            })?;
+            if let Some(written) = written.filter(|&w| w != played.captured) {
+                return Err(err(
+                    line,
+                    OgnErrorKind::CaptureMismatch {
+                        ply,
+                        mv,
+                        written,
+                        actual: played.captured,
+                    },
+                ));
             }
         }
-        if let Some((line_no, _)) = pending_comment {
-            return Err(err(line_no, OgnErrorKind::UnclosedComment));
-        }
-        let last_line = lines.len().max(1);
+        let last_line = text.lines().count().max(1);
         let tag_result = find("Result");
-        let outcome = match (outcome, &tag_result) {
-            (Some(o), Some(t)) if o.token() != t => {
+        let outcome = match (outcome, tag_result) {
+            (Some(o), Some((t, line))) if o.token() != t => {
                 return Err(err(
-                    tag_line("Result"),
+                    line,
                     OgnErrorKind::ResultMismatch {
-                        written: t.clone(),
+                        written: t,
                         expected: o.token().to_string(),
                     },
                 ))
             }
             (Some(o), _) => o,
-            (None, Some(t)) => Outcome::from_token(t).ok_or_else(|| {
+            (None, Some((t, line))) => Outcome::from_token(&t).ok_or_else(|| {
                 err(
-                    tag_line("Result"),
+                    line,
                     OgnErrorKind::ResultMismatch {
                         written: t.clone(),
                         expected: "1-0, 0-1, 1/2-1/2 or *".into(),

@@ -2,7 +2,10 @@
 //! reached by random play and over arbitrary boards.
 
 use oware_rules::ogn::Record;
-use oware_rules::{Game, Move, PackedPosition, Position, RuleSet, Side, HOUSES, TOTAL_SEEDS};
+use oware_rules::{
+    format_move_letters, Game, GameText, Move, PackedPosition, Position, RuleSet, Side, HOUSES,
+    TOTAL_SEEDS,
+};
 use proptest::prelude::*;
 
 fn rules() -> impl Strategy<Value = RuleSet> {
@@ -183,7 +186,20 @@ proptest! {
         let text = record.to_string();
         let back: Record = text.parse().unwrap();
         prop_assert_eq!(&back.game().unwrap(), &game);
-        prop_assert_eq!(back.to_string(), text);
+        prop_assert_eq!(&back.to_string(), &text);
+        // The general reader reads the same game from the record, and from the bare moves.
+        let read = GameText::parse(&text).unwrap();
+        prop_assert_eq!(&read.game(RuleSet::Abapa).unwrap(), &game);
+        let bare = format!("{} {}", game.start(), format_move_letters(game.moves()));
+        prop_assert_eq!(&GameText::parse(&bare).unwrap().game(game.rules()).unwrap(), &game);
+    }
+
+    #[test]
+    fn the_game_reader_never_panics(text in "[\\[\\]{}\"+.*/ 0-9A-Fa-fSNx\n-]{0,60}") {
+        if let Ok(read) = GameText::parse(&text) {
+            let _ = read.game(RuleSet::Abapa);
+        }
+        let _ = text.parse::<Record>();
     }
 
     #[test]
