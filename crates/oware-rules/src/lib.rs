@@ -36,7 +36,8 @@ pub use game::{
 };
 pub use packed::PackedPosition;
 pub use position::{
-    sowing, sowing_change, IllegalMove, IllegalMoveReason, Played, Position, PositionError,
+    last_sown, sowing, sowing_change, IllegalMove, IllegalMoveReason, Played, Position,
+    PositionError,
 };
 pub use suite::{GameLine, GameLineError};
 pub use text::{GameText, GameTextError, GameTextErrorKind};
