@@ -29,7 +29,7 @@ use std::fmt;
 use crate::game::{Game, ReplayError};
 use crate::ogn::Outcome;
 use crate::position::{Position, PositionError};
-use crate::types::{Move, RuleSet, Side, UnknownRuleSet};
+use crate::types::{Move, RuleSet, UnknownRuleSet};
 
 /// One thing read from a game's text, with the 1-based line it is on (where it starts).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -354,11 +354,6 @@ impl GameText {
         }
         Ok(game)
     }
-
-    /// The side to move at the start.
-    pub fn first_mover(&self) -> Side {
-        self.start_or_default().side_to_move()
-    }
 }
 
 /// What is wrong with a game's text, and on which line.
@@ -445,7 +440,7 @@ impl std::error::Error for GameTextError {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format_move_letters;
+    use crate::{format_move_letters, Side};
 
     fn letters(text: &str) -> String {
         format_move_letters(&GameText::parse(text).unwrap().moves)
@@ -478,7 +473,7 @@ mod tests {
             let read = GameText::parse(&text).unwrap();
             assert_eq!(read.start, Some(north_first.parse().unwrap()), "{text}");
             assert_eq!(format_move_letters(&read.moves), "fEa");
-            assert_eq!(read.first_mover(), Side::North);
+            assert_eq!(read.start_or_default().side_to_move(), Side::North);
         }
         let read =
             GameText::parse("[Rules \"awari\"]\n{first} F {second\nline} f 1/2-1/2").unwrap();
