@@ -1,446 +1,209 @@
-//! Games being played: the rooms that hold each game in memory, decide who may move, and
-//! broadcast every change to the players and watchers connected to it.
-//!
-//! The server is the referee: a move only enters a game through [`Room::play`], which checks it
-//! with `oware_rules::Game` and the player's token before it is stored and announced.
+//! The games the server holds: the rooms in memory (loaded from the database on demand, the
+//! idle ones forgotten when there are too many), and the actions on a game that set the server's
+//! own players going afterwards: the computer's answer and the watch on the clocks.
 
+use std::collections::HashMap;
+use std::future::Future;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use serde::Serialize;
-use tokio::sync::broadcast;
+use oware_rules::{Move, Side};
 
-use oware_rules::{format_move_letters, Game, Move, PlayError, Position, RuleSet, Side};
+use crate::analysis::EnginePool;
+use crate::ids::{new_token, valid_id};
+use crate::model::GameSetup;
+use crate::room::{GameError, Room};
+use crate::writer::StoreWriter;
+use crate::{clock_watch, computer};
 
-use crate::clock::{now_ms, Clock, ClockView};
-use crate::store::{Store, StoreError, StoredGame};
-
-/// Who plays the game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameMode {
-    /// One person against the engine, which plays `side` at `level`.
-    Computer { side: Side, level: u8 },
-    /// Two people, each with their own token.
-    Friend,
+/// Every game, with what it takes to store and play them.
+pub struct Games {
+    store: StoreWriter,
+    rooms: Mutex<HashMap<String, Arc<Room>>>,
+    engines: Arc<EnginePool>,
+    computer_time: Duration,
+    max_rooms: usize,
 }
 
-/// How a game was set up; fixed for its whole life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GameSetup {
-    pub mode: GameMode,
-    pub rules: RuleSet,
-    pub start: Position,
-    /// Time per side in milliseconds, in games played with clocks (friend games only).
-    pub clock_ms: Option<u64>,
-}
-
-/// Why a request about a game was refused. Each has a short code for programs and a sentence for
-/// people.
-#[derive(Debug, thiserror::Error)]
-pub enum GameError {
-    #[error("there is no game {0:?}")]
-    UnknownGame(String),
-    #[error("you are watching this game: only its players can move")]
-    NotAPlayer,
-    #[error("it is not your turn")]
-    NotYourTurn,
-    #[error("the game has moved on since you saw it (you sent a move for ply {sent}, the game is at ply {now})")]
-    Stale { sent: usize, now: usize },
-    #[error("{0}")]
-    Illegal(PlayError),
-    #[error("undo is only for games against the computer")]
-    UndoNotAllowed,
-    #[error("there is no move of yours to take back")]
-    NothingToUndo,
-    #[error("the game is over: {}'s time ran out", .0)]
-    TimeOut(Side),
-    #[error("the clocks start when your friend has joined: wait for them before moving")]
-    WaitingForOpponent,
-    #[error("{0}")]
-    Store(#[from] StoreError),
-}
-
-impl GameError {
-    pub fn code(&self) -> &'static str {
-        match self {
-            GameError::UnknownGame(_) => "unknown-game",
-            GameError::NotAPlayer => "not-a-player",
-            GameError::NotYourTurn => "not-your-turn",
-            GameError::Stale { .. } => "stale",
-            GameError::Illegal(PlayError::GameOver(_)) | GameError::TimeOut(_) => "game-over",
-            GameError::Illegal(PlayError::Illegal(e)) => e.reason.code(),
-            GameError::UndoNotAllowed => "undo-not-allowed",
-            GameError::NothingToUndo => "nothing-to-undo",
-            GameError::WaitingForOpponent => "waiting-for-opponent",
-            GameError::Store(_) => "storage",
-        }
-    }
-}
-
-pub(crate) fn side_letter(side: Side) -> char {
-    side.letter()
-}
-
-/// What every client is told after each change: the whole game, so a client that missed
-/// something is never out of step.
-#[derive(Debug, Clone, Serialize)]
-pub struct GameView {
-    pub id: String,
-    pub mode: &'static str,
-    pub rules: &'static str,
-    pub start: String,
-    pub moves: String,
-    pub captures: Vec<u8>,
-    pub position: String,
-    pub to_move: char,
-    pub legal: String,
-    /// `S` or `N` for the computer's side, in games against it.
-    pub computer: Option<char>,
-    pub level: Option<u8>,
-    /// Which sides have a player (the computer counts).
-    pub seated: [bool; 2],
-    pub end: Option<EndView>,
-    /// Set while the computer is thinking about its move.
-    pub thinking: bool,
-    /// The clocks, in games played with them.
-    pub clock: Option<ClockView>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct EndView {
-    /// The rules' reason (`capture`, `repetition`, …), or `time` when a flag fell.
-    pub reason: &'static str,
-    /// `25-23`, South first.
-    pub score: String,
-    /// `S`, `N`, or `null` for a draw.
-    pub winner: Option<char>,
-}
-
-struct RoomState {
-    game: Game,
-    tokens: [Option<String>; 2],
-    /// Bumped on every change, so that a computer move thought about in an older state is dropped.
-    version: u64,
-    thinking: bool,
-    clock: Option<Clock>,
-}
-
-/// One game in memory, with the channel its updates go out on.
-pub struct Room {
-    pub id: String,
-    pub setup: GameSetup,
-    state: Mutex<RoomState>,
-    updates: broadcast::Sender<Arc<str>>,
-}
-
-/// The seat a token gives in a room.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Seat {
-    Player(Side),
-    Watcher,
-}
-
-/// A computer move to think about: the game as it was, and the version it was taken at.
-pub struct ComputerTurn {
-    pub game: Game,
-    pub level: u8,
-    pub version: u64,
-}
-
-impl Room {
-    pub fn new(id: String, stored: StoredGame) -> Result<Room, StoreError> {
-        let game = Game::replay(stored.setup.start, stored.setup.rules, &stored.moves).map_err(
-            |(ply, e)| StoreError::Damaged {
-                game: id.clone(),
-                what: format!("ply {}: {e}", ply + 1),
-            },
-        )?;
-        let (updates, _) = broadcast::channel(64);
-        Ok(Room {
-            id,
-            setup: stored.setup,
-            state: Mutex::new(RoomState {
-                game,
-                tokens: stored.tokens,
-                version: 0,
-                thinking: false,
-                clock: stored.clock,
-            }),
-            updates,
-        })
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, RoomState> {
-        // A panic while holding the lock cannot leave the game half-changed (changes are made
-        // after every check), so a poisoned lock is still safe to use.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
-        self.updates.subscribe()
-    }
-
-    /// The seat that `token` gives in this game.
-    pub fn seat(&self, token: Option<&str>) -> Seat {
-        let state = self.lock();
-        match token {
-            Some(t) => Side::BOTH
-                .into_iter()
-                .find(|s| state.tokens[s.index()].as_deref() == Some(t))
-                .map_or(Seat::Watcher, Seat::Player),
-            None => Seat::Watcher,
+impl Games {
+    pub fn new(
+        store: StoreWriter,
+        engines: Arc<EnginePool>,
+        computer_time: Duration,
+        max_rooms: usize,
+    ) -> Games {
+        Games {
+            store,
+            rooms: Mutex::new(HashMap::new()),
+            engines,
+            computer_time,
+            max_rooms,
         }
     }
 
-    pub fn view(&self) -> GameView {
-        self.view_of(&self.lock())
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Room>>> {
+        // The map is changed by single inserts and retains, which a panic cannot leave halfway.
+        self.rooms.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn view_of(&self, state: &RoomState) -> GameView {
-        let game = &state.game;
-        let (mode, computer, level) = match self.setup.mode {
-            GameMode::Computer { side, level } => ("computer", Some(side), Some(level)),
-            GameMode::Friend => ("friend", None, None),
-        };
-        let seated = [Side::South, Side::North]
-            .map(|s| computer == Some(s) || state.tokens[s.index()].is_some());
-        GameView {
-            id: self.id.clone(),
-            mode,
-            rules: self.setup.rules.name(),
-            start: self.setup.start.to_string(),
-            moves: format_move_letters(game.moves()),
-            captures: game.captures().to_vec(),
-            position: game.position().to_string(),
-            to_move: side_letter(game.position().side_to_move()),
-            legal: game.legal_moves().to_string(),
-            computer: computer.map(side_letter),
-            level,
-            seated,
-            end: match state.clock.and_then(|c| c.flagged) {
-                // A flag fall: the other side wins; the score is the stores as they stand.
-                Some(flagged) => Some(EndView {
-                    reason: "time",
-                    score: format!(
-                        "{}-{}",
-                        game.position().store(Side::South),
-                        game.position().store(Side::North)
-                    ),
-                    winner: Some(side_letter(flagged.opponent())),
-                }),
-                None => game.end().map(|end| EndView {
-                    reason: end.reason.word(),
-                    score: end.score.to_string(),
-                    winner: end.score.winner().map(side_letter),
-                }),
-            },
-            thinking: state.thinking,
-            clock: state
-                .clock
-                .map(|c| c.view(game.position().side_to_move(), game.is_over(), now_ms())),
-        }
-    }
-
-    /// When the flag of the side to move falls, in milliseconds since the Unix epoch, if a clock
-    /// is running.
-    pub fn flag_deadline(&self) -> Option<u64> {
-        let state = self.lock();
-        if state.game.is_over() {
-            return None;
-        }
-        state.clock?.deadline(state.game.position().side_to_move())
-    }
-
-    /// Ends the game if the side to move's time has run out (stored, then announced); says whether
-    /// it did.
-    pub fn check_flag(&self, store: &Mutex<Store>) -> Result<bool, GameError> {
-        let mut state = self.lock();
-        self.check_flag_locked(store, &mut state)
-    }
-
-    fn check_flag_locked(
+    /// Stores a new game with its creator in `side`, and loads it (which starts the computer if
+    /// it moves first). Returns the game's id and the creator's token.
+    pub async fn create(
         &self,
-        store: &Mutex<Store>,
-        state: &mut RoomState,
-    ) -> Result<bool, GameError> {
-        let to_move = state.game.position().side_to_move();
-        let Some(mut clock) = state.clock else {
-            return Ok(false);
-        };
-        if state.game.is_over() || !clock.check_flag(to_move, now_ms()) {
-            return Ok(false);
+        setup: GameSetup,
+        side: Side,
+    ) -> Result<(String, String), GameError> {
+        let (id, token) = (new_token(), new_token());
+        let (stored_id, stored_token) = (id.clone(), token.clone());
+        self.store
+            .run(move |s| s.create_game(&stored_id, &setup, Some((&stored_token, side))))
+            .await?;
+        self.room(&id).await?;
+        Ok((id, token))
+    }
+
+    /// The room of game `id`, loaded from the database if it is not in memory.
+    pub async fn room(&self, id: &str) -> Result<Arc<Room>, GameError> {
+        if !valid_id(id) {
+            return Err(GameError::UnknownGame(id.chars().take(40).collect()));
         }
-        lock_store(store).save_clock(&self.id, &clock)?;
-        state.clock = Some(clock);
-        state.version += 1;
-        self.announce(state);
-        Ok(true)
-    }
-
-    /// Sends the current state to everyone connected. Called with the lock held, so that updates
-    /// go out in the order the changes were made.
-    fn announce(&self, state: &RoomState) {
-        let message = crate::protocol::ServerMessage::State {
-            game: Box::new(self.view_of(state)),
-        };
-        // No receivers is fine: nobody is watching right now.
-        let _ = self.updates.send(message.to_json().into());
-    }
-
-    /// Gives the first free side to a new player (friend games), or `None` when both are taken.
-    pub fn join(&self, store: &Mutex<Store>) -> Result<Option<(String, Side)>, GameError> {
-        let mut state = self.lock();
-        if self.setup.mode != GameMode::Friend {
-            return Ok(None);
+        if let Some(room) = self.rooms().get(id) {
+            return Ok(room.clone());
         }
-        let Some(side) = Side::BOTH
-            .into_iter()
-            .find(|s| state.tokens[s.index()].is_none())
-        else {
-            return Ok(None);
+        let wanted = id.to_string();
+        let stored = self
+            .store
+            .run(move |s| s.load_game(&wanted))
+            .await?
+            .ok_or_else(|| GameError::UnknownGame(id.to_string()))?;
+        let loaded = Arc::new(Room::new(id.to_string(), stored)?);
+        let room = {
+            let mut rooms = self.rooms();
+            if let Some(room) = rooms.get(id) {
+                // Loaded by another request meanwhile: that one is the room.
+                return Ok(room.clone());
+            }
+            if rooms.len() >= self.max_rooms {
+                // Forget rooms nobody is connected to; they come back from the database when
+                // needed.
+                rooms.retain(|_, r| Arc::strong_count(r) > 1);
+            }
+            rooms.insert(id.to_string(), loaded.clone());
+            loaded
         };
-        let token = crate::new_token();
-        lock_store(store).add_player(&self.id, &token, side)?;
-        state.tokens[side.index()] = Some(token.clone());
-        state.version += 1;
-        self.announce(&state);
-        Ok(Some((token, side)))
+        // A flag may have fallen while the server was down (the clocks keep running).
+        room.check_flag(&self.store).await?;
+        clock_watch::watch(room.clone(), self.store.clone());
+        // A restart may have caught the computer about to move.
+        if let Some(turn) = room.pending_computer_turn() {
+            self.spawn_computer(&room, turn);
+        }
+        Ok(room)
     }
 
-    /// Plays a move for the holder of `token`. `seen_ply`, when given, is the number of moves the
-    /// player saw: a move sent for an older state is refused rather than misapplied.
-    pub fn play(
+    /// Gives the free side of a friend game to a new player: its token and side, or `None`.
+    pub async fn join(&self, room: &Arc<Room>) -> Result<Option<(String, Side)>, GameError> {
+        let (room, store) = (room.clone(), self.store.clone());
+        run_to_the_end(async move { room.join(&store).await }).await
+    }
+
+    /// Plays a player's move (see [`Room::play`]), then starts the computer's answer or the
+    /// watch on the clock that now runs.
+    pub async fn play(
         &self,
-        store: &Mutex<Store>,
+        room: &Arc<Room>,
         token: Option<&str>,
         mv: Move,
         seen_ply: Option<usize>,
-    ) -> Result<Option<ComputerTurn>, GameError> {
-        let side = match self.seat(token) {
-            Seat::Player(side) => side,
-            Seat::Watcher => return Err(GameError::NotAPlayer),
-        };
-        let mut state = self.lock();
-        let now = state.game.ply_count();
-        if let Some(sent) = seen_ply {
-            if sent != now {
-                return Err(GameError::Stale { sent, now });
-            }
-        }
-        if let Some(end) = state.game.end() {
-            return Err(GameError::Illegal(PlayError::GameOver(end)));
-        }
-        if let Some(flagged) = state.clock.and_then(|c| c.flagged) {
-            return Err(GameError::TimeOut(flagged));
-        }
-        if state.game.position().side_to_move() != side || state.thinking {
-            return Err(GameError::NotYourTurn);
-        }
-        // With clocks, no clock may run for a seat nobody has taken yet.
-        if state.clock.is_some() && state.tokens.iter().any(Option::is_none) {
-            return Err(GameError::WaitingForOpponent);
-        }
-        state.game.check_move(mv).map_err(GameError::Illegal)?;
-        // A move that arrives after the flag fell (before the watcher noticed) is too late.
-        if self.check_flag_locked(store, &mut state)? {
-            return Err(GameError::TimeOut(side));
-        }
-        match state.clock {
-            Some(mut clock) => {
-                clock.moved(side, now_ms());
-                lock_store(store).append_timed_move(&self.id, now, mv, &clock)?;
-                state.clock = Some(clock);
-            }
-            None => lock_store(store).append_move(&self.id, now, mv)?,
-        }
-        state
-            .game
-            .play(mv)
-            .expect("the move was checked just above");
-        state.version += 1;
-        let turn = self.computer_turn(&mut state);
-        self.announce(&state);
-        Ok(turn)
-    }
-
-    /// If the computer is to move, marks it thinking and returns what it must think about.
-    fn computer_turn(&self, state: &mut RoomState) -> Option<ComputerTurn> {
-        let GameMode::Computer { side, level } = self.setup.mode else {
-            return None;
-        };
-        if state.game.is_over() || state.game.position().side_to_move() != side {
-            return None;
-        }
-        state.thinking = true;
-        Some(ComputerTurn {
-            game: state.game.clone(),
-            level,
-            version: state.version,
-        })
-    }
-
-    /// The computer's move now, if it is its turn (after creation, or after a restart that
-    /// caught it thinking).
-    pub fn pending_computer_turn(&self) -> Option<ComputerTurn> {
-        let mut state = self.lock();
-        if state.thinking {
-            return None;
-        }
-        self.computer_turn(&mut state)
-    }
-
-    /// Plays the computer's chosen move, unless the game changed meanwhile (an undo).
-    pub fn play_computer(
-        &self,
-        store: &Mutex<Store>,
-        version: u64,
-        mv: Option<Move>,
     ) -> Result<(), GameError> {
-        let mut state = self.lock();
-        if state.version != version {
-            return Ok(());
+        let (playing, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
+        let turn =
+            run_to_the_end(
+                async move { playing.play(&store, token.as_deref(), mv, seen_ply).await },
+            )
+            .await?;
+        if let Some(turn) = turn {
+            self.spawn_computer(room, turn);
         }
-        state.thinking = false;
-        if let Some(mv) = mv {
-            if state.game.check_move(mv).is_ok() {
-                let ply = state.game.ply_count();
-                lock_store(store).append_move(&self.id, ply, mv)?;
-                state.game.play(mv).expect("checked just above");
-            }
-        }
-        state.version += 1;
-        self.announce(&state);
+        clock_watch::watch(room.clone(), self.store.clone());
         Ok(())
     }
 
-    /// Takes back the human's last move (and the computer's answer to it) in a game against the
-    /// computer.
-    pub fn undo(&self, store: &Mutex<Store>, token: Option<&str>) -> Result<(), GameError> {
-        let GameMode::Computer { side: computer, .. } = self.setup.mode else {
-            return Err(GameError::UndoNotAllowed);
-        };
-        let human = computer.opponent();
-        if self.seat(token) != Seat::Player(human) {
-            return Err(GameError::NotAPlayer);
-        }
-        let mut state = self.lock();
-        if !state.game.moves().iter().any(|m| m.side() == human) {
-            return Err(GameError::NothingToUndo);
-        }
-        let mut game = state.game.clone();
-        while let Some(mv) = game.undo() {
-            if mv.side() == human {
-                break;
-            }
-        }
-        lock_store(store).replace_moves_from(&self.id, game.ply_count(), &[])?;
-        state.game = game;
-        state.thinking = false;
-        state.version += 1;
-        self.announce(&state);
-        Ok(())
+    /// Takes back a move in a game against the computer (see [`Room::undo`]).
+    pub async fn undo(&self, room: &Arc<Room>, token: Option<&str>) -> Result<(), GameError> {
+        let (room, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
+        run_to_the_end(async move { room.undo(&store, token.as_deref()).await }).await
+    }
+
+    fn spawn_computer(&self, room: &Arc<Room>, turn: crate::room::ComputerTurn) {
+        computer::spawn_move(
+            room.clone(),
+            turn,
+            self.engines.clone(),
+            self.store.clone(),
+            self.computer_time,
+        );
     }
 }
 
-pub(crate) fn lock_store(store: &Mutex<Store>) -> std::sync::MutexGuard<'_, Store> {
-    store.lock().unwrap_or_else(|p| p.into_inner())
+/// Runs a change to a room in a task of its own, so that it is finished even if the request that
+/// asked for it goes away meanwhile (a closed connection drops its handler at its next await): a
+/// change the database has committed must reach the room and the players too.
+async fn run_to_the_end<T: Send + 'static>(
+    change: impl Future<Output = Result<T, GameError>> + Send + 'static,
+) -> Result<T, GameError> {
+    match tokio::spawn(change).await {
+        Ok(result) => result,
+        Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        // Cancelled: only when the runtime itself shuts down.
+        Err(_) => Err(GameError::ShuttingDown),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::databases::Databases;
+    use crate::model::GameMode;
+    use crate::store::{Store, StoreError};
+    use oware_rules::{Position, RuleSet};
+
+    #[tokio::test]
+    async fn a_change_whose_request_went_away_still_reaches_the_room() {
+        let store = StoreWriter::start(Store::in_memory().unwrap()).unwrap();
+        let games = Games::new(
+            store.clone(),
+            EnginePool::new(1, &Databases::none()),
+            Duration::from_millis(10),
+            10,
+        );
+        let setup = GameSetup {
+            mode: GameMode::Friend,
+            rules: RuleSet::Abapa,
+            start: Position::start(),
+            clock_ms: None,
+        };
+        let (id, _) = games.create(setup, Side::South).await.unwrap();
+        let room = games.room(&id).await.unwrap();
+        // Keep the writer busy, so the join waits for it, and give up on the join meanwhile.
+        let busy = store.clone();
+        let slow = tokio::spawn(async move {
+            busy.run(|_| -> Result<(), StoreError> {
+                std::thread::sleep(Duration::from_millis(300));
+                Ok(())
+            })
+            .await
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let gave_up = tokio::time::timeout(Duration::from_millis(50), games.join(&room)).await;
+        assert!(
+            gave_up.is_err(),
+            "the join was still waiting for the writer"
+        );
+        slow.await.unwrap().unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let stored = store.run(move |s| s.load_game(&id)).await.unwrap().unwrap();
+        assert!(stored.tokens[1].is_some(), "the join was committed");
+        assert_eq!(room.view().seated, [true, true], "and reached the room");
+    }
 }

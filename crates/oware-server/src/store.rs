@@ -6,7 +6,7 @@ use std::path::Path;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::clock::Clock;
-use crate::games::{GameMode, GameSetup};
+use crate::model::{GameMode, GameSetup};
 use oware_rules::{Move, Position, RuleSet, Side};
 
 /// What went wrong with the database.
@@ -16,6 +16,10 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
     #[error("damaged record for game {game}: {what}")]
     Damaged { game: String, what: String },
+    #[error("the database has schema version {found}, newer than this server's {SCHEMA_VERSION}: run a newer server")]
+    NewerSchema { found: u32 },
+    #[error("the database writer has stopped")]
+    WriterStopped,
 }
 
 /// A game as stored: how it was set up, who holds which side, and the moves.
@@ -29,14 +33,43 @@ pub struct StoredGame {
     pub clock: Option<Clock>,
 }
 
-/// The clock columns of `games`, added to databases made before clocks existed.
-const CLOCK_COLUMNS: [(&str, &str); 5] = [
-    ("clock_ms", "INTEGER"),
-    ("clock_s", "INTEGER"),
-    ("clock_n", "INTEGER"),
-    ("clock_since", "INTEGER"),
-    ("flagged", "TEXT"),
+/// The schema, as ordered migrations: entry `i` takes a database from version `i` to `i + 1`,
+/// and `PRAGMA user_version` says how many have been applied. A change to the schema is a new entry
+/// at the end; entries already released never change, so every database reaches the same schema.
+const MIGRATIONS: [&str; 2] = [
+    // 1: games, the players' tokens, the moves.
+    "CREATE TABLE games(
+        id TEXT PRIMARY KEY,
+        mode TEXT NOT NULL,
+        rules TEXT NOT NULL,
+        start TEXT NOT NULL,
+        level INTEGER NOT NULL,
+        computer_side TEXT,
+        created INTEGER NOT NULL
+     );
+     CREATE TABLE players(
+        token TEXT PRIMARY KEY,
+        game_id TEXT NOT NULL REFERENCES games(id),
+        side TEXT NOT NULL,
+        UNIQUE(game_id, side)
+     );
+     CREATE TABLE moves(
+        game_id TEXT NOT NULL REFERENCES games(id),
+        ply INTEGER NOT NULL,
+        mv TEXT NOT NULL,
+        PRIMARY KEY(game_id, ply)
+     );",
+    // 2: game clocks: the time per side, the time left to each, since when the side to move's
+    // clock runs, and whose flag fell.
+    "ALTER TABLE games ADD COLUMN clock_ms INTEGER;
+     ALTER TABLE games ADD COLUMN clock_s INTEGER;
+     ALTER TABLE games ADD COLUMN clock_n INTEGER;
+     ALTER TABLE games ADD COLUMN clock_since INTEGER;
+     ALTER TABLE games ADD COLUMN flagged TEXT;",
 ];
+
+/// The schema version this server reads and writes.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
 pub struct Store {
     conn: Connection,
@@ -68,47 +101,13 @@ impl Store {
         Store::init(Connection::open_in_memory()?)
     }
 
-    fn init(conn: Connection) -> Result<Store, StoreError> {
+    fn init(mut conn: Connection) -> Result<Store, StoreError> {
         // WAL with synchronous=NORMAL: a committed transaction survives the process being killed,
         // and writers do not wait for an fsync on every move.
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS games(
-                id TEXT PRIMARY KEY,
-                mode TEXT NOT NULL,
-                rules TEXT NOT NULL,
-                start TEXT NOT NULL,
-                level INTEGER NOT NULL,
-                computer_side TEXT,
-                created INTEGER NOT NULL
-             );
-             CREATE TABLE IF NOT EXISTS players(
-                token TEXT PRIMARY KEY,
-                game_id TEXT NOT NULL REFERENCES games(id),
-                side TEXT NOT NULL,
-                UNIQUE(game_id, side)
-             );
-             CREATE TABLE IF NOT EXISTS moves(
-                game_id TEXT NOT NULL REFERENCES games(id),
-                ply INTEGER NOT NULL,
-                mv TEXT NOT NULL,
-                PRIMARY KEY(game_id, ply)
-             );",
-        )?;
-        let mut existing = Vec::new();
-        {
-            let mut stmt = conn.prepare("SELECT name FROM pragma_table_info('games')")?;
-            for name in stmt.query_map([], |r| r.get::<_, String>(0))? {
-                existing.push(name?);
-            }
-        }
-        for (name, kind) in CLOCK_COLUMNS {
-            if !existing.iter().any(|e| e == name) {
-                conn.execute_batch(&format!("ALTER TABLE games ADD COLUMN {name} {kind}"))?;
-            }
-        }
+        migrate(&mut conn)?;
         Ok(Store { conn })
     }
 
@@ -166,29 +165,23 @@ impl Store {
         Ok(())
     }
 
-    /// Records the move played at `ply` (0-based).
-    pub fn append_move(&mut self, id: &str, ply: usize, mv: Move) -> Result<(), StoreError> {
-        self.conn.execute(
-            "INSERT INTO moves(game_id, ply, mv) VALUES (?1, ?2, ?3)",
-            params![id, ply as i64, mv.letter().to_string()],
-        )?;
-        Ok(())
-    }
-
-    /// Records the move played at `ply` and the clocks after it, in one transaction.
-    pub fn append_timed_move(
+    /// Records the move played at `ply` (0-based) and, in a game with clocks, the clocks after
+    /// it, in one transaction.
+    pub fn append_move(
         &mut self,
         id: &str,
         ply: usize,
         mv: Move,
-        clock: &Clock,
+        clock: Option<&Clock>,
     ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
         tx.execute(
             "INSERT INTO moves(game_id, ply, mv) VALUES (?1, ?2, ?3)",
             params![id, ply as i64, mv.letter().to_string()],
         )?;
-        write_clock(&tx, id, clock)?;
+        if let Some(clock) = clock {
+            write_clock(&tx, id, clock)?;
+        }
         tx.commit()?;
         Ok(())
     }
@@ -332,6 +325,51 @@ impl Store {
     }
 }
 
+/// Brings the database to [`SCHEMA_VERSION`], each migration in its own transaction with the
+/// version it reaches, so an interrupted upgrade resumes where it stopped.
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let mut version = schema_version(conn)?;
+    if version > SCHEMA_VERSION {
+        return Err(StoreError::NewerSchema { found: version });
+    }
+    let recorded: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if recorded != version {
+        // A database from before versions were recorded: record the version it has.
+        conn.pragma_update(None, "user_version", version)?;
+    }
+    while version < SCHEMA_VERSION {
+        let tx = conn.transaction()?;
+        tx.execute_batch(MIGRATIONS[version as usize])?;
+        version += 1;
+        tx.pragma_update(None, "user_version", version)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// The schema version of the database. Databases made before the version was recorded have
+/// `user_version` 0 but tables already: they are version 1, or 2 if their games have clocks.
+fn schema_version(conn: &Connection) -> Result<u32, StoreError> {
+    let version: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+
+    if version != 0 {
+        return Ok(version);
+    }
+    let columns = |table: &str| -> Result<Vec<String>, StoreError> {
+        let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
+        let names = stmt.query_map([table], |r| r.get::<_, String>(0))?;
+        Ok(names.collect::<Result<_, _>>()?)
+    };
+    let games = columns("games")?;
+    Ok(if games.is_empty() {
+        0
+    } else if games.iter().any(|c| c == "clock_ms") {
+        2
+    } else {
+        1
+    })
+}
+
 fn write_clock(conn: &Connection, id: &str, clock: &Clock) -> Result<(), StoreError> {
     conn.execute(
         "UPDATE games SET clock_s = ?2, clock_n = ?3, clock_since = ?4, flagged = ?5 WHERE id = ?1",
@@ -366,7 +404,7 @@ mod tests {
             .create_game("g1", &setup, Some(("tok", Side::South)))
             .unwrap();
         store
-            .append_move("g1", 0, Move::from_letter('F').unwrap())
+            .append_move("g1", 0, Move::from_letter('F').unwrap(), None)
             .unwrap();
         store
             .replace_moves_from("g1", 1, &oware_rules::parse_move_letters("fE").unwrap())
@@ -382,5 +420,133 @@ mod tests {
         assert!(store.load_game("nope").unwrap().is_none());
         // The same side cannot be given twice.
         assert!(store.add_player("g1", "other", Side::South).is_err());
+    }
+}
+
+#[cfg(test)]
+mod migration_tests {
+    use super::*;
+
+    /// The tables as servers made them before the schema had a version: the clock columns were
+    /// added to `games` by `ALTER TABLE` when missing.
+    const UNVERSIONED_SCHEMA: &str = "
+        CREATE TABLE IF NOT EXISTS games(
+            id TEXT PRIMARY KEY,
+            mode TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            start TEXT NOT NULL,
+            level INTEGER NOT NULL,
+            computer_side TEXT,
+            created INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS players(
+            token TEXT PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id),
+            side TEXT NOT NULL,
+            UNIQUE(game_id, side)
+        );
+        CREATE TABLE IF NOT EXISTS moves(
+            game_id TEXT NOT NULL REFERENCES games(id),
+            ply INTEGER NOT NULL,
+            mv TEXT NOT NULL,
+            PRIMARY KEY(game_id, ply)
+        );";
+
+    const CLOCK_COLUMNS: &str = "
+        ALTER TABLE games ADD COLUMN clock_ms INTEGER;
+        ALTER TABLE games ADD COLUMN clock_s INTEGER;
+        ALTER TABLE games ADD COLUMN clock_n INTEGER;
+        ALTER TABLE games ADD COLUMN clock_since INTEGER;
+        ALTER TABLE games ADD COLUMN flagged TEXT;";
+
+    fn user_version(path: &Path) -> u32 {
+        Connection::open(path)
+            .unwrap()
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_database_of_the_unversioned_schema_opens_with_its_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sqlite");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(UNVERSIONED_SCHEMA).unwrap();
+            conn.execute_batch(CLOCK_COLUMNS).unwrap();
+            conn.execute_batch(
+                "INSERT INTO games(id, mode, rules, start, level, computer_side, created,
+                                   clock_ms, clock_s, clock_n, clock_since)
+                 VALUES ('g', 'friend', 'abapa', '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', 0, NULL, 1,
+                         300000, 290000, 300000, 1700000000000);
+                 INSERT INTO players(token, game_id, side) VALUES ('ts', 'g', 'S'), ('tn', 'g', 'N');
+                 INSERT INTO moves(game_id, ply, mv) VALUES ('g', 0, 'F'), ('g', 1, 'c');",
+            )
+            .unwrap();
+        }
+        let mut store = Store::open(&path).unwrap();
+        let game = store.load_game("g").unwrap().unwrap();
+        assert_eq!(oware_rules::format_move_letters(&game.moves), "Fc");
+        assert_eq!(game.tokens, [Some("ts".into()), Some("tn".into())]);
+        let clock = game.clock.unwrap();
+        assert_eq!(clock.remaining_ms, [290_000, 300_000]);
+        assert_eq!(clock.running_since, Some(1_700_000_000_000));
+        assert_eq!(game.setup.clock_ms, Some(300_000));
+        store
+            .append_move("g", 2, Move::from_letter('A').unwrap(), Some(&clock))
+            .unwrap();
+        drop(store);
+        assert_eq!(user_version(&path), SCHEMA_VERSION);
+        // Opening again changes nothing.
+        let store = Store::open(&path).unwrap();
+        let game = store.load_game("g").unwrap().unwrap();
+        assert_eq!(oware_rules::format_move_letters(&game.moves), "FcA");
+    }
+
+    #[test]
+    fn a_database_from_before_the_clocks_gains_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sqlite");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(UNVERSIONED_SCHEMA).unwrap();
+            conn.execute_batch(
+                "INSERT INTO games(id, mode, rules, start, level, computer_side, created)
+                 VALUES ('g', 'computer', 'awari', '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', 5, 'N', 1);
+                 INSERT INTO moves(game_id, ply, mv) VALUES ('g', 0, 'D');",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let game = store.load_game("g").unwrap().unwrap();
+        assert_eq!(
+            game.setup.mode,
+            GameMode::Computer {
+                side: Side::North,
+                level: 5
+            }
+        );
+        assert_eq!(game.setup.rules, RuleSet::Awari);
+        assert_eq!(oware_rules::format_move_letters(&game.moves), "D");
+        assert_eq!(game.clock, None);
+        drop(store);
+        assert_eq!(user_version(&path), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn a_new_database_gets_every_migration_and_a_newer_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sqlite");
+        drop(Store::open(&path).unwrap());
+        assert_eq!(user_version(&path), SCHEMA_VERSION);
+        Connection::open(&path)
+            .unwrap()
+            .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        match Store::open(&path) {
+            Err(StoreError::NewerSchema { found }) => assert_eq!(found, SCHEMA_VERSION + 1),
+            Err(e) => panic!("{e}"),
+            Ok(_) => panic!("a database of a newer schema was opened"),
+        }
     }
 }

@@ -216,12 +216,16 @@ async fn hostile_messages_get_errors_and_the_server_stays_up() {
     assert_eq!(status, 413);
     // Unknown game over WebSocket: refused before the upgrade.
     assert!(tokio_tungstenite::connect_async(format!(
-        "ws://{}/ws/{}",
+        "ws://{}/api/games/{}/ws",
         server.addr,
         "a".repeat(32)
     ))
     .await
     .is_err());
+    // A game's WebSocket has one address, under the game's API folder.
+    let (status, _) =
+        common::http(server.addr, "GET", &format!("/ws/{}", "a".repeat(32)), None).await;
+    assert_eq!(status, 404);
     server.stop().await;
 }
 
@@ -235,7 +239,8 @@ async fn connection_limit_refuses_extra_sockets() {
     let (id, _, _) = create(server.addr, json!({"mode":"friend"})).await;
     let a = Client::connect(server.addr, &id, None).await;
     let b = Client::connect(server.addr, &id, None).await;
-    let third = tokio_tungstenite::connect_async(format!("ws://{}/ws/{id}", server.addr)).await;
+    let third =
+        tokio_tungstenite::connect_async(format!("ws://{}/api/games/{id}/ws", server.addr)).await;
     match third {
         Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => assert_eq!(resp.status(), 503),
         other => panic!("expected 503, got {other:?}"),
@@ -244,7 +249,7 @@ async fn connection_limit_refuses_extra_sockets() {
     // A slot frees up once a socket closes.
     let mut ok = false;
     for _ in 0..50 {
-        if tokio_tungstenite::connect_async(format!("ws://{}/ws/{id}", server.addr))
+        if tokio_tungstenite::connect_async(format!("ws://{}/api/games/{id}/ws", server.addr))
             .await
             .is_ok()
         {

@@ -155,8 +155,8 @@ pub struct Client {
 impl Client {
     pub async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> Client {
         let url = match token {
-            Some(t) => format!("ws://{addr}/ws/{id}?token={t}"),
-            None => format!("ws://{addr}/ws/{id}"),
+            Some(t) => format!("ws://{addr}/api/games/{id}/ws?token={t}"),
+            None => format!("ws://{addr}/api/games/{id}/ws"),
         };
         Client::open(url.into_client_request().unwrap()).await
     }

@@ -7,7 +7,7 @@
 //! temporary SQLite file); `--addr` points it at a running server instead, loopback only.
 //!
 //! ```text
-//! cargo run --release -p oware-server --bin oware-load -- --games 500 --plies 60 --seconds 120
+//! cargo run --release -p oware-server --example oware-load -- --games 500 --plies 60 --seconds 120
 //! ```
 
 use std::net::SocketAddr;
@@ -136,10 +136,11 @@ async fn play_game(
     let mut sockets = Vec::new();
     let mut game = Value::Null;
     for token in [&south, &north] {
-        let (mut s, _) =
-            tokio_tungstenite::connect_async(format!("ws://{addr}/ws/{id}?token={token}"))
-                .await
-                .map_err(|e| e.to_string())?;
+        let (mut s, _) = tokio_tungstenite::connect_async(format!(
+            "ws://{addr}/api/games/{id}/ws?token={token}"
+        ))
+        .await
+        .map_err(|e| e.to_string())?;
         let mut g = Value::Null;
         wait_state(&mut s, 0, &mut g)
             .await

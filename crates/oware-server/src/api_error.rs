@@ -1,0 +1,55 @@
+//! The API's errors: a status and a JSON body `{"error":{"code":..,"message":..}}`.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+
+use crate::room::GameError;
+
+/// An API error: a status, a short code for programs and a sentence for people.
+pub struct ApiError {
+    status: StatusCode,
+    code: String,
+    message: String,
+}
+
+impl ApiError {
+    pub(crate) fn new(status: StatusCode, code: &str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code: code.to_string(),
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn bad_request(code: &str, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, code, message)
+    }
+}
+
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> ApiError {
+        let status = match e {
+            GameError::UnknownGame(_) => StatusCode::NOT_FOUND,
+            GameError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            GameError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            _ => StatusCode::CONFLICT,
+        };
+        ApiError {
+            status,
+            code: e.code().to_string(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            Json(json!({"error": {"code": self.code, "message": self.message}})),
+        )
+            .into_response()
+    }
+}

@@ -1,0 +1,55 @@
+//! What every request handler shares: the configuration, the games, the engines and the count of
+//! open connections.
+
+use std::sync::atomic::AtomicUsize;
+use std::sync::Arc;
+
+use crate::analysis::EnginePool;
+use crate::config::Config;
+use crate::games::Games;
+use crate::store::{Store, StoreError};
+use crate::writer::StoreWriter;
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error("cannot open the database: {0}")]
+    Store(#[from] StoreError),
+    #[error("cannot listen: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What every request handler shares.
+pub struct AppState {
+    pub config: Config,
+    pub games: Games,
+    pub connections: AtomicUsize,
+    pub engines: Arc<EnginePool>,
+}
+
+/// The state as the handlers hold it.
+pub type Shared = Arc<AppState>;
+
+impl AppState {
+    /// Opens the database (upgrading its schema if it is older), starts its writer and the
+    /// engines.
+    pub fn new(config: Config) -> Result<Shared, ServerError> {
+        let store = match &config.data {
+            Some(path) => Store::open(path)?,
+            None => Store::in_memory()?,
+        };
+        let engines = EnginePool::new(config.searches, &config.databases);
+        let games = Games::new(
+            StoreWriter::start(store)?,
+            engines.clone(),
+            config.computer_time,
+            config.max_rooms,
+        );
+        Ok(Arc::new(AppState {
+            config,
+            games,
+            connections: AtomicUsize::new(0),
+            engines,
+        }))
+    }
+}

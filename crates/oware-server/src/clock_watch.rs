@@ -1,0 +1,24 @@
+//! Watching the game clocks: a flag falls when the side to move's time runs out, whether or not
+//! anyone is connected to say so.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::clock::now_ms;
+use crate::room::Room;
+use crate::writer::StoreWriter;
+
+/// Declares the flag fall of the side to move when its time runs out, unless it moves first
+/// (then this watcher finds time left and does nothing; the move started a new one).
+pub fn watch(room: Arc<Room>, store: StoreWriter) {
+    let Some(deadline) = room.flag_deadline() else {
+        return;
+    };
+    tokio::spawn(async move {
+        let wait = deadline.saturating_sub(now_ms()) + 1;
+        tokio::time::sleep(Duration::from_millis(wait)).await;
+        if let Err(e) = room.check_flag(&store).await {
+            eprintln!("oware serve: game {}: flag fall not stored: {e}", room.id);
+        }
+    });
+}

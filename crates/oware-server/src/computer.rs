@@ -1,0 +1,43 @@
+//! The computer player: thinks about its move on a blocking thread with an engine from the pool,
+//! then plays it in the room.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::analysis::EnginePool;
+use crate::room::{ComputerTurn, Room};
+use crate::writer::StoreWriter;
+
+/// Lets the computer think about `turn` for at most `time`, then plays its move in `room`
+/// (unless the game changed meanwhile: the room drops a move thought about in an older state).
+pub fn spawn_move(
+    room: Arc<Room>,
+    turn: ComputerTurn,
+    engines: Arc<EnginePool>,
+    store: StoreWriter,
+    time: Duration,
+) {
+    tokio::spawn(async move {
+        let ComputerTurn {
+            game,
+            level,
+            version,
+        } = turn;
+        let permit = engines.acquire().await;
+        let mv = tokio::task::spawn_blocking(move || {
+            permit.with_engine(|engine| {
+                let mut random = oware_engine::seed_from_clock();
+                oware_engine::choose_move_with(engine, &game, level, time, &mut random)
+            })
+        })
+        .await
+        .ok()
+        .flatten();
+        if let Err(e) = room.play_computer(&store, version, mv).await {
+            eprintln!(
+                "oware serve: game {}: computer move not stored: {e}",
+                room.id
+            );
+        }
+    });
+}

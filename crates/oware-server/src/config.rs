@@ -1,0 +1,50 @@
+//! How the server runs: limits, times and files, set by `oware serve`'s options.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::databases;
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The SQLite file; `None` keeps everything in memory (tests).
+    pub data: Option<PathBuf>,
+    /// The most time the computer thinks about one move.
+    pub computer_time: Duration,
+    /// The most WebSocket connections open at once; more are refused with 503.
+    pub max_connections: usize,
+    /// The most games kept in memory at once (older ones are reloaded from the database).
+    pub max_rooms: usize,
+    /// The most engine searches (computer moves and analyses) running at once; more wait.
+    pub searches: usize,
+    /// The most time the analysis board's engine spends on one position.
+    pub analysis_time: Duration,
+    /// A WebSocket from which nothing (not even the answer to the server's pings) arrives for
+    /// this long is closed. Browsers answer pings by themselves, so open pages stay connected.
+    pub idle_timeout: Duration,
+    /// Messages a second one WebSocket may send on average (bursts of twice as many).
+    pub messages_per_second: u32,
+    /// Endgame databases: the engines probe them, the analysis board shows their values.
+    pub databases: databases::Databases,
+    /// How long one minute of a game clock lasts: a minute, except in tests, which shorten it to
+    /// see flags fall.
+    pub clock_minute: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            data: None,
+            computer_time: Duration::from_millis(1500),
+            max_connections: 4096,
+            max_rooms: 20_000,
+            searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            analysis_time: Duration::from_millis(800),
+            idle_timeout: Duration::from_secs(90),
+            messages_per_second: 20,
+            databases: databases::Databases::none(),
+            clock_minute: Duration::from_secs(60),
+        }
+    }
+}

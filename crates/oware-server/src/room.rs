@@ -1,0 +1,414 @@
+//! One game being played: the room that holds it in memory, decides who may move, has every
+//! change stored, and broadcasts it to the players and watchers connected to it.
+//!
+//! The server is the referee: a move only enters a game through [`Room::play`], which checks it
+//! with `oware_rules::Game` and the player's token before it is stored and announced.
+//!
+//! Changes to a room take its turn (an async lock, held while the database writer commits the
+//! change, so a room's changes are stored and announced in the order they were made) and then the
+//! state's lock, briefly and never across an await, so reading a room's view never waits for
+//! the disk.
+
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::broadcast;
+
+use oware_rules::{format_move_letters, Game, Move, PlayError, Side};
+
+use crate::clock::{now_ms, Clock};
+use crate::model::{side_letter, EndView, GameMode, GameSetup, GameView, Seat};
+use crate::protocol::ServerMessage;
+use crate::store::{StoreError, StoredGame};
+use crate::writer::StoreWriter;
+
+/// Why a request about a game was refused. Each has a short code for programs and a sentence for
+/// people.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error("there is no game {0:?}")]
+    UnknownGame(String),
+    #[error("you are watching this game: only its players can move")]
+    NotAPlayer,
+    #[error("it is not your turn")]
+    NotYourTurn,
+    #[error("the game has moved on since you saw it (you sent a move for ply {sent}, the game is at ply {now})")]
+    Stale { sent: usize, now: usize },
+    #[error("{0}")]
+    Illegal(PlayError),
+    #[error("undo is only for games against the computer")]
+    UndoNotAllowed,
+    #[error("there is no move of yours to take back")]
+    NothingToUndo,
+    #[error("the game is over: {}'s time ran out", .0)]
+    TimeOut(Side),
+    #[error("the clocks start when your friend has joined: wait for them before moving")]
+    WaitingForOpponent,
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    #[error("the server is stopping: try again in a moment")]
+    ShuttingDown,
+}
+
+impl GameError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            GameError::UnknownGame(_) => "unknown-game",
+            GameError::NotAPlayer => "not-a-player",
+            GameError::NotYourTurn => "not-your-turn",
+            GameError::Stale { .. } => "stale",
+            GameError::Illegal(PlayError::GameOver(_)) | GameError::TimeOut(_) => "game-over",
+            GameError::Illegal(PlayError::Illegal(e)) => e.reason.code(),
+            GameError::UndoNotAllowed => "undo-not-allowed",
+            GameError::NothingToUndo => "nothing-to-undo",
+            GameError::WaitingForOpponent => "waiting-for-opponent",
+            GameError::Store(_) => "storage",
+            GameError::ShuttingDown => "shutting-down",
+        }
+    }
+}
+
+struct RoomState {
+    game: Game,
+    tokens: [Option<String>; 2],
+    /// Bumped on every change, so that a computer move thought about in an older state is dropped.
+    version: u64,
+    thinking: bool,
+    clock: Option<Clock>,
+}
+
+/// One game in memory, with the channel its updates go out on.
+pub struct Room {
+    pub id: String,
+    pub setup: GameSetup,
+    state: Mutex<RoomState>,
+    /// Taken by every change, for as long as it takes to store it.
+    turn: tokio::sync::Mutex<()>,
+    updates: broadcast::Sender<Arc<str>>,
+}
+
+/// A computer move to think about: the game as it was, and the version it was taken at.
+pub struct ComputerTurn {
+    pub game: Game,
+    pub level: u8,
+    pub version: u64,
+}
+
+impl Room {
+    pub fn new(id: String, stored: StoredGame) -> Result<Room, StoreError> {
+        let game = Game::replay(stored.setup.start, stored.setup.rules, &stored.moves).map_err(
+            |(ply, e)| StoreError::Damaged {
+                game: id.clone(),
+                what: format!("ply {}: {e}", ply + 1),
+            },
+        )?;
+        let (updates, _) = broadcast::channel(64);
+        Ok(Room {
+            id,
+            setup: stored.setup,
+            state: Mutex::new(RoomState {
+                game,
+                tokens: stored.tokens,
+                version: 0,
+                thinking: false,
+                clock: stored.clock,
+            }),
+            turn: tokio::sync::Mutex::new(()),
+            updates,
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, RoomState> {
+        // A panic while holding the lock cannot leave the game half-changed (changes are made
+        // after every check), so a poisoned lock is still safe to use.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
+        self.updates.subscribe()
+    }
+
+    /// The seat that `token` gives in this game.
+    pub fn seat(&self, token: Option<&str>) -> Seat {
+        let state = self.lock();
+        match token {
+            Some(t) => Side::BOTH
+                .into_iter()
+                .find(|s| state.tokens[s.index()].as_deref() == Some(t))
+                .map_or(Seat::Watcher, Seat::Player),
+            None => Seat::Watcher,
+        }
+    }
+
+    pub fn view(&self) -> GameView {
+        self.view_of(&self.lock())
+    }
+
+    fn view_of(&self, state: &RoomState) -> GameView {
+        let game = &state.game;
+        let (mode, computer, level) = match self.setup.mode {
+            GameMode::Computer { side, level } => ("computer", Some(side), Some(level)),
+            GameMode::Friend => ("friend", None, None),
+        };
+        let seated = [Side::South, Side::North]
+            .map(|s| computer == Some(s) || state.tokens[s.index()].is_some());
+        GameView {
+            id: self.id.clone(),
+            mode,
+            rules: self.setup.rules.name(),
+            start: self.setup.start.to_string(),
+            moves: format_move_letters(game.moves()),
+            captures: game.captures().to_vec(),
+            position: game.position().to_string(),
+            to_move: side_letter(game.position().side_to_move()),
+            legal: game.legal_moves().to_string(),
+            computer: computer.map(side_letter),
+            level,
+            seated,
+            end: match state.clock.and_then(|c| c.flagged) {
+                // A flag fall: the other side wins; the score is the stores as they stand.
+                Some(flagged) => Some(EndView {
+                    reason: "time",
+                    score: format!(
+                        "{}-{}",
+                        game.position().store(Side::South),
+                        game.position().store(Side::North)
+                    ),
+                    winner: Some(side_letter(flagged.opponent())),
+                }),
+                None => game.end().map(|end| EndView {
+                    reason: end.reason.word(),
+                    score: end.score.to_string(),
+                    winner: end.score.winner().map(side_letter),
+                }),
+            },
+            thinking: state.thinking,
+            clock: state
+                .clock
+                .map(|c| c.view(game.position().side_to_move(), game.is_over(), now_ms())),
+        }
+    }
+
+    /// When the flag of the side to move falls, in milliseconds since the Unix epoch, if a clock
+    /// is running.
+    pub fn flag_deadline(&self) -> Option<u64> {
+        let state = self.lock();
+        if state.game.is_over() {
+            return None;
+        }
+        state.clock?.deadline(state.game.position().side_to_move())
+    }
+
+    /// Ends the game if the side to move's time has run out (stored, then announced); says whether
+    /// it did.
+    pub async fn check_flag(&self, store: &StoreWriter) -> Result<bool, GameError> {
+        let _turn = self.turn.lock().await;
+        self.flag_if_out(store).await
+    }
+
+    /// [`Room::check_flag`] for a caller that holds the turn.
+    async fn flag_if_out(&self, store: &StoreWriter) -> Result<bool, GameError> {
+        let flagged = {
+            let state = self.lock();
+            let to_move = state.game.position().side_to_move();
+            let Some(mut clock) = state.clock else {
+                return Ok(false);
+            };
+            if state.game.is_over() || !clock.check_flag(to_move, now_ms()) {
+                return Ok(false);
+            }
+            clock
+        };
+        let id = self.id.clone();
+        store.run(move |s| s.save_clock(&id, &flagged)).await?;
+        let mut state = self.lock();
+        state.clock = Some(flagged);
+        state.version += 1;
+        self.announce(&state);
+        Ok(true)
+    }
+
+    /// Sends the current state to everyone connected. Called with the state's lock held, so that
+    /// updates go out in the order the changes were made.
+    fn announce(&self, state: &RoomState) {
+        let message = ServerMessage::State {
+            game: Box::new(self.view_of(state)),
+        };
+        // No receivers is fine: nobody is watching right now.
+        let _ = self.updates.send(message.to_json().into());
+    }
+
+    /// Gives the first free side to a new player (friend games), or `None` when both are taken.
+    pub async fn join(&self, store: &StoreWriter) -> Result<Option<(String, Side)>, GameError> {
+        if self.setup.mode != GameMode::Friend {
+            return Ok(None);
+        }
+        let _turn = self.turn.lock().await;
+        let free = Side::BOTH
+            .into_iter()
+            .find(|s| self.lock().tokens[s.index()].is_none());
+        let Some(side) = free else {
+            return Ok(None);
+        };
+        let token = crate::ids::new_token();
+        let (id, stored) = (self.id.clone(), token.clone());
+        store.run(move |s| s.add_player(&id, &stored, side)).await?;
+        let mut state = self.lock();
+        state.tokens[side.index()] = Some(token.clone());
+        state.version += 1;
+        self.announce(&state);
+        Ok(Some((token, side)))
+    }
+
+    /// Plays a move for the holder of `token`. `seen_ply`, when given, is the number of moves the
+    /// player saw: a move sent for an older state is refused rather than misapplied. The change is
+    /// announced once it is stored.
+    pub async fn play(
+        &self,
+        store: &StoreWriter,
+        token: Option<&str>,
+        mv: Move,
+        seen_ply: Option<usize>,
+    ) -> Result<Option<ComputerTurn>, GameError> {
+        let side = match self.seat(token) {
+            Seat::Player(side) => side,
+            Seat::Watcher => return Err(GameError::NotAPlayer),
+        };
+        let _turn = self.turn.lock().await;
+        let ply = {
+            let state = self.lock();
+            let now = state.game.ply_count();
+            if let Some(sent) = seen_ply {
+                if sent != now {
+                    return Err(GameError::Stale { sent, now });
+                }
+            }
+            if let Some(end) = state.game.end() {
+                return Err(GameError::Illegal(PlayError::GameOver(end)));
+            }
+            if let Some(flagged) = state.clock.and_then(|c| c.flagged) {
+                return Err(GameError::TimeOut(flagged));
+            }
+            if state.game.position().side_to_move() != side || state.thinking {
+                return Err(GameError::NotYourTurn);
+            }
+            // With clocks, no clock may run for a seat nobody has taken yet.
+            if state.clock.is_some() && state.tokens.iter().any(Option::is_none) {
+                return Err(GameError::WaitingForOpponent);
+            }
+            state.game.check_move(mv).map_err(GameError::Illegal)?;
+            now
+        };
+        // A move that arrives after the flag fell (before the watcher noticed) is too late.
+        if self.flag_if_out(store).await? {
+            return Err(GameError::TimeOut(side));
+        }
+        let clock = self.lock().clock.map(|mut clock| {
+            clock.moved(side, now_ms());
+            clock
+        });
+        let id = self.id.clone();
+        store
+            .run(move |s| s.append_move(&id, ply, mv, clock.as_ref()))
+            .await?;
+        let mut state = self.lock();
+        state.clock = clock;
+        state
+            .game
+            .play(mv)
+            .expect("the move was checked above, and only changes holding the turn alter the game");
+        state.version += 1;
+        let turn = self.computer_turn(&mut state);
+        self.announce(&state);
+        Ok(turn)
+    }
+
+    /// If the computer is to move, marks it thinking and returns what it must think about.
+    fn computer_turn(&self, state: &mut RoomState) -> Option<ComputerTurn> {
+        let GameMode::Computer { side, level } = self.setup.mode else {
+            return None;
+        };
+        if state.game.is_over() || state.game.position().side_to_move() != side {
+            return None;
+        }
+        state.thinking = true;
+        Some(ComputerTurn {
+            game: state.game.clone(),
+            level,
+            version: state.version,
+        })
+    }
+
+    /// The computer's move now, if it is its turn (after creation, or after a restart that
+    /// caught it thinking).
+    pub fn pending_computer_turn(&self) -> Option<ComputerTurn> {
+        let mut state = self.lock();
+        if state.thinking {
+            return None;
+        }
+        self.computer_turn(&mut state)
+    }
+
+    /// Plays the computer's chosen move, unless the game changed meanwhile (an undo).
+    pub async fn play_computer(
+        &self,
+        store: &StoreWriter,
+        version: u64,
+        mv: Option<Move>,
+    ) -> Result<(), GameError> {
+        let _turn = self.turn.lock().await;
+        let (ply, mv) = {
+            let mut state = self.lock();
+            if state.version != version {
+                return Ok(());
+            }
+            let Some(mv) = mv.filter(|&mv| state.game.check_move(mv).is_ok()) else {
+                state.thinking = false;
+                state.version += 1;
+                self.announce(&state);
+                return Ok(());
+            };
+            (state.game.ply_count(), mv)
+        };
+        let id = self.id.clone();
+        let stored = store.run(move |s| s.append_move(&id, ply, mv, None)).await;
+        let mut state = self.lock();
+        state.thinking = false;
+        stored?;
+        state.game.play(mv).expect("checked above");
+        state.version += 1;
+        self.announce(&state);
+        Ok(())
+    }
+
+    /// Takes back the human's last move (and the computer's answer to it) in a game against the
+    /// computer.
+    pub async fn undo(&self, store: &StoreWriter, token: Option<&str>) -> Result<(), GameError> {
+        let GameMode::Computer { side: computer, .. } = self.setup.mode else {
+            return Err(GameError::UndoNotAllowed);
+        };
+        let human = computer.opponent();
+        if self.seat(token) != Seat::Player(human) {
+            return Err(GameError::NotAPlayer);
+        }
+        let _turn = self.turn.lock().await;
+        let mut game = self.lock().game.clone();
+        if !game.moves().iter().any(|m| m.side() == human) {
+            return Err(GameError::NothingToUndo);
+        }
+        while let Some(mv) = game.undo() {
+            if mv.side() == human {
+                break;
+            }
+        }
+        let (id, keep) = (self.id.clone(), game.ply_count());
+        store
+            .run(move |s| s.replace_moves_from(&id, keep, &[]))
+            .await?;
+        let mut state = self.lock();
+        state.game = game;
+        state.thinking = false;
+        state.version += 1;
+        self.announce(&state);
+        Ok(())
+    }
+}

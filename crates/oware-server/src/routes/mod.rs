@@ -1,0 +1,66 @@
+//! The routes: the pages (one HTML shell; the script draws the page the path names), the embedded
+//! static files, the JSON API by area, and the WebSocket endpoint; and the API's errors.
+
+mod analysis;
+mod games;
+mod pages;
+
+use axum::body::Bytes;
+use axum::extract::DefaultBodyLimit;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::Router;
+
+use oware_rules::{Position, RuleSet};
+
+use crate::api_error::ApiError;
+use crate::app::Shared;
+use crate::ws;
+
+/// The largest request body the API reads.
+const MAX_BODY: usize = 80 * 1024;
+
+pub fn router(state: Shared) -> Router {
+    Router::new()
+        .route("/", get(pages::index))
+        .route("/game/{id}", get(pages::index))
+        .route("/analysis", get(pages::index))
+        .route("/rules", get(pages::index))
+        .route("/static/{name}", get(pages::static_file))
+        .route("/api/games", post(games::create_game))
+        .route("/api/games/{id}", get(games::game_view))
+        .route("/api/games/{id}/join", post(games::join_game))
+        .route("/api/games/{id}/record", get(games::game_record))
+        .route("/api/games/{id}/ws", get(ws::websocket))
+        .route("/api/analyse", post(analysis::analyse))
+        .route("/api/evaluate", post(analysis::evaluate))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+/// Reads a JSON body, answering malformed input with a clear API error.
+fn parse_body<T: serde::de::DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_request("bad-request", format!("malformed request: {e}")))
+}
+
+/// The rule set a request names, Abapa when it names none.
+fn parse_rules(rules: Option<&str>) -> Result<RuleSet, ApiError> {
+    match rules {
+        None => Ok(RuleSet::Abapa),
+        Some(r) => r
+            .parse()
+            .map_err(|e| ApiError::bad_request("bad-rules", format!("{e}"))),
+    }
+}
+
+/// A position a request gives.
+fn parse_position(text: &str) -> Result<Position, ApiError> {
+    text.parse()
+        .map_err(|e| ApiError::bad_request("bad-position", format!("bad position: {e}")))
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "not-found", "no such page")
+}

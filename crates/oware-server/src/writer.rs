@@ -1,0 +1,104 @@
+//! The one writer of the database: a thread that owns the SQLite connection and runs the jobs sent
+//! to it in order, so that no SQLite call (a write can wait on the disk) ever runs on the async
+//! runtime's threads.
+//!
+//! A job's result comes back through a oneshot channel once the job, and so its transaction, is
+//! done: a caller that awaits [`StoreWriter::run`] before acknowledging a move acknowledges only
+//! what is committed.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::mpsc;
+
+use tokio::sync::oneshot;
+
+use crate::store::{Store, StoreError};
+
+type Job = Box<dyn FnOnce(&mut Store) + Send>;
+
+/// A handle on the writer thread; clones share the thread, which stops when the last handle goes.
+#[derive(Clone)]
+pub struct StoreWriter {
+    jobs: mpsc::Sender<Job>,
+}
+
+impl StoreWriter {
+    /// Starts the thread that owns `store`.
+    pub fn start(mut store: Store) -> std::io::Result<StoreWriter> {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("oware-store".into())
+            .spawn(move || {
+                for job in queue {
+                    // A job that panics loses its own answer (its caller gets `WriterStopped`)
+                    // and rolls back its transaction as it unwinds; the others go on.
+                    let _ = std::panic::catch_unwind(AssertUnwindSafe(|| job(&mut store)));
+                }
+            })?;
+        Ok(StoreWriter { jobs })
+    }
+
+    /// Runs `work` on the writer thread and waits, without blocking the runtime, for its result.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Store) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.jobs
+            .send(Box::new(move |store: &mut Store| {
+                // The caller may have gone (a closed connection): the work is done all the same.
+                let _ = reply.send(work(store));
+            }))
+            .map_err(|_| StoreError::WriterStopped)?;
+        answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{GameMode, GameSetup};
+    use oware_rules::{Move, Position, RuleSet, Side};
+
+    #[tokio::test]
+    async fn jobs_run_on_the_thread_and_a_panic_fails_only_its_own() {
+        let writer = StoreWriter::start(Store::in_memory().unwrap()).unwrap();
+        let setup = GameSetup {
+            mode: GameMode::Friend,
+            rules: RuleSet::Abapa,
+            start: Position::start(),
+            clock_ms: None,
+        };
+        writer
+            .run(move |s| s.create_game("g", &setup, Some(("t", Side::South))))
+            .await
+            .unwrap();
+        let f = Move::from_letter('F').unwrap();
+        writer
+            .run(move |s| s.append_move("g", 0, f, None))
+            .await
+            .unwrap();
+        let panicked = writer
+            .run(|_| -> Result<(), StoreError> { panic!("a bug in a job") })
+            .await;
+        assert!(matches!(panicked, Err(StoreError::WriterStopped)));
+        let game = writer.run(|s| s.load_game("g")).await.unwrap().unwrap();
+        assert_eq!(game.moves, vec![f]);
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_slow_job_leaves_the_runtime_free() {
+        let writer = StoreWriter::start(Store::in_memory().unwrap()).unwrap();
+        let slow = writer.run(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(400));
+            Ok(())
+        });
+        tokio::pin!(slow);
+        // On the runtime's only thread, a timer fires while the job runs.
+        tokio::select! {
+            biased;
+            _ = &mut slow => panic!("the job ran before the timer: it held the runtime"),
+            _ = tokio::time::sleep(std::time::Duration::from_millis(50)) => {}
+        }
+        slow.await.unwrap();
+    }
+}

@@ -1,0 +1,216 @@
+//! The WebSocket of a game: the welcome and every state to each client, the clients' messages to
+//! the game, pings to find vanished peers, and the limits that keep one client from taking more
+//! than its share.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+
+use oware_rules::Move;
+
+use crate::api_error::ApiError;
+use crate::app::Shared;
+use crate::cookie::cookie_token;
+use crate::model::{side_letter, Seat};
+use crate::protocol::{parse_client_message, ClientMessage, ServerMessage, MAX_CLIENT_MESSAGE};
+use crate::rate_limit::RateLimit;
+use crate::room::Room;
+
+/// The query of the WebSocket's address: a player's token, when the page holds one.
+#[derive(Deserialize)]
+pub struct WsQuery {
+    token: Option<String>,
+}
+
+/// Counts an open WebSocket; the count goes down when this is dropped.
+struct ConnectionSlot(Shared);
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.0.connections.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Opens a game's WebSocket, within the server's limit on open connections.
+pub async fn websocket(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    Query(query): Query<WsQuery>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    let room = state.games.room(&id).await?;
+    let open = state.connections.fetch_add(1, Ordering::SeqCst);
+    let slot = ConnectionSlot(state.clone());
+    if open >= state.config.max_connections {
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too-many-connections",
+            format!("the server has {open} connections open, its limit; try again later"),
+        ));
+    }
+    // The token in the link if it seats a player, else the seat cookie's (sent only to
+    // `/api/games/{id}/ws`).
+    let token = query
+        .token
+        .filter(|t| t.len() <= 64)
+        .filter(|t| matches!(room.seat(Some(t)), Seat::Player(_)))
+        .or_else(|| cookie_token(&headers));
+    Ok(upgrade
+        // Messages a little over the protocol's limit get a clear error from the protocol
+        // layer; far larger ones are cut off by the WebSocket layer itself.
+        .max_message_size(MAX_CLIENT_MESSAGE * 16)
+        .max_frame_size(MAX_CLIENT_MESSAGE * 16)
+        .on_upgrade(move |socket| async move {
+            let _slot = slot;
+            play_over_socket(socket, state, room, token).await;
+        }))
+}
+
+async fn play_over_socket(
+    socket: WebSocket,
+    state: Shared,
+    room: Arc<Room>,
+    token: Option<String>,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let mut updates = room.subscribe();
+    let you = match room.seat(token.as_deref()) {
+        Seat::Player(side) => Some(side_letter(side)),
+        Seat::Watcher => None,
+    };
+    let hello = [
+        ServerMessage::Welcome { you }.to_json(),
+        ServerMessage::State {
+            game: Box::new(room.view()),
+        }
+        .to_json(),
+    ];
+    for text in hello {
+        if !send_within(
+            &mut sink,
+            Message::Text(text.into()),
+            state.config.idle_timeout,
+        )
+        .await
+        {
+            return;
+        }
+    }
+    let idle_timeout = state.config.idle_timeout.max(Duration::from_millis(10));
+    let mut pings = tokio::time::interval(idle_timeout / 3);
+    pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    pings.tick().await; // the first tick is immediate
+    let mut last_heard = tokio::time::Instant::now();
+    let mut limit = RateLimit::new(state.config.messages_per_second, std::time::Instant::now());
+    loop {
+        tokio::select! {
+            incoming = stream.next() => {
+                last_heard = tokio::time::Instant::now();
+                let text = match incoming {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Binary(_))) => {
+                        let reply = ServerMessage::error("bad-message", "send JSON text messages, not binary ones");
+                        if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
+                        continue;
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
+                };
+                if !limit.allow(std::time::Instant::now()) {
+                    if limit.should_disconnect() {
+                        send_within(&mut sink, close_frame(1008, "too many messages"), Duration::from_secs(1)).await;
+                        return;
+                    }
+                    let reply = ServerMessage::error("rate-limited", format!(
+                        "too many messages: at most {} a second; this one was dropped",
+                        state.config.messages_per_second));
+                    if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
+                    continue;
+                }
+                if let Some(reply) = handle_message(&state, &room, token.as_deref(), text.as_str()).await {
+                    if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
+                }
+            }
+            update = updates.recv() => {
+                let text: String = match update {
+                    Ok(text) => text.to_string(),
+                    // Too slow to keep up: send the whole current state instead of the backlog.
+                    Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) =>
+                        ServerMessage::State { game: Box::new(room.view()) }.to_json(),
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+                };
+                if !send_within(&mut sink, Message::Text(text.into()), idle_timeout).await { return; }
+            }
+            _ = pings.tick() => {
+                // Silent for too long (a vanished peer, or a client that never reads): close it,
+                // so it does not hold a connection slot.
+                if last_heard.elapsed() >= idle_timeout {
+                    send_within(&mut sink, close_frame(1001, "idle"), Duration::from_secs(1)).await;
+                    return;
+                }
+                if !send_within(&mut sink, Message::Ping(Bytes::new()), idle_timeout).await { return; }
+            }
+        }
+    }
+}
+
+/// Sends `message`, giving up after `within` (a client that never reads must not hold this task).
+async fn send_within(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    message: Message,
+    within: Duration,
+) -> bool {
+    matches!(
+        tokio::time::timeout(within, sink.send(message)).await,
+        Ok(Ok(()))
+    )
+}
+
+fn close_frame(code: u16, reason: &'static str) -> Message {
+    Message::Close(Some(axum::extract::ws::CloseFrame {
+        code,
+        reason: reason.into(),
+    }))
+}
+
+/// Acts on one client message; the reply, if any, goes to that client only (changes go to
+/// everyone through the room's broadcast).
+async fn handle_message(
+    state: &Shared,
+    room: &Arc<Room>,
+    token: Option<&str>,
+    text: &str,
+) -> Option<ServerMessage> {
+    let message = match parse_client_message(text) {
+        Ok(m) => m,
+        Err(reply) => return Some(reply),
+    };
+    let result = match message {
+        ClientMessage::Ping => return Some(ServerMessage::Pong),
+        ClientMessage::Move { mv, ply } => {
+            let Ok(mv) = mv.parse::<Move>() else {
+                return Some(ServerMessage::error(
+                    "bad-move",
+                    format!(
+                        "{:?} is not a move: a move is one letter, A-F or a-f",
+                        mv.chars().take(20).collect::<String>()
+                    ),
+                ));
+            };
+            state.games.play(room, token, mv, ply).await
+        }
+        ClientMessage::Undo => state.games.undo(room, token).await,
+    };
+    result
+        .err()
+        .map(|e| ServerMessage::error(e.code(), e.to_string()))
+}
