@@ -95,12 +95,13 @@ pub struct ComputerTurn {
 
 impl Room {
     pub fn new(id: String, stored: StoredGame) -> Result<Room, StoreError> {
-        let game = Game::replay(stored.setup.start, stored.setup.rules, &stored.moves).map_err(
-            |(ply, e)| StoreError::Damaged {
-                game: id.clone(),
-                what: format!("ply {}: {e}", ply + 1),
-            },
-        )?;
+        let game =
+            Game::replay(stored.setup.start, stored.setup.rules, &stored.moves).map_err(|e| {
+                StoreError::Damaged {
+                    game: id.clone(),
+                    what: e.to_string(),
+                }
+            })?;
         let (updates, _) = broadcast::channel(64);
         Ok(Room {
             id,
