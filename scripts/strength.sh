@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Strength evidence for issue 3 ("the top level never loses a game to a one-ply greedy player or to
 # OpenSpiel's MCTS bot in 100 games"): builds the release `oware`, installs OpenSpiel (and numpy and
-# absl-py, which its Python MCTS needs) into target/openspiel-venv, and runs `oware match` between our
-# engine at its top level and each sparring partner of tests/oracle/openspiel_engine.py, over the 50
-# openings of tests/oracle/strength_openings.txt, each played twice with sides swapped. Prints W/D/L
-# of our engine per opponent and exits 1 if it lost any game. Not part of CI (it takes tens of
-# minutes); results are recorded in docs/strength.md.
+# absl-py, which its Python MCTS needs) into openspiel-venv in cargo's target directory (target/, or
+# CARGO_TARGET_DIR), and runs `oware match` between our engine at its top level and each sparring
+# partner of tests/oracle/openspiel_engine.py, over the 50 openings of
+# tests/oracle/strength_openings.txt, each played twice with sides swapped. Prints W/D/L of our engine
+# per opponent and exits 1 if it lost any game. Not part of CI (it takes tens of minutes); results are
+# recorded in docs/strength.md.
 #
 # Usage: scripts/strength.sh [greedy|mcts|all]   (default all; the two can run in two shells at once)
 # Environment (defaults in brackets):
@@ -17,7 +18,8 @@
 #   MCTS_UCT_C [2]              1000 simulations, uct_c 2, one random rollout per leaf, solver on)
 #   MCTS_ROLLOUTS [1]
 #   PYTHON [python3]            the Python that makes the venv (OpenSpiel 2.0.2: CPython 3.11-3.14)
-#   STRENGTH_OUT [target/strength]  where the games and logs go
+#   STRENGTH_OUT [target/strength]  where the games and logs go (the target directory: target/ or
+#                               CARGO_TARGET_DIR)
 # Output: $STRENGTH_OUT/<opponent>.ogn (all games), <opponent>.log (the referee's progress),
 #   <opponent>-losses.ogn (the games our engine lost, if any).
 set -euo pipefail
@@ -33,7 +35,6 @@ UCT_C="${MCTS_UCT_C:-2}"
 ROLLOUTS="${MCTS_ROLLOUTS:-1}"
 NUMPY_VERSION=2.4.6
 ABSL_VERSION=2.5.1
-OUT="${STRENGTH_OUT:-target/strength}"
 
 case "$WHICH" in
   greedy | mcts) OPPONENTS=("$WHICH") ;;
@@ -42,7 +43,9 @@ case "$WHICH" in
 esac
 
 cargo build --release --locked -p oware-cli
-OWARE=target/release/oware
+. scripts/lib/target-dir.sh
+OWARE=$(oware_binary)
+OUT="${STRENGTH_OUT:-$TARGET/strength}"
 
 # The same venv as scripts/test.d/openspiel.sh, plus what OpenSpiel's Python MCTS imports when the
 # MCTS bot plays.
@@ -56,7 +59,7 @@ fi
 mkdir -p "$OUT"
 status=0
 for opponent in "${OPPONENTS[@]}"; do
-  bot="$VENV/bin/python tests/oracle/openspiel_engine.py --seed $SEED"
+  bot="'$VENV/bin/python' tests/oracle/openspiel_engine.py --seed $SEED"
   case "$opponent" in
     greedy) bot="$bot --bot greedy" ;;
     mcts) bot="$bot --bot mcts --simulations $SIMS --uct-c $UCT_C --rollouts $ROLLOUTS" ;;
@@ -64,7 +67,7 @@ for opponent in "${OPPONENTS[@]}"; do
   echo "strength.sh: $GAMES games, oware (Level 10, Threads $THREADS, $MOVETIME ms/move) vs $bot"
   start=$(date +%s)
   # The --option lines reach both engines; the sparring partners accept and ignore them.
-  "$OWARE" match --engine "$OWARE engine" --engine "$bot" --games "$GAMES" \
+  "$OWARE" match --engine "'$OWARE' engine" --engine "$bot" --games "$GAMES" \
     --movetime "$MOVETIME" --openings tests/oracle/strength_openings.txt \
     --option Level=10 --option Threads="$THREADS" \
     --out "$OUT/$opponent.ogn" 2>"$OUT/$opponent.log" | tee "$OUT/$opponent.result"

@@ -1,9 +1,11 @@
-# Sourced by scripts/test.d/openspiel.sh and scripts/strength.sh: a venv at target/openspiel-venv with
-# a pinned OpenSpiel in it, made on a bare Debian machine too. Defines VENV and OPENSPIEL_VERSION and
-# the function ensure_openspiel_venv; honours PYTHON (default python3).
+# Sourced by scripts/test.d/openspiel.sh and scripts/strength.sh: a venv at openspiel-venv in cargo's
+# target directory (target/, or CARGO_TARGET_DIR) with a pinned OpenSpiel in it, made on a bare Debian
+# machine too. Defines VENV and OPENSPIEL_VERSION (and TARGET, scripts/lib/target-dir.sh) and the
+# function ensure_openspiel_venv; honours PYTHON (default python3).
 
+. scripts/lib/target-dir.sh
 OPENSPIEL_VERSION=2.0.2
-VENV=target/openspiel-venv
+VENV=$TARGET/openspiel-venv
 PYTHON="${PYTHON:-python3}"
 
 # A bare Debian machine may lack Python, or have it without the venv module (python3-venv).

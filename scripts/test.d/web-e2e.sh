@@ -20,11 +20,13 @@ if [ ! -d "$node_dir/node_modules/playwright-core" ]; then
 fi
 
 cargo build --release --locked -p oware-cli
+. scripts/lib/target-dir.sh
+oware=$(oware_binary)
 work=$(mktemp -d)
 export E2E_OUT=${E2E_OUT:-$work/screenshots}
 mkdir -p "$E2E_OUT"
 port=$((20000 + RANDOM % 20000))
-"$root/target/release/oware" serve --addr "127.0.0.1:$port" --data "$work/e2e.sqlite" --movetime 50 \
+"$oware" serve --addr "127.0.0.1:$port" --data "$work/e2e.sqlite" --movetime 50 \
   >"$work/server.log" 2>&1 &
 server=$!
 cleanup() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }

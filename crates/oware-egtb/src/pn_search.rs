@@ -152,7 +152,7 @@ fn entry(l: Option<InLevel>, rank: Option<u64>) -> Option<Bounds> {
 
 /// Whether `board` at `depth` has the root mover to move (an OR node).
 fn or_node(depth: u32) -> bool {
-    depth % 2 == 0
+    depth.is_multiple_of(2)
 }
 
 impl Pn<'_> {

@@ -258,7 +258,7 @@ fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
     let (fitted, held_out): (Vec<_>, Vec<_>) = samples
         .iter()
         .enumerate()
-        .partition(|(i, _)| (i / HELD_OUT_BLOCK) % 10 != 0);
+        .partition(|(i, _)| !(i / HELD_OUT_BLOCK).is_multiple_of(10));
     let fitted: Vec<&Sample> = fitted.into_iter().map(|(_, s)| s).collect();
     let held_out: Vec<&Sample> = held_out.into_iter().map(|(_, s)| s).collect();
     eprintln!(

@@ -91,7 +91,7 @@ impl Score {
 }
 
 fn write_halves(f: &mut fmt::Formatter<'_>, halves: u8) -> fmt::Result {
-    if halves % 2 == 0 {
+    if halves.is_multiple_of(2) {
         write!(f, "{}", halves / 2)
     } else {
         write!(f, "{}.5", halves / 2)

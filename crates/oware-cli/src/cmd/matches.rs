@@ -112,7 +112,7 @@ impl TimeControl {
     /// moves, this one included).
     fn after_move(&self, left: Duration, thought: Duration, played: u32) -> Duration {
         let refill = match self.period {
-            Some(period) if played % period == 0 => self.start,
+            Some(period) if played.is_multiple_of(period) => self.start,
             _ => Duration::ZERO,
         };
         left.saturating_sub(thought) + self.increment + refill
