@@ -8,15 +8,14 @@ use std::sync::Arc;
 
 use oware_engine::tablebase::TablebaseProbe;
 use oware_engine::{describe_score, Engine, EngineOptions, Limits, MoveScore, WIN_THRESHOLD};
-use oware_rules::ogn::Record;
-use oware_rules::{describe_ply, Game, Position, RuleSet};
+use oware_rules::{Game, GameText, Position, RuleSet};
 
 use super::Exit;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A position string (`h0-…-h11-south-north-S|N`), or a file: an OGN record or a plain move list
-    /// (`FfEa…`) played from the start
+    /// A position string (`h0-…-h11-south-north-S|N`), or a file holding a game: an OGN record, a
+    /// move list (`FfEa…`) played from the start, or a position string and the moves from it
     pub target: String,
     /// Thinking time per position in milliseconds (default: 1000 for a position, 300 per move of a
     /// game)
@@ -75,7 +74,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let text = std::fs::read_to_string(path)
         .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
-    let game = read_game(&text, args.rules)
+    let game = GameText::parse(&text)
+        .and_then(|game| game.game(args.rules))
         .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
     attach_tablebase(&mut engine, args.egtb.as_deref(), game.rules())?;
     analyze_game(&mut engine, &game, &limits(300))
@@ -94,30 +94,6 @@ fn attach_tablebase(
     );
     engine.set_probe(Some(tablebase.clone()));
     Ok(Some(tablebase))
-}
-
-/// A game from an OGN record, or from a plain move list played from the start.
-fn read_game(text: &str, rules: RuleSet) -> Result<Game, String> {
-    let plain = text.trim();
-    if !plain.is_empty()
-        && plain
-            .chars()
-            .all(|c| c.is_ascii_alphabetic() || c.is_whitespace())
-    {
-        let moves = oware_rules::parse_move_letters(plain).map_err(|e| e.to_string())?;
-        return Game::replay(Position::start(), rules, &moves).map_err(|(ply, e)| {
-            format!(
-                "{} is illegal: {e}",
-                describe_ply(Position::start().side_to_move(), ply, moves[ply])
-            )
-        });
-    }
-    let record: Record = text
-        .parse()
-        .map_err(|e: oware_rules::ogn::OgnError| e.to_string())?;
-    record
-        .game()
-        .map_err(|(ply, e)| format!("ply {}: {e}", ply + 1))
 }
 
 fn line(pv: &[oware_rules::Move]) -> String {

@@ -1,6 +1,6 @@
 //! `oware replay`: play moves from a position, print every position and the result.
 
-use oware_rules::{describe_ply, Game, Move, PlayError};
+use oware_rules::{Game, Move, ReplayError};
 
 use super::{Exit, PositionArgs};
 
@@ -23,15 +23,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 ply + 1
             )));
         };
-        if let Err(err) = game.play(mv) {
-            let what = describe_ply(start.side_to_move(), ply, mv);
-            let why = match err {
-                PlayError::GameOver(end) => {
-                    format!("the game ended before it ({} {})", end.score, end.reason)
-                }
-                PlayError::Illegal(illegal) => illegal.reason.to_string(),
+        let side = game.position().side_to_move();
+        if let Err(reason) = game.play(mv) {
+            let error = ReplayError {
+                ply,
+                side,
+                mv,
+                reason,
             };
-            return Err(Exit::bad_input(format!("{what} is illegal: {why}")));
+            return Err(Exit::bad_input(error.to_string()));
         }
         println!("{}", game.position());
     }
