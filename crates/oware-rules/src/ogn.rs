@@ -606,6 +606,10 @@ mod tests {
             "[A \"b\"] c",
         ] {
             let _ = text.parse::<Record>();
+            // The general reader too (it shares the scanner).
+            if let Ok(read) = crate::GameText::parse(text) {
+                let _ = read.game(RuleSet::Abapa);
+            }
         }
     }
 
