@@ -35,8 +35,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::game::{Game, ReplayError};
-use crate::position::{Position, PositionError};
+use crate::position::Position;
 use crate::text::{move_number, move_word, scan, GameTextError, GameTextErrorKind, ItemKind};
+
 use crate::types::{Move, RuleSet, Side};
 
 /// The tags every record carries, in the order they are written.
@@ -110,85 +111,10 @@ pub struct Record {
     pub outcome: Outcome,
 }
 
-/// What is wrong with a record, and on which line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OgnError {
-    /// 1-based line of the text.
-    pub line: usize,
-    pub kind: OgnErrorKind,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OgnErrorKind {
-    /// A tag line that is not `[Name "value"]`.
-    BadTag(String),
-    /// The same tag twice.
-    DuplicateTag(String),
-    /// A `Variant` that names neither rule set.
-    UnknownVariant(String),
-    /// A `FEN` tag that is not a valid position string.
-    BadFen(PositionError),
-    /// A word in the move text that is neither a move, a move number, a comment nor a result.
-    BadToken(String),
-    /// A move number out of sequence.
-    MoveNumber { expected: String, found: String },
-    /// A move that cannot be played.
-    Illegal(ReplayError),
-    /// A `+N` capture annotation that does not match the real capture.
-    CaptureMismatch {
-        ply: usize,
-        mv: Move,
-        written: u8,
-        actual: u8,
-    },
-    /// A `{` with no closing `}`.
-    UnclosedComment,
-    /// The result token and the `Result` tag disagree, or contradict how the moves end the game.
-    ResultMismatch { written: String, expected: String },
-    /// Something after the result token.
-    TextAfterResult(String),
-}
-
-impl fmt::Display for OgnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: ", self.line)?;
-        match &self.kind {
-            OgnErrorKind::BadTag(t) => write!(f, "bad tag {t:?}: expected [Name \"value\"]"),
-            OgnErrorKind::DuplicateTag(t) => write!(f, "tag {t} given twice"),
-            OgnErrorKind::UnknownVariant(v) => {
-                write!(f, "unknown variant {v:?}: expected \"abapa\" or \"awari\"")
-            }
-            OgnErrorKind::BadFen(e) => write!(f, "bad FEN tag: {e}"),
-            OgnErrorKind::BadToken(t) => {
-                write!(f, "{t:?} is not a move, a move number or a result")
-            }
-            OgnErrorKind::MoveNumber { expected, found } => {
-                write!(
-                    f,
-                    "move number {found:?} out of sequence, expected {expected:?}"
-                )
-            }
-            OgnErrorKind::Illegal(e) => e.fmt(f),
-            OgnErrorKind::CaptureMismatch {
-                ply,
-                mv,
-                written,
-                actual,
-            } => write!(
-                f,
-                "ply {} ({mv}): written as capturing {written}, but it captures {actual}",
-                ply + 1
-            ),
-            OgnErrorKind::UnclosedComment => write!(f, "comment opened with '{{' is never closed"),
-            OgnErrorKind::ResultMismatch { written, expected } => {
-                write!(f, "result {written:?} does not match {expected:?}")
-            }
-            OgnErrorKind::TextAfterResult(t) => write!(f, "text after the result: {t:?}"),
-        }
-    }
-}
-
-impl std::error::Error for OgnError {}
+/// What is wrong with a record, and on which line: the errors of the general reader, which
+/// also has the kinds only the strict reader finds (a tag given twice, a move number out of
+/// sequence).
+pub type OgnError = GameTextError;
 
 impl Record {
     /// A record of `game` with the roster tags set to `?` (and `Variant`, `Result` filled in).
@@ -307,18 +233,6 @@ fn moves_number(first: Side, ply: usize) -> usize {
     (ply + offset) / 2 + 1
 }
 
-impl From<GameTextError> for OgnError {
-    /// The scanner's errors: a line that is not a tag, a comment never closed.
-    fn from(e: GameTextError) -> OgnError {
-        let kind = match e.kind {
-            GameTextErrorKind::BadTag(t) => OgnErrorKind::BadTag(t),
-            GameTextErrorKind::UnclosedComment => OgnErrorKind::UnclosedComment,
-            other => OgnErrorKind::BadToken(other.to_string()),
-        };
-        OgnError { line: e.line, kind }
-    }
-}
-
 impl FromStr for Record {
     type Err = OgnError;
 
@@ -326,7 +240,7 @@ impl FromStr for Record {
     /// sequence; one move a word; `+N` annotations and the result checked against the moves.
     /// ([`crate::GameText`] reads the same text, and looser forms, without these checks.)
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let err = |line: usize, kind| OgnError { line, kind };
+        let err = |line: usize, kind| GameTextError { line, kind };
         let items = scan(text)?;
         let mut tags: Vec<(String, String)> = Vec::new();
         let mut tag_lines: Vec<usize> = Vec::new();
@@ -343,10 +257,13 @@ impl FromStr for Record {
                 break;
             };
             if !quoted {
-                return Err(err(item.line, OgnErrorKind::BadTag(raw.to_string())));
+                return Err(err(item.line, GameTextErrorKind::BadTag(raw.to_string())));
             }
             if tags.iter().any(|(n, _)| n == name) {
-                return Err(err(item.line, OgnErrorKind::DuplicateTag(name.to_string())));
+                return Err(err(
+                    item.line,
+                    GameTextErrorKind::DuplicateTag(name.to_string()),
+                ));
             }
             tags.push((name.to_string(), value.clone()));
             tag_lines.push(item.line);
@@ -359,12 +276,13 @@ impl FromStr for Record {
             None => RuleSet::Abapa,
             Some((v, line)) => v
                 .parse()
-                .map_err(|_| err(line, OgnErrorKind::UnknownVariant(v)))?,
+                .map_err(|e| err(line, GameTextErrorKind::UnknownRules(e)))?,
         };
         let (start, has_fen) = match find("FEN") {
             None => (Position::start(), false),
             Some((v, line)) => (
-                v.parse().map_err(|e| err(line, OgnErrorKind::BadFen(e)))?,
+                v.parse()
+                    .map_err(|e| err(line, GameTextErrorKind::BadPosition(e)))?,
                 true,
             ),
         };
@@ -380,14 +298,14 @@ impl FromStr for Record {
                     continue;
                 }
                 ItemKind::Tag { raw, .. } => {
-                    return Err(err(line, OgnErrorKind::BadToken(raw.to_string())))
+                    return Err(err(line, GameTextErrorKind::BadWord(raw.to_string())))
                 }
                 ItemKind::Word(word) => *word,
             };
             if let Some(o) = outcome {
                 return Err(err(
                     line,
-                    OgnErrorKind::TextAfterResult(format!("{word} after {o}")),
+                    GameTextErrorKind::TextAfterResult(format!("{word} after {o}")),
                 ));
             }
             if let Some(o) = Outcome::from_token(word) {
@@ -406,7 +324,7 @@ impl FromStr for Record {
                 if word != expected {
                     return Err(err(
                         line,
-                        OgnErrorKind::MoveNumber {
+                        GameTextErrorKind::MoveNumber {
                             expected,
                             found: word.to_string(),
                         },
@@ -416,7 +334,7 @@ impl FromStr for Record {
             }
             let (mv, written) = match move_word(word) {
                 Some((moves, written)) if moves.len() == 1 => (moves[0], written),
-                _ => return Err(err(line, OgnErrorKind::BadToken(word.to_string()))),
+                _ => return Err(err(line, GameTextErrorKind::BadWord(word.to_string()))),
             };
             let ply = game.ply_count();
             let side = game.position().side_to_move();
@@ -427,12 +345,12 @@ impl FromStr for Record {
                     mv,
                     reason,
                 };
-                err(line, OgnErrorKind::Illegal(replay))
+                err(line, GameTextErrorKind::Illegal(replay))
             })?;
             if let Some(written) = written.filter(|&w| w != played.captured) {
                 return Err(err(
                     line,
-                    OgnErrorKind::CaptureMismatch {
+                    GameTextErrorKind::CaptureMismatch {
                         ply,
                         mv,
                         written,
@@ -447,7 +365,7 @@ impl FromStr for Record {
             (Some(o), Some((t, line))) if o.token() != t => {
                 return Err(err(
                     line,
-                    OgnErrorKind::ResultMismatch {
+                    GameTextErrorKind::ResultMismatch {
                         written: t,
                         expected: o.token().to_string(),
                     },
@@ -457,7 +375,7 @@ impl FromStr for Record {
             (None, Some((t, line))) => Outcome::from_token(&t).ok_or_else(|| {
                 err(
                     line,
-                    OgnErrorKind::ResultMismatch {
+                    GameTextErrorKind::ResultMismatch {
                         written: t.clone(),
                         expected: "1-0, 0-1, 1/2-1/2 or *".into(),
                     },
@@ -468,7 +386,7 @@ impl FromStr for Record {
         if game.is_over() && outcome != Outcome::of_game(&game) {
             return Err(err(
                 last_line,
-                OgnErrorKind::ResultMismatch {
+                GameTextErrorKind::ResultMismatch {
                     written: outcome.token().to_string(),
                     expected: Outcome::of_game(&game).token().to_string(),
                 },
@@ -550,7 +468,7 @@ mod tests {
         );
         let e = wrong.parse::<Record>().unwrap_err();
         assert!(
-            matches!(e.kind, OgnErrorKind::CaptureMismatch { .. }),
+            matches!(e.kind, GameTextErrorKind::CaptureMismatch { .. }),
             "{e}"
         );
         assert!(e.to_string().contains(&format!("ply {}", ply + 1)), "{e}");
@@ -618,7 +536,10 @@ mod tests {
         let start: Position = "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S".parse().unwrap();
         let text = format!("[FEN \"{start}\"]\n\n1. F+2 0-1\n");
         let e = text.parse::<Record>().unwrap_err();
-        assert!(matches!(e.kind, OgnErrorKind::ResultMismatch { .. }), "{e}");
+        assert!(
+            matches!(e.kind, GameTextErrorKind::ResultMismatch { .. }),
+            "{e}"
+        );
         let ok: Record = format!("[FEN \"{start}\"]\n\n1. F+2 1-0\n")
             .parse()
             .unwrap();

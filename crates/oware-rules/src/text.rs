@@ -366,8 +366,13 @@ pub struct GameTextError {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GameTextErrorKind {
-    /// A line that begins with `[` but is not a tag, `[Name value]`.
+    /// A line that begins with `[` but is not a tag, `[Name value]` (the strict reader of records:
+    /// not `[Name "value"]`).
     BadTag(String),
+    /// The same tag twice (the strict reader).
+    DuplicateTag(String),
+    /// A move number out of sequence (the strict reader).
+    MoveNumber { expected: String, found: String },
     /// A `{` with no closing `}`.
     UnclosedComment,
     /// A `Variant` or `Rules` tag that names neither rule set.
@@ -376,7 +381,8 @@ pub enum GameTextErrorKind {
     BadPosition(PositionError),
     /// A start position after moves.
     PositionAfterMoves,
-    /// A word that is neither moves, a move number, a position nor a result.
+    /// A word that is neither moves, a move number, a position nor a result (the strict reader:
+    /// one move a word, no position in the move text).
     BadWord(String),
     /// A word after the result.
     TextAfterResult(String),
@@ -389,7 +395,8 @@ pub enum GameTextErrorKind {
         written: u8,
         actual: u8,
     },
-    /// An OGN result that contradicts how the moves end the game.
+    /// An OGN result that contradicts how the moves end the game (or, in a record, its `Result`
+    /// tag).
     ResultMismatch { written: String, expected: String },
 }
 
@@ -397,6 +404,11 @@ impl fmt::Display for GameTextErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GameTextErrorKind::BadTag(t) => write!(f, "bad tag {t:?}: expected [Name \"value\"]"),
+            GameTextErrorKind::DuplicateTag(t) => write!(f, "tag {t} given twice"),
+            GameTextErrorKind::MoveNumber { expected, found } => write!(
+                f,
+                "move number {found:?} out of sequence, expected {expected:?}"
+            ),
             GameTextErrorKind::UnclosedComment => {
                 write!(f, "comment opened with '{{' is never closed")
             }
