@@ -1,5 +1,5 @@
-// The pages: home, game, analysis, rules. Each page load draws the page its path names. The
-// server referees everything: this script sends requests and draws what comes back.
+// The pages: home, game, analysis, rules, not found. Each page load draws the page its path
+// names. The server referees everything: this script sends requests and draws what comes back.
 'use strict';
 
 const app = document.getElementById('app');
@@ -10,7 +10,14 @@ function h(tag, attrs, ...children) {
     if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
     else if (v !== null && v !== undefined && v !== false) el.setAttribute(k, v === true ? '' : v);
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c);
+  fill(el, ...children);
+  return el;
+}
+
+// Sets an element's children; null and undefined mean "nothing here" (replaceChildren would
+// print them as the words "null" and "undefined").
+function fill(el, ...children) {
+  Element.prototype.replaceChildren.call(el, ...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
   return el;
 }
 
@@ -19,17 +26,42 @@ function toast(text) {
   el.textContent = text;
   el.classList.add('show');
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => el.classList.remove('show'), 2500);
+  toast.timer = setTimeout(() => el.classList.remove('show'), 3500);
+}
+
+// Set while the opponent has moved and the page is in the background: the title is marked.
+const attention = { pending: false };
+
+// The page's title: what the page is, then the site.
+function setTitle(text) {
+  document.title = (attention.pending && document.hidden ? '● ' : '') + (text ? text + ' — Oware' : 'Oware');
+}
+
+// An error the server refused a request with: its code picks the text in the page's language;
+// the server's own (English) sentence is kept for what has no translation.
+class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+function errorText(e) {
+  if (e && e.code && has('err.' + e.code)) return t('err.' + e.code);
+  if (e instanceof TypeError) return t('err.network');
+  return (e && e.message) || String(e);
 }
 
 async function api(method, path, body) {
-  const res = await fetch(path, {
+  let res;
+  res = await fetch(path, {
     method,
     headers: body ? { 'Content-Type': 'application/json' } : {},
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error((data.error && data.error.message) || res.statusText);
+  if (!res.ok) throw new ApiError((data.error && data.error.code) || 'http-' + res.status, (data.error && data.error.message) || res.statusText, res.status);
   return data;
 }
 
@@ -48,27 +80,86 @@ function copy(text) {
 
 function sideName(side) { return t(side === 'S' ? 'south' : 'north'); }
 
-// "1. F f 2. E a": the moves numbered by pairs, South's first.
-function notation(start, moves, current) {
+// "Sud : Ami" in French (a no-break space before the colon), "South: Friend" elsewhere.
+function labelled(label, value) { return t('labelled', { label, value }); }
+
+// "1. F f 2. E a": the moves numbered by pairs, South's first. Each move is a button-like span
+// that carries its ply (the number of moves played once it is on the board).
+// `from` skips the first moves (a variation shows only its own).
+function notation(start, moves, current, from) {
   const first = start.slice(-1);
   const out = [];
-  for (let i = 0; i < moves.length; i++) {
+  for (let i = from || 0; i < moves.length; i++) {
     const index = i + (first === 'N' ? 1 : 0);
     const south = 'ABCDEF'.includes(moves[i]);
-    if (south) out.push({ num: Math.floor(index / 2) + 1 + '.' });
-    else if (i === 0) out.push({ num: Math.floor(index / 2) + 1 + '...' });
-    out.push({ ply: i, mv: moves[i] });
+    if (south) out.push(h('span', { class: 'num' }, Math.floor(index / 2) + 1 + '. '));
+    else if (i === (from || 0)) out.push(h('span', { class: 'num' }, Math.floor(index / 2) + 1 + '... '));
+    out.push(h('span', { class: 'ply' + (i + 1 === current ? ' current' : ''), 'data-ply': i + 1, tabindex: '-1' }, moves[i]), ' ');
   }
-  return out.map((x) => x.num ? h('span', {}, x.num + ' ')
-    : h('span', { class: 'ply' + (x.ply + 1 === current ? ' current' : ''), 'data-ply': x.ply + 1 }, x.mv + ' '));
+  return out;
+}
+
+// "28–20" from `you`'s side (yours first), or South's first for a watcher.
+function scoreFor(score, you) {
+  const [s, n] = score.split('-');
+  return you === 'N' ? n + '–' + s : s + '–' + n;
 }
 
 function endText(end, you) {
-  const score = end.score + ' — ' + t('reason.' + end.reason);
+  const score = scoreFor(end.score, you) + ' — ' + t('reason.' + end.reason);
   if (!end.winner) return t('drawn', { score });
   if (you) return t(end.winner === you ? 'won' : 'lost', { score });
   return t('winnerIs', { side: sideName(end.winner), score });
 }
+
+// ---------------------------------------------------------------- sound
+
+// Short tones made on the spot (no sound files): a tick for each seed sown, a chord for a
+// capture, a call when the opponent has moved while the page is in the background. Off when the
+// player says so (remembered).
+const sound = {
+  ctx: null,
+  on() { return saved.get('oware.sound') !== 'off'; },
+  tone(freq, ms, gain) {
+    if (!this.on()) return;
+    try {
+      this.ctx = this.ctx || new (window.AudioContext || window.webkitAudioContext)();
+      if (this.ctx.state === 'suspended') this.ctx.resume();
+      const osc = this.ctx.createOscillator();
+      const vol = this.ctx.createGain();
+      const now = this.ctx.currentTime;
+      osc.frequency.value = freq;
+      vol.gain.setValueAtTime(gain, now);
+      vol.gain.exponentialRampToValueAtTime(0.0001, now + ms / 1000);
+      osc.connect(vol).connect(this.ctx.destination);
+      osc.start(now);
+      osc.stop(now + ms / 1000);
+    } catch (e) { /* no audio here: silence */ }
+  },
+  sow() { this.tone(660, 60, 0.05); },
+  capture() { this.tone(523, 180, 0.08); setTimeout(() => this.tone(784, 220, 0.08), 90); },
+  notify() { this.tone(880, 150, 0.1); setTimeout(() => this.tone(1175, 200, 0.1), 160); },
+};
+
+// ---------------------------------------------------------------- my games
+
+// The games this browser holds a seat in, newest first: { id, side, mode, level, at }.
+const myGames = {
+  list() {
+    let list = [];
+    try { list = JSON.parse(saved.get('oware.games') || '[]'); } catch (e) { list = []; }
+    if (!Array.isArray(list)) list = [];
+    return list.filter((g) => g && /^[0-9a-f]{32}$/.test(g.id));
+  },
+  remember(entry) {
+    const list = this.list().filter((g) => g.id !== entry.id);
+    list.unshift(Object.assign({ at: Date.now() }, entry));
+    saved.set('oware.games', JSON.stringify(list.slice(0, 50)));
+  },
+  forget(id) {
+    saved.set('oware.games', JSON.stringify(this.list().filter((g) => g.id !== id)));
+  },
+};
 
 // ---------------------------------------------------------------- home
 
@@ -86,46 +177,143 @@ function rulesSelect() {
   return h('select', { name: 'rules' }, h('option', { value: 'abapa' }, t('rules.abapa')), h('option', { value: 'awari' }, t('rules.awari')));
 }
 
-async function startGame(form, mode) {
-  const body = { mode, side: form.side.value, rules: form.rules.value };
-  if (mode === 'computer') body.level = Number(form.level.value);
-  if (mode === 'friend') body.clock = Number(form.clock.value);
+// Creates a game and opens it; the seat's token is kept, and the game joins "My games".
+async function createGame(body) {
   try {
     const g = await api('POST', '/api/games', body);
     saved.set('oware.token.' + g.id, g.token);
+    myGames.remember({ id: g.id, side: g.side, mode: body.mode, level: body.level });
     location.href = '/game/' + g.id;
-  } catch (e) { toast(e.message); }
+  } catch (e) { toast(errorText(e)); }
+}
+
+// The clocks a game may have: minutes each, and seconds added after each move ("5+3").
+const CLOCKS = ['0', '5', '10', '20', '3+2', '5+3', '10+5'];
+
+function clockSelect() {
+  return h('select', { name: 'clock' }, CLOCKS.map((c) => {
+    const [n, s] = c.split('+').map(Number);
+    return h('option', { value: c }, n === 0 ? t('clock.none') : s ? t('clock.increment', { n, s }) : t('clock.minutes', { n }));
+  }));
+}
+
+function startGame(form, mode) {
+  const body = { mode, side: form.side.value, rules: form.rules.value };
+  if (mode === 'computer') body.level = Number(form.level.value);
+  const [minutes, increment] = form.clock.value.split('+').map(Number);
+  if (minutes) body.clock = minutes;
+  if (increment) body.increment = increment;
+  return createGame(body);
 }
 
 function homePage() {
+  setTitle(t('title.home'));
+  const preview = h('div', { class: 'board-wrap hero-board', 'aria-hidden': 'true' });
+  new Board(preview, {}).draw(parsePosition('4-4-4-4-4-4-4-4-4-4-4-4-0-0-S'), {});
+  const hero = h('section', { class: 'hero' },
+    h('h1', {}, t('home.title')),
+    preview,
+    h('div', { class: 'row center' },
+      h('button', { class: 'big', id: 'play-now', onclick: () => createGame({ mode: 'computer', side: 'S', level: 3, rules: 'abapa' }) }, t('home.playNow')),
+      h('button', { class: 'big secondary', id: 'invite-now', onclick: () => createGame({ mode: 'friend', side: 'S', rules: 'abapa' }) }, t('home.inviteNow'))),
+    h('p', { class: 'hint center' }, t('home.playNowHint')));
   const computer = h('form', { class: 'card', id: 'computer-form', onsubmit: (e) => { e.preventDefault(); startGame(computer, 'computer'); } },
-    h('h2', {}, t('home.computer')),
+    h('h3', {}, t('home.computer')),
     h('label', {}, t('level') + ' ', levelSelect()),
     h('label', {}, t('side') + ' ', sideSelect(true)),
     h('label', {}, t('ruleset') + ' ', rulesSelect()),
+    h('label', {}, t('clock') + ' ', clockSelect()),
     h('button', { type: 'submit', id: 'play-computer' }, t('play')));
   const friend = h('form', { class: 'card', id: 'friend-form', onsubmit: (e) => { e.preventDefault(); startGame(friend, 'friend'); } },
-    h('h2', {}, t('home.friend')),
+    h('h3', {}, t('home.friend')),
     h('p', {}, t('home.friendHint')),
     h('label', {}, t('side') + ' ', sideSelect(true)),
     h('label', {}, t('ruleset') + ' ', rulesSelect()),
-    h('label', {}, t('clock') + ' ', h('select', { name: 'clock' },
-      h('option', { value: '0' }, t('clock.none')),
-      ...[5, 10, 20].map((n) => h('option', { value: String(n) }, t('clock.minutes', { n }))))),
+    h('label', {}, t('clock') + ' ', clockSelect()),
     h('button', { type: 'submit', id: 'play-friend' }, t('createLink')));
   const open = h('form', { class: 'card', onsubmit: (e) => {
     e.preventDefault();
     sessionStorage.setItem('oware.analyse', open.text.value);
     location.href = '/analysis';
   } },
-    h('h2', {}, t('home.open')),
+    h('h3', {}, t('home.open')),
     h('p', {}, t('home.openHint')),
-    h('textarea', { name: 'text', placeholder: '1. F f 2. E a' }),
+    h('textarea', { name: 'text', placeholder: '1. F f 2. E a', 'aria-label': t('home.open') }),
     h('button', { type: 'submit' }, t('open')));
-  app.replaceChildren(h('div', { class: 'cards' }, computer, friend, open));
+  const mine = h('section', { id: 'my-games', hidden: true });
+  fill(app, hero, mine, h('h2', {}, t('home.more')), h('div', { class: 'cards' }, computer, friend, open));
+  showMyGames(mine);
+}
+
+// "My games": what the server says of each game this browser holds a seat in. A game the server
+// no longer knows is dropped from the list.
+async function showMyGames(section) {
+  const list = myGames.list().slice(0, 10);
+  if (!list.length) return;
+  const rows = await Promise.all(list.map(async (g) => {
+    try { return { g, v: await api('GET', '/api/games/' + g.id) }; } catch (e) {
+      if (e.status === 404) myGames.forget(g.id);
+      return null;
+    }
+  }));
+  const items = rows.filter(Boolean).map(({ g, v }) => {
+    const opponent = v.mode === 'computer' ? t('computer', { n: v.level }) : t('friend');
+    let state;
+    if (v.end) state = endText(v.end, g.side);
+    else if (v.mode === 'friend' && !(v.seated[0] && v.seated[1])) state = t('waitingFriend');
+    else state = v.to_move === g.side ? t('yourTurn') : t('theirTurnShort');
+    const plies = v.moves.length;
+    return h('li', { class: v.end ? 'over' : v.to_move === g.side ? 'turn' : '' },
+      h('a', { href: '/game/' + g.id },
+        h('strong', {}, t('myGames.against', { who: opponent })), ' · ',
+        g.side ? sideName(g.side) + ' · ' : '', t(plies === 1 ? 'myGames.move1' : 'myGames.moves', { n: plies })),
+      h('span', { class: 'state' }, state));
+  });
+  if (!items.length) return;
+  fill(section, h('h2', {}, t('myGames.title')), h('ul', { class: 'my-games' }, items));
+  section.hidden = false;
 }
 
 // ---------------------------------------------------------------- game
+
+// The QR code of `text` as an SVG image (dark modules on white, with the quiet zone the readers
+// need), drawn from the module matrix of the vendored qrcode-generator (qrcode.js).
+function qrCode(text) {
+  if (typeof qrcode !== 'function') return null;
+  const qr = qrcode(0, 'M');
+  qr.addData(text);
+  qr.make();
+  const n = qr.getModuleCount();
+  let path = '';
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (qr.isDark(r, c)) path += `M${c + 4} ${r + 4}h1v1h-1z`;
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', `0 0 ${n + 8} ${n + 8}`);
+  svg.setAttribute('class', 'qr');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', t('share.qr'));
+  svg.innerHTML = `<rect width="${n + 8}" height="${n + 8}" fill="#fff"/><path d="${path}" fill="#000"/>`;
+  return svg;
+}
+
+// Where friends reach this server: the public address it was given (oware serve --public-url),
+// else the one this page was opened at. Asked once per page.
+let serverInfo = null;
+function publicOrigin() {
+  return (serverInfo && serverInfo.public_url) || location.origin;
+}
+async function loadServerInfo() {
+  try { serverInfo = await api('GET', '/api/server'); } catch (e) { serverInfo = {}; }
+}
+
+// `text` with each `word` in it set as code that never breaks across lines.
+function withCode(text, word) {
+  return text.split(word).flatMap((part, i) => (i ? [h('code', { class: 'nowrap' }, word), part] : [part]));
+}
+
+// Whether the page was opened on an address only this computer can reach.
+function localOnly(hostname) {
+  return /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|::1|0\.0\.0\.0)$/.test(hostname);
+}
 
 function gamePage(id) {
   const params = new URLSearchParams(location.search);
@@ -139,52 +327,157 @@ function gamePage(id) {
   let you = null;
   let view = null;
   let shown = null; // the state the board shows (animations run from it to the newest)
+  let animating = null; // the move being animated, while it is
+  let pending = false; // a move of ours sent and not yet answered
+  let browse = null; // the ply shown while looking back through the moves; null: the game now
+  let history_ = null; // { moves, positions } of the game, fetched for looking back
   let queue = Promise.resolve();
   let socket = null;
   let retry = 500;
 
-  const status = h('div', { class: 'status', id: 'status' }, t('connecting'));
-  const players = h('div', { class: 'players' });
+  setTitle(t('title.game'));
+  const title = h('h1', { class: 'game-title' }, t('title.game'));
+  const topPlayer = h('div', { class: 'player top' });
+  const bottomPlayer = h('div', { class: 'player bottom' });
   const boardWrap = h('div', { class: 'board-wrap' });
-  const board = new Board(boardWrap, { onPick: (letter) => send({ type: 'move', move: letter, ply: view.moves.length }) });
-  const share = h('div', { class: 'share', hidden: true });
-  const moves = h('div', { class: 'moves', id: 'moves' });
+  const board = new Board(boardWrap, { onPick: pick, onSow: () => sound.sow() });
+  const status = h('div', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' }, t('connecting'));
+  const share = h('div', { class: 'share', id: 'share', hidden: true });
+  const moves = h('div', { class: 'moves', id: 'moves', onclick: (e) => {
+    const p = e.target.dataset && e.target.dataset.ply;
+    if (p) lookAt(Number(p));
+  } });
+  const live = h('button', { class: 'secondary', id: 'live', hidden: true, onclick: () => lookAt(null) }, t('backToGame') + ' ▶|');
   const undo = h('button', { class: 'secondary', id: 'undo', hidden: true, onclick: () => send({ type: 'undo' }) }, t('undo'));
+  const rematch = h('button', { id: 'rematch', hidden: true, onclick: () => openRematch() }, t('rematch'));
+  // Resigning takes two presses: the first turns the button into "Confirm", for a few seconds.
+  const unconfirm = () => {
+    clearTimeout(resign.timer);
+    delete resign.dataset.confirm;
+    resign.textContent = t('resign');
+  };
+  const resign = h('button', { class: 'secondary', id: 'resign', hidden: true, onclick: () => {
+    if (resign.dataset.confirm) {
+      unconfirm();
+      send({ type: 'resign' });
+      return;
+    }
+    resign.dataset.confirm = '1';
+    resign.textContent = t('resign.confirm');
+    resign.timer = setTimeout(unconfirm, 4000);
+  } }, t('resign'));
+  const offerDraw = h('button', { class: 'secondary', id: 'offer-draw', hidden: true, onclick: () => send({ type: 'offer', what: 'draw' }) }, t('offer.draw'));
+  const offerTakeback = h('button', { class: 'secondary', id: 'offer-takeback', hidden: true, onclick: () => send({ type: 'offer', what: 'takeback' }) }, t('offer.takeback'));
+  // An offer between friends (a draw, a takeback): the one it is made to answers it, the one who
+  // made it may withdraw it. A rematch the friend started is offered here too.
+  const offerBox = h('div', { class: 'offer', id: 'offer', hidden: true, role: 'alert' });
   const download = h('a', { class: 'button secondary', id: 'download', href: '/api/games/' + id + '/record' }, t('download'));
-  const copyPos = h('button', { class: 'secondary', id: 'copy-position', onclick: () => view && copy(view.position) }, t('copyPos'));
-  const analyse = h('button', { class: 'secondary', onclick: () => {
+  const copyPos = h('button', { class: 'secondary', id: 'copy-position', onclick: () => view && copy(shownPosition()) }, t('copyPos'));
+  const analyse = h('button', { class: 'secondary', id: 'analyse', onclick: () => {
     if (!view) return;
     sessionStorage.setItem('oware.analyse', view.start + ' ' + view.moves);
     sessionStorage.setItem('oware.analyseRules', view.rules);
+    sessionStorage.setItem('oware.analysePly', browse === null ? '' : String(browse));
     location.href = '/analysis';
   } }, t('analyseThis'));
-  const hint = h('p', { class: 'hint' });
+  const hint = h('p', { class: 'hint keys-hint' });
   // A player's private link to continue on another device: it carries the seat's token.
   const resume = h('details', { class: 'resume', id: 'resume', hidden: true });
-  app.replaceChildren(players, boardWrap, status, share, h('div', { class: 'row' }, undo, download, copyPos, analyse), h('h2', {}, t('moves')), moves, hint, resume);
+  fill(app, title, topPlayer, boardWrap, bottomPlayer, status, share,
+    offerBox, h('div', { class: 'row' }, rematch, undo, offerTakeback, offerDraw, resign, live),
+    h('h2', {}, t('moves')), moves,
+    h('div', { class: 'row' }, download, copyPos, analyse), hint, resume);
 
   function send(msg) {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      socket.send(JSON.stringify(msg));
+      return true;
+    }
+    toast(t('connecting'));
+    return false;
+  }
+
+  function waitingForFriend(v) {
+    return v.mode === 'friend' && !(v.seated[0] && v.seated[1]);
   }
 
   function myTurn(v) {
-    return you && !v.end && v.to_move === you && !v.thinking;
+    return you && !v.end && v.to_move === you && !v.thinking && !waitingForFriend(v);
   }
 
   function marks(v) {
     const last = v.moves.length ? LETTERS.indexOf(v.moves[v.moves.length - 1]) : undefined;
-    return { legal: myTurn(v) ? v.legal : '', last };
+    const playing = !v.end && !waitingForFriend(v);
+    return { legal: myTurn(v) && !pending ? v.legal : '', last, turn: playing ? v.to_move : undefined };
+  }
+
+  // A house was pressed: the move, or why it cannot be played.
+  function pick(letter) {
+    if (!view || animating) return;
+    const v = view;
+    const i = LETTERS.indexOf(letter);
+    const mine = you && (i < 6 ? 'S' : 'N') === you;
+    let why = null;
+    if (browse !== null) why = t('why.browsing');
+    else if (!you) why = t('err.not-a-player');
+    else if (v.end) why = t('err.game-over');
+    else if (waitingForFriend(v)) why = t('why.waiting');
+    else if (v.thinking || v.to_move !== you || pending) why = t('err.not-your-turn');
+    else if (!mine) why = t('err.not-your-house');
+    else if (parsePosition(v.position).houses[i] === 0) why = t('err.empty-house');
+    else if (!v.legal.includes(letter)) why = t('err.must-feed');
+    if (why) {
+      toast(why);
+      return;
+    }
+    if (send({ type: 'move', move: letter, ply: v.moves.length })) {
+      pending = true;
+      status.textContent = t('sending');
+      board.draw(parsePosition(v.position), marks(v));
+    }
+  }
+
+  // The rematch, with the sides swapped: the server makes it for the first player who asks (both
+  // seats at once between friends; the computer keeps its level) and seats the other one there
+  // when they ask in turn.
+  async function openRematch() {
+    try {
+      const seat = await api('POST', '/api/games/' + id + '/rematch', token ? { token } : undefined);
+      saved.set('oware.token.' + seat.id, seat.token);
+      myGames.remember({ id: seat.id, side: seat.side, mode: view.mode, level: view.level });
+      location.href = '/game/' + seat.id;
+    } catch (e) { toast(errorText(e)); }
+  }
+
+  function drawOffer(v) {
+    let parts = null;
+    if (v.rematch && you && v.mode === 'friend') {
+      parts = [h('span', {}, t('offer.rematchReady')), h('button', { id: 'open-rematch', onclick: openRematch }, t('offer.openRematch'))];
+    } else if (v.offer && you && !v.end) {
+      const what = v.offer.what;
+      if (v.offer.by === you) {
+        parts = [h('span', {}, t('offer.sent.' + what)),
+          h('button', { class: 'secondary', id: 'withdraw', onclick: () => send({ type: 'answer', accept: false }) }, t('offer.withdraw'))];
+      } else {
+        parts = [h('span', {}, t('offer.received.' + what)),
+          h('button', { id: 'accept', onclick: () => send({ type: 'answer', accept: true }) }, t('offer.accept')),
+          h('button', { class: 'secondary', id: 'decline', onclick: () => send({ type: 'answer', accept: false }) }, t('offer.decline'))];
+      }
+    }
+    offerBox.hidden = !parts;
+    if (parts && offerBox.dataset.key !== JSON.stringify([v.offer, v.rematch])) fill(offerBox, parts);
+    offerBox.dataset.key = JSON.stringify([v.offer, v.rematch]);
   }
 
   let clockState = null;
   function tickClocks() {
     if (!clockState) return;
-    for (const el of players.querySelectorAll('.clock')) {
+    for (const el of app.querySelectorAll('.clock')) {
       const side = el.dataset.side;
       let ms = clockState.remaining_ms[side === 'S' ? 0 : 1];
       if (clockState.running === side) ms = Math.max(0, ms - (performance.now() - clockState.at));
       const secs = Math.ceil(ms / 1000);
-      el.textContent = ' ' + Math.floor(secs / 60) + ':' + String(secs % 60).padStart(2, '0');
+      el.textContent = Math.floor(secs / 60) + ':' + String(secs % 60).padStart(2, '0');
       el.classList.toggle('running', clockState.running === side);
       el.classList.toggle('low', ms < 30000);
     }
@@ -192,10 +485,11 @@ function gamePage(id) {
   setInterval(tickClocks, 200);
 
   function describe(v) {
-    status.classList.toggle('over', !!v.end);
     if (v.end) return endText(v.end, you);
     if (!you) return t('watching') + ' ' + t('toMove', { side: sideName(v.to_move) });
+    if (waitingForFriend(v)) return t('waitingFriend');
     if (v.thinking) return t('thinking');
+    if (pending) return t('sending');
     return v.to_move === you ? t('yourTurn') : t('theirTurn');
   }
 
@@ -205,53 +499,121 @@ function gamePage(id) {
     return v.seated[side === 'S' ? 0 : 1] ? t('friend') : t('waiting');
   }
 
+  function playerChip(el, side, v) {
+    const toMove = !v.end && !waitingForFriend(v) && v.to_move === side;
+    el.classList.toggle('to-move', toMove);
+    el.dataset.side = side;
+    fill(el, h('span', { class: 'name' }, labelled(sideName(side), seatName(side, v))),
+      toMove ? h('span', { class: 'turn-dot', 'aria-hidden': 'true' }) : null,
+      v.clock ? h('span', { class: 'clock', 'data-side': side }) : null);
+  }
+
+  // What the status line says while a move is shown being sown.
+  function animatingText(move) {
+    const side = 'ABCDEF'.includes(move) ? 'S' : 'N';
+    if (side === you) return t('youPlay', { move });
+    return t('sidePlays', { side: sideName(side), move });
+  }
+
   function drawPanel(v) {
-    status.textContent = describe(v);
+    const text = animating ? animatingText(animating) : browse !== null ? t('lookingBack', { n: browse, total: v.moves.length }) : describe(v);
+    status.textContent = text;
+    status.className = 'status' + (v.end && !animating ? ' over' : '') + (myTurn(v) && !animating && !pending && browse === null ? ' yours' : '');
+    if (!animating) setTitle(v.end ? endText(v.end, you) : describe(v));
+    title.textContent = v.mode === 'computer' ? t('title.computerGame', { n: v.level }) : t('title.friendGame');
     const top = you === 'N' ? 'S' : 'N';
-    const bottom = top === 'S' ? 'N' : 'S';
-    const clockOf = (side) => v.clock ? h('span', { class: 'clock', 'data-side': side }) : null;
-    players.replaceChildren(h('span', {}, sideName(top) + ': ' + seatName(top, v), clockOf(top)),
-      h('span', {}, sideName(bottom) + ': ' + seatName(bottom, v), clockOf(bottom)));
+    playerChip(topPlayer, top, v);
+    playerChip(bottomPlayer, top === 'S' ? 'N' : 'S', v);
     // The server sends the time left when it sent the state; the page counts the running clock
     // down from the moment the state arrived.
     clockState = v.clock ? { ...v.clock, at: performance.now() } : null;
     tickClocks();
-    moves.replaceChildren(...notation(v.start, v.moves, v.moves.length));
-    moves.scrollTop = moves.scrollHeight;
-    undo.hidden = !(v.mode === 'computer' && you);
+    fill(moves, notation(v.start, v.moves, browse === null ? v.moves.length : browse));
+    if (browse === null) moves.scrollTop = moves.scrollHeight;
+    undo.hidden = !(v.mode === 'computer' && you && !v.end);
     undo.disabled = !!v.thinking || !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m));
-    const open = v.mode === 'friend' && you && !(v.seated[0] && v.seated[1]);
-    share.hidden = !open;
-    if (open) {
-      const url = location.origin + '/game/' + id;
-      share.replaceChildren(h('div', {}, t('share')), h('div', { class: 'row' },
-        h('input', { value: url, readonly: true, id: 'share-link', onfocus: (e) => e.target.select() }),
-        h('button', { onclick: () => copy(url) }, t('copyLink'))));
-    }
+    const playing = you && !v.end && !waitingForFriend(v);
+    const friends = v.mode === 'friend';
+    resign.hidden = !playing;
+    offerDraw.hidden = !(playing && friends);
+    offerTakeback.hidden = !(playing && friends);
+    offerTakeback.disabled = !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m));
+    rematch.hidden = !(v.end && you) || (!!v.rematch && v.mode === 'friend');
+    rematch.textContent = t('rematch');
+    drawOffer(v);
+    live.hidden = browse === null;
+    drawShare(v);
     resume.hidden = !(you && token);
     if (you && token && !resume.dataset.token) {
       resume.dataset.token = token;
-      const url = location.origin + '/game/' + id + '?t=' + token;
-      resume.replaceChildren(h('summary', {}, t('resume.title')), h('p', {}, t('resume.hint')),
+      const url = publicOrigin() + '/game/' + id + '?t=' + token;
+      fill(resume, h('summary', {}, t('resume.title')), h('p', {}, t('resume.hint')),
         h('div', { class: 'row' },
-          h('input', { value: url, readonly: true, id: 'resume-link', onfocus: (e) => e.target.select() }),
+          h('input', { value: url, readonly: true, id: 'resume-link', 'aria-label': t('resume.title'), onfocus: (e) => e.target.select() }),
           h('button', { class: 'secondary', onclick: () => copy(url) }, t('copyLink'))));
     }
     const keys = you === 'N' ? 'a–f' : 'A–F';
-    hint.textContent = you ? t('keysHint', { keys }) : '';
+    hint.textContent = you && !v.end ? t('keysHint', { keys }) : '';
     document.body.dataset.ply = v.moves.length;
-    document.body.dataset.over = v.end ? '1' : '0';
+    document.body.dataset.over = v.end && !animating ? '1' : '0';
+    document.body.dataset.waiting = you && waitingForFriend(v) ? '1' : '0';
   }
 
-  // Shows a new state: moves added since the board's state are animated one by one.
+  // The friend link while the friend has not come: the link, copy, the phone's share sheet, a QR
+  // code, and a warning when the address only works on this computer.
+  function drawShare(v) {
+    const open = you && waitingForFriend(v);
+    share.hidden = !open;
+    if (!open || share.dataset.drawn) return;
+    share.dataset.drawn = '1';
+    const url = publicOrigin() + '/game/' + id;
+    const shareSheet = navigator.share ? h('button', { class: 'secondary', id: 'share-sheet', onclick: () => {
+      navigator.share({ title: 'Oware', text: t('share.text'), url }).catch(() => {});
+    } }, t('share.send')) : null;
+    fill(share, h('p', {}, t('share')), h('div', { class: 'row' },
+      h('input', { value: url, readonly: true, id: 'share-link', 'aria-label': t('share'), onfocus: (e) => e.target.select() }),
+      h('button', { onclick: () => copy(url), id: 'copy-link' }, t('copyLink')), shareSheet),
+    localOnly(new URL(url).hostname) ? h('p', { class: 'warning', id: 'local-warning' }, ...withCode(t('share.localOnly'), '--public-url')) : null,
+    h('div', { class: 'qr-wrap' }, qrCode(url), h('p', { class: 'hint' }, t('share.qrHint'))));
+  }
+
+  // Looking back: the board shows the position after `ply` moves (null: the game now).
+  async function lookAt(ply) {
+    if (!view) return;
+    if (ply !== null && (ply < 0 || ply >= view.moves.length)) ply = ply < 0 ? 0 : null;
+    if (ply !== null && (!history_ || history_.moves !== view.moves)) {
+      try {
+        const r = await api('POST', '/api/analyse', { text: view.start + ' ' + view.moves, rules: view.rules });
+        history_ = { moves: view.moves, positions: r.positions };
+      } catch (e) { toast(errorText(e)); return; }
+    }
+    browse = ply;
+    redraw();
+  }
+
+  function shownPosition() {
+    return browse !== null && history_ ? history_.positions[browse] : view.position;
+  }
+
+  function redraw() {
+    if (!view || animating) return;
+    if (browse !== null) {
+      const last = browse > 0 ? LETTERS.indexOf(view.moves[browse - 1]) : undefined;
+      board.draw(parsePosition(history_.positions[browse]), { last });
+    } else board.draw(parsePosition(view.position), marks(view));
+    drawPanel(view);
+  }
+
+  // Shows a new state: moves added since the board's state are animated one by one. The move
+  // list and the status say at once what is being played.
   function show(v) {
     queue = queue.then(async () => {
       const old = shown;
+      if (old && v.moves.length !== old.moves.length) pending = false;
       const grew = old && v.moves.length > old.moves.length && v.moves.startsWith(old.moves) && v.moves.length - old.moves.length <= 2;
-      if (grew && !document.hidden) {
-        // The positions in between come from the server too: replay them from the start is not
-        // needed, since each animation ends on a position the server sent (the last one), and a
-        // middle position, if any, is recomputed by the server through /api/analyse.
+      if (grew && browse === null && !document.hidden) {
+        // The positions in between come from the server too: each animation ends on a position
+        // the server sent (the last one), and a middle one, if any, comes from /api/analyse.
         let before = parsePosition(old.position);
         const added = v.moves.slice(old.moves.length);
         let middle = [];
@@ -264,15 +626,34 @@ function gamePage(id) {
           if (!afterText) break;
           const after = parsePosition(afterText);
           const last = i === added.length - 1;
-          await board.animate(before, added[i], after, last ? marks(v) : { last: LETTERS.indexOf(added[i]) });
+          animating = added[i];
+          drawPanel(Object.assign({}, v, { moves: v.moves.slice(0, old.moves.length + i + 1) }));
+          await board.animate(before, added[i], after, last ? Object.assign(marks(v), { legal: '' }) : { last: LETTERS.indexOf(added[i]) });
+          if (after.stores[0] + after.stores[1] > before.stores[0] + before.stores[1]) sound.capture();
           before = after;
         }
+        animating = null;
       }
+      if (old && document.hidden && (v.moves.length > old.moves.length || (v.end && !old.end))) notifyInBackground(v);
       shown = v;
-      board.draw(parsePosition(v.position), marks(v));
-      drawPanel(v);
+      redraw();
     });
   }
+
+  // The opponent moved while the page is in the background: the tab's title says so (and a
+  // sound, unless sounds are off) until the player comes back.
+  function notifyInBackground(v) {
+    if (!you) return;
+    if (!(v.end || myTurn(v))) return;
+    attention.pending = true;
+    sound.notify();
+  }
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) {
+      attention.pending = false;
+      if (view) drawPanel(view);
+    }
+  });
 
   function connect() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -289,22 +670,33 @@ function gamePage(id) {
         view = msg.game;
         show(view);
       } else if (msg.type === 'error') {
-        toast(t('err.' + msg.code) !== 'err.' + msg.code ? t('err.' + msg.code) : msg.message);
+        pending = false;
+        toast(errorText(msg));
+        if (view) redraw();
       }
     };
     socket.onclose = () => {
       status.textContent = t('connecting');
       setTimeout(connect, retry);
-      retry = Math.min(retry * 2, 8000);
+      // At most 4 s between tries: after a server restart the clocks wait 5 s for the pages.
+      retry = Math.min(retry * 2, 4000);
     };
   }
 
   document.addEventListener('keydown', (e) => {
-    if (!view || !you || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (!view || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest && e.target.closest('input, textarea, select')) return;
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      e.preventDefault();
+      const now = browse === null ? view.moves.length : browse;
+      const to = now + (e.key === 'ArrowLeft' ? -1 : 1);
+      lookAt(to >= view.moves.length ? null : Math.max(0, to));
+      return;
+    }
+    if (!you) return;
     const i = 'abcdef'.indexOf(e.key.toLowerCase());
-    if (i < 0) return;
-    const letter = you === 'S' ? 'ABCDEF'[i] : 'abcdef'[i];
-    if (myTurn(view) && view.legal.includes(letter)) send({ type: 'move', move: letter, ply: view.moves.length });
+    if (i < 0 || e.key.length !== 1) return;
+    pick(you === 'S' ? 'ABCDEF'[i] : 'abcdef'[i]);
   });
 
   (async () => {
@@ -313,11 +705,18 @@ function gamePage(id) {
     // It also sets the seat cookie, so a private link opened once keeps working on that device.
     try {
       const seat = await api('POST', '/api/games/' + id + '/join', token ? { token } : undefined);
-      if (seat.token) { token = seat.token; saved.set(tokenKey, token); }
+      if (seat.token) {
+        token = seat.token;
+        saved.set(tokenKey, token);
+        const known = myGames.list().find((g) => g.id === id);
+        myGames.remember(Object.assign({}, known, { id, side: seat.side }));
+      }
     } catch (e) {
-      status.textContent = e.message;
+      if (e.status === 404) notFoundPage();
+      else status.textContent = errorText(e);
       return;
     }
+    await loadServerInfo();
     connect();
   })();
 }
@@ -325,48 +724,94 @@ function gamePage(id) {
 // ---------------------------------------------------------------- analysis
 
 function analysisPage() {
-  let data = null;
+  setTitle(t('analysis.title'));
+  let main = null; // the record as loaded
+  let variation = null; // { from: ply where it leaves the record, data } while one is tried
   let index = 0;
   let evalSeq = 0;
-  const text = h('textarea', { id: 'analysis-text' }, sessionStorage.getItem('oware.analyse') || '');
+  const text = h('textarea', { id: 'analysis-text', 'aria-label': t('home.open') }, sessionStorage.getItem('oware.analyse') || '');
   const rules = rulesSelect();
   rules.value = sessionStorage.getItem('oware.analyseRules') || 'abapa';
-  const error = h('div', { class: 'error', id: 'analysis-error' });
+  const startPly = sessionStorage.getItem('oware.analysePly');
+  sessionStorage.removeItem('oware.analysePly');
+  const error = h('div', { class: 'error', id: 'analysis-error', role: 'alert' });
   const boardWrap = h('div', { class: 'board-wrap' });
   const board = new Board(boardWrap, { onPick: (letter) => tryMove(letter) });
-  const info = h('div', { class: 'status', id: 'analysis-status' });
-  const moves = h('div', { class: 'moves', onclick: (e) => { const p = e.target.dataset.ply; if (p) go(Number(p)); } });
+  const info = h('div', { class: 'status', id: 'analysis-status', 'aria-live': 'polite' });
+  const plyClick = (e) => { const p = e.target.dataset && e.target.dataset.ply; if (p) go(Number(p), e.currentTarget === varMoves); };
+  const moves = h('div', { class: 'moves', id: 'analysis-moves', onclick: plyClick });
+  const varMoves = h('div', { class: 'moves variation', id: 'variation-moves', onclick: plyClick });
+  const varBox = h('div', { class: 'variation-box', id: 'variation', hidden: true },
+    h('div', { class: 'row' }, h('strong', {}, t('analysis.variation')),
+      h('button', { class: 'secondary', id: 'back-to-record', onclick: () => { const at = variation ? variation.from : index; variation = null; go(at); } }, t('analysis.backToRecord'))),
+    varMoves);
   const evalBox = h('div', { id: 'evaluation' });
   const btn = (label, fn) => h('button', { class: 'secondary', onclick: fn }, label);
-  app.replaceChildren(
+  fill(app,
     h('h1', {}, t('analysis.title')),
     text, h('div', { class: 'row' }, rules, h('button', { id: 'analysis-load', onclick: () => load(text.value) }, t('analysis.load'))), error,
     boardWrap, info,
     h('div', { class: 'row' }, btn('|◀ ' + t('analysis.start'), () => go(0)), btn('◀ ' + t('analysis.prev'), () => go(index - 1)),
-      btn(t('analysis.next') + ' ▶', () => go(index + 1)), btn(t('analysis.end') + ' ▶|', () => go(data ? data.moves.length : 0)),
-      btn(t('copyPos'), () => data && copy(data.positions[index]))),
-    moves, h('p', {}, t('analysis.clickHint')), evalBox);
+      btn(t('analysis.next') + ' ▶', () => go(index + 1)), btn(t('analysis.end') + ' ▶|', () => go(line() ? line().moves.length : 0)),
+      btn(t('copyPos'), () => line() && copy(line().positions[index]))),
+    moves, varBox, h('p', { class: 'hint' }, t('analysis.clickHint')), evalBox);
+
+  // The line the board follows: the variation being tried, else the record.
+  function line() { return variation ? variation.data : main; }
+
+  function clear(message) {
+    main = null;
+    variation = null;
+    index = 0;
+    error.textContent = message;
+    fill(boardWrap.querySelector('svg'));
+    boardWrap.hidden = true;
+    info.textContent = '';
+    fill(moves);
+    varBox.hidden = true;
+    fill(evalBox);
+    delete evalBox.dataset.for;
+  }
 
   async function load(input, at) {
     error.textContent = '';
+    let data;
     try {
       data = await api('POST', '/api/analyse', { text: input || '', rules: rules.value });
-    } catch (e) { error.textContent = e.message; return; }
-    if (data.error) error.textContent = data.error;
+    } catch (e) {
+      clear(errorText(e));
+      error.title = e.message;
+      return;
+    }
+    main = data;
+    variation = null;
+    if (data.error) {
+      error.textContent = t('err.illegal-in-record', { n: data.error_ply || data.moves.length + 1 });
+      error.title = data.error;
+    }
     go(at === undefined ? data.moves.length : at);
   }
 
-  function go(i) {
+  function go(i, inVariation) {
+    if (inVariation === false) variation = null;
+    const data = line();
     if (!data) return;
     index = Math.max(0, Math.min(i, data.moves.length));
+    boardWrap.hidden = false;
     const pos = parsePosition(data.positions[index]);
     const over = index === data.moves.length && data.end;
     const last = index > 0 ? LETTERS.indexOf(data.moves[index - 1]) : undefined;
-    board.draw(pos, { legal: over ? '' : legalOf(pos), last });
-    info.textContent = over ? t('analysis.over', { score: data.end.score, reason: t('reason.' + data.end.reason) })
+    board.draw(pos, { legal: over ? '' : legalOf(pos), last, turn: over ? undefined : pos.side });
+    info.textContent = over ? t('analysis.over', { score: data.end.score.replace('-', '–'), reason: t('reason.' + data.end.reason) })
       : t('toMove', { side: sideName(pos.side) }) + ' — ' + data.positions[index];
-    moves.replaceChildren(...notation(data.start, data.moves, index));
-    evaluate(data.positions[index], over);
+    fill(moves, notation(main.start, main.moves, variation ? -1 : index));
+    varBox.hidden = !variation;
+    if (variation) {
+      // The variation's moves keep their plies in the whole line, so a click lands on them.
+      fill(varMoves, notation(variation.data.start, variation.data.moves, index, variation.from));
+      varMoves.dataset.moves = variation.data.moves.slice(variation.from);
+    }
+    evaluate(data, data.positions[index], over);
   }
 
   // Houses worth offering a click on: the mover's non-empty houses (the server says if a move
@@ -378,29 +823,46 @@ function analysisPage() {
     return s;
   }
 
-  function tryMove(letter) {
-    const line = data.start + ' ' + data.moves.slice(0, index) + letter;
-    load(line, index + 1);
+  // A move tried at the shown position: the next move of the line is simply followed; another
+  // one starts (or changes) a variation, and the record stays as it was.
+  async function tryMove(letter) {
+    const data = line();
+    if (!data) return;
+    if (data.moves[index] === letter) { go(index + 1); return; }
+    const pos = parsePosition(data.positions[index]);
+    const i = LETTERS.indexOf(letter);
+    if ((i < 6 ? 'S' : 'N') !== pos.side) { toast(t('err.not-your-house')); return; }
+    if (pos.houses[i] === 0) { toast(t('err.empty-house')); return; }
+    let next;
+    try {
+      next = await api('POST', '/api/analyse', { text: data.start + ' ' + data.moves.slice(0, index) + letter, rules: data.rules });
+    } catch (e) { toast(errorText(e)); return; }
+    if (next.error) { toast(t('err.must-feed')); return; }
+    // Past the record's end a move simply continues it.
+    if (!variation && index === main.moves.length) { main = next; go(index + 1); return; }
+    const from = variation ? Math.min(variation.from, index) : index;
+    variation = { from, data: next };
+    go(index + 1);
   }
 
   // A value as a player reads it: seeds for the side to move, or a forced win or loss.
   function valueText(m) {
-    if (m.end_in > 0) return t('analysis.winIn', { n: m.end_in });
-    if (m.end_in < 0) return t('analysis.lossIn', { n: -m.end_in });
+    if (m.end_in > 0) return t(m.end_in === 1 ? 'analysis.winIn1' : 'analysis.winIn', { n: m.end_in });
+    if (m.end_in < 0) return t(m.end_in === -1 ? 'analysis.lossIn1' : 'analysis.lossIn', { n: -m.end_in });
     return (m.score > 0 ? '+' : '') + m.score.toFixed(1);
   }
 
-  async function evaluate(position, over) {
+  async function evaluate(data, position, over) {
     const seq = ++evalSeq;
     const at = index;
     delete evalBox.dataset.for;
-    evalBox.replaceChildren(over ? '' : h('p', { class: 'hint' }, t('analysis.thinking')));
+    fill(evalBox, over ? null : h('p', { class: 'hint' }, t('analysis.thinking')));
     if (over) return;
     let r;
     // The moves that led here go along, so the engine sees repetitions.
     const body = { position: data.start, moves: data.moves.slice(0, at), rules: data.rules };
     try { r = await api('POST', '/api/evaluate', body); } catch (e) {
-      if (seq === evalSeq) evalBox.replaceChildren(h('p', { class: 'error' }, e.message));
+      if (seq === evalSeq) fill(evalBox, h('p', { class: 'error' }, errorText(e)));
       return;
     }
     if (seq !== evalSeq) return;
@@ -409,20 +871,20 @@ function analysisPage() {
     const rows = r.moves.map((m, i) => h('tr', { class: i === 0 ? 'best' : '' },
       h('td', {}, h('a', { href: '#', onclick: (e) => { e.preventDefault(); tryMove(m.move); } }, m.move)),
       h('td', { class: 'value' }, valueText(m)),
-      withDb ? h('td', { class: 'value' }, dbText(m.database)) : null,
+      withDb ? h('td', { class: 'value' }, dbText(data, m.database)) : null,
       h('td', { class: 'line' }, lineText(m.line))));
-    evalBox.replaceChildren(h('table', { class: 'eval' },
+    fill(evalBox, h('table', { class: 'eval' },
       h('tr', {}, h('th', {}, t('analysis.move')), h('th', {}, t('analysis.score')),
         withDb ? h('th', {}, t('analysis.database')) : null, h('th', {}, t('analysis.line'))), ...rows),
-      h('p', { class: 'hint' }, t('analysis.depth', { d: r.depth })),
-      withDb ? h('p', { class: 'hint' }, t(data.rules === 'awari' ? 'analysis.dbAwari' : 'analysis.dbAbapa',
-        { n: r.moves.find((m) => m.database).database.seeds })) : null);
+    h('p', { class: 'hint' }, t('analysis.depth', { d: r.depth })),
+    withDb ? h('p', { class: 'hint' }, t(data.rules === 'awari' ? 'analysis.dbAwari' : 'analysis.dbAbapa',
+      { n: r.moves.find((m) => m.database).database.seeds })) : null);
     evalBox.dataset.for = position;
   }
 
   // A database value in the rule set's units: awari, the final seed difference over the board
   // ("+4"); abapa, the seeds of the board the mover ends with ("5/8"); "≥" marks a lower bound.
-  function dbText(d) {
+  function dbText(data, d) {
     if (!d) return '—';
     const bound = d.exact ? '' : '≥ ';
     if (data.rules === 'awari') return bound + (d.value > 0 ? '+' : '') + d.value;
@@ -430,58 +892,96 @@ function analysisPage() {
   }
 
   // "F e D": the line's letters with spaces, so it reads as moves.
-  function lineText(line) { return line.split('').join(' '); }
+  function lineText(l) { return l.split('').join(' '); }
 
   document.addEventListener('keydown', (e) => {
-    if (e.target === text) return;
+    if (e.target === text || (e.target.closest && e.target.closest('select, input'))) return;
     if (e.key === 'ArrowLeft') go(index - 1);
     if (e.key === 'ArrowRight') go(index + 1);
   });
-  load(text.value);
+  load(text.value, startPly ? Number(startPly) : undefined);
 }
 
 // ---------------------------------------------------------------- rules
 
 function rulesPage() {
   const r = RULES[getLanguage()] || RULES.en;
-  const out = [h('h1', {}, r.title)];
+  setTitle(r.title);
+  const out = [h('h1', {}, typeset(r.title))];
   for (const s of r.sections) {
-    out.push(h('h2', {}, s.h));
-    for (const p of s.p) out.push(h('p', {}, p));
+    out.push(h('h2', {}, typeset(s.h)));
+    for (const p of s.p) out.push(h('p', {}, typeset(p)));
     if (s.d) {
       const fig = h('figure', { class: 'diagram' });
       const b = new Board(fig, {});
       b.draw(parsePosition(s.d[0]), { last: s.d[1] >= 0 ? s.d[1] : undefined });
-      fig.append(h('figcaption', {}, s.d[2]));
+      fig.append(h('figcaption', {}, typeset(s.d[2])));
       out.push(fig);
     }
   }
-  app.replaceChildren(h('div', { class: 'rules-text' }, ...out));
+  fill(app, h('div', { class: 'rules-text' }, ...out));
+}
+
+// ---------------------------------------------------------------- not found
+
+function notFoundPage() {
+  setTitle(t('notFound.title'));
+  document.body.dataset.page = 'not-found';
+  fill(app, h('section', { class: 'not-found', id: 'not-found' },
+    h('h1', {}, t('notFound.title')),
+    h('p', {}, t('notFound.text')),
+    h('div', { class: 'row' }, h('a', { class: 'button', href: '/' }, t('notFound.home')),
+      h('a', { class: 'button secondary', href: '/rules' }, t('nav.rules')))));
 }
 
 // ---------------------------------------------------------------- start
 
+// The colour scheme: the system's, unless the player picked light or dark (remembered).
+function applyTheme() {
+  const theme = saved.get('oware.theme');
+  if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme;
+  else delete document.documentElement.dataset.theme;
+}
+
 function translateChrome() {
   document.documentElement.lang = getLanguage();
   for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.dataset.t);
-  const sel = document.getElementById('lang');
-  sel.value = getLanguage();
+  for (const el of document.querySelectorAll('[data-t-label]')) el.setAttribute('aria-label', t(el.dataset.tLabel));
+  document.getElementById('lang').value = getLanguage();
+  const theme = document.getElementById('theme');
+  fill(theme, ['system', 'light', 'dark'].map((v) => h('option', { value: v }, t('theme.' + v))));
+  theme.value = saved.get('oware.theme') || 'system';
+  document.getElementById('sound').checked = sound.on();
+  const path = location.pathname;
+  for (const a of document.querySelectorAll('nav a')) {
+    const here = a.getAttribute('href') === path || (path.startsWith('/game/') && a.getAttribute('href') === '/');
+    if (here) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+  }
 }
 
 function route() {
+  applyTheme();
   translateChrome();
   const path = location.pathname;
   const game = path.match(/^\/game\/([0-9a-f]{32})$/);
   if (game) gamePage(game[1]);
   else if (path === '/analysis') analysisPage();
   else if (path === '/rules') rulesPage();
-  else homePage();
+  else if (path === '/' || path === '/index.html') homePage();
+  else notFoundPage();
 }
 
 document.getElementById('lang').addEventListener('change', (e) => {
   setLanguage(e.target.value);
   // Simplest faithful way to redraw every text: load the page again (games resume by token).
   location.reload();
+});
+document.getElementById('theme').addEventListener('change', (e) => {
+  saved.set('oware.theme', e.target.value);
+  applyTheme();
+});
+document.getElementById('sound').addEventListener('change', (e) => {
+  saved.set('oware.sound', e.target.checked ? 'on' : 'off');
 });
 
 route();

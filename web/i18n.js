@@ -19,12 +19,38 @@ const STRINGS = {
     'undo': 'Undo', 'download': 'Download (OGN)', 'copyPos': 'Copy position', 'copied': 'Copied', 'analyseThis': 'Analyse',
     'share': 'Send this link to your friend:', 'copyLink': 'Copy link', 'resume.title': 'Continue on another device', 'resume.hint': 'Open this private link on your other phone or computer to play your side there. Keep it to yourself: whoever has it plays for you.', 'connecting': 'Connecting…', 'moves': 'Moves', 'keysHint': 'Keys {keys} play your houses.',
     'analysis.title': 'Analysis board', 'analysis.load': 'Load', 'analysis.start': 'Start', 'analysis.prev': 'Back', 'analysis.next': 'Forward', 'analysis.end': 'End',
-    'analysis.move': 'Move', 'analysis.score': 'Value', 'analysis.line': 'Best line', 'analysis.depth': 'Engine search, every move to at least {d} plies; values in seeds for the side to move (repetitions counted).', 'analysis.winIn': 'wins in {n}', 'analysis.lossIn': 'loses in {n}', 'analysis.database': 'Database', 'analysis.dbAwari': 'Database: the final difference in seeds captured from those now on the board, for the side to move; ≥ marks a lower bound.', 'analysis.dbAbapa': 'Database: how many of the {n} seeds now on the board the side to move ends with, with perfect play; ≥ marks a lower bound.', 'analysis.thinking': 'The engine is thinking…',
+    'analysis.move': 'Move', 'analysis.score': 'Value', 'analysis.line': 'Best line', 'analysis.depth': 'Engine search, every move to at least {d} plies; values in seeds for the side to move (repetitions counted).', 'analysis.winIn': 'wins in {n} moves', 'analysis.lossIn': 'loses in {n} moves', 'analysis.winIn1': 'wins in 1 move', 'analysis.lossIn1': 'loses in 1 move', 'analysis.database': 'Database', 'analysis.dbAwari': 'Database: the final difference in seeds captured from those now on the board, for the side to move; ≥ marks a lower bound.', 'analysis.dbAbapa': 'Database: how many of the {n} seeds now on the board the side to move ends with, with perfect play; ≥ marks a lower bound.', 'analysis.thinking': 'The engine is thinking…',
     'analysis.clickHint': 'Click a house to try a move; the engine values every legal move.', 'analysis.over': 'Game over: {score} ({reason})', 'position': 'Position',
-    'err.not-your-turn': 'It is not your turn.', 'err.waiting-for-opponent': 'The clocks start when your friend has joined: wait for them.', 'err.stale': 'The game moved on; try again.', 'err.game-over': 'The game is over.',
+    'err.not-your-turn': 'It is not your turn.', 'err.waiting-for-opponent': 'Your friend has not joined yet: the game starts when they open the link.', 'err.stale': 'The game moved on; try again.', 'err.game-over': 'The game is over.',
     'err.not-your-house': 'That house belongs to your opponent.', 'err.empty-house': 'That house is empty.',
     'err.must-feed': 'Your opponent has no seeds: you must give them some.', 'err.starves-opponent': 'That move would leave your opponent without seeds.',
     'err.not-a-player': 'You are watching: only the players can move.', 'err.unknown-game': 'There is no such game.', 'err.nothing-to-undo': 'There is nothing to take back.',
+    'labelled': '{label}: {value}', 'board.label': 'Oware board', 'store.label': '{side}’s store: {n} seeds',
+    'house.label': '{side}’s house {letter}, {n} seeds', 'house.label1': '{side}’s house {letter}, 1 seed',
+    'title.home': 'Play oware online', 'title.game': 'Game', 'title.computerGame': 'Game against the computer, level {n}', 'title.friendGame': 'Game between friends',
+    'home.title': 'Play oware', 'home.playNow': 'Play now', 'home.inviteNow': 'Invite a friend', 'home.playNowHint': 'Play now: you are South against the computer at level 3. Invite: you get a link for a friend.', 'home.more': 'More ways to play',
+    'theirTurnShort': 'their turn', 'waitingFriend': 'Waiting for your friend to open the link…',
+    'myGames.title': 'My games', 'myGames.against': 'against {who}', 'myGames.move1': '1 move', 'myGames.moves': '{n} moves',
+    'share.qr': 'QR code of the game’s link', 'share.qrHint': 'Or let your friend scan this code with their phone’s camera.', 'share.text': 'Play oware with me:', 'share.send': 'Send…',
+    'share.localOnly': 'This address only works on this computer: your friend cannot open it. Start the server with --public-url and an address others can reach (see the README).',
+    'backToGame': 'Back to the game', 'rematch': 'Rematch (sides swapped)', 'newGame': 'New game', 'sending': 'Sowing…',
+    'why.browsing': 'You are looking at an earlier position: go back to the game to play.', 'why.waiting': 'Your friend has not opened the link yet: the game starts when they do.',
+    'youPlay': 'You play {move}…', 'sidePlays': '{side} plays {move}…', 'lookingBack': 'Position after move {n} of {total}',
+    'analysis.variation': 'Variation', 'analysis.backToRecord': 'Back to the record',
+    'notFound.title': 'Page not found', 'notFound.text': 'There is no page or game at this address. The link may be mistyped, or the game no longer exists.', 'notFound.home': 'Play a game',
+    'theme': 'Colours', 'theme.system': 'as the system', 'theme.light': 'light', 'theme.dark': 'dark', 'sound': 'Sounds',
+    'err.network': 'The server cannot be reached; check the connection and try again.', 'err.bad-position': 'That is not a position: a position is 12 house counts, the two stores and the side to move, such as 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
+    'err.bad-record': 'That is neither a game record, a move list nor a position.', 'err.illegal-in-record': 'Move {n} of the record is not legal here: the record is shown up to the move before it.',
+    'err.busy': 'The engine is busy; try again in a moment.', 'err.rate-limited': 'Too many requests at once; wait a moment.', 'err.storage': 'The server could not save that; try again.',
+    'err.undo-not-allowed': 'Moves can only be taken back against the computer.', 'err.bad-move': 'That is not a move.', 'err.illegal-move': 'That move is not legal here.', 'err.too-many-connections': 'The server is full; try again later.',
+    'resign': 'Resign', 'resign.confirm': 'Really resign?', 'offer.draw': 'Offer a draw', 'offer.takeback': 'Ask to take back',
+    'offer.sent.draw': 'You offered a draw: waiting for the answer.', 'offer.sent.takeback': 'You asked to take back your last move: waiting for the answer.',
+    'offer.received.draw': 'Your opponent offers a draw.', 'offer.received.takeback': 'Your opponent asks to take back their last move.',
+    'offer.accept': 'Accept', 'offer.decline': 'Decline', 'offer.withdraw': 'Withdraw', 'offer.rematchReady': 'Your friend started a rematch, with the sides swapped.', 'offer.openRematch': 'Play the rematch',
+    'reason.resign': 'by resignation', 'reason.agreement': 'by agreement', 'clock.increment': '{n} min + {s} s a move',
+    'err.no-offer': 'There is no offer to answer.', 'err.friends-only': 'That is for games between friends.', 'err.not-over': 'The game is not over yet.', 'err.offer-pending': 'An offer is already waiting for an answer.',
+    'err.too-many-games': 'Too many new games from this address: wait a while before starting another.', 'err.not-found': 'There is no such page.', 'err.bad-clock': 'That clock is not offered.',
+    'err.shutting-down': 'The server is restarting; try again in a moment.',
   },
   fr: {
     'nav.play': 'Jouer', 'nav.analysis': 'Analyse', 'nav.rules': 'Règles',
@@ -42,12 +68,38 @@ const STRINGS = {
     'undo': 'Annuler', 'download': 'Télécharger (OGN)', 'copyPos': 'Copier la position', 'copied': 'Copié', 'analyseThis': 'Analyser',
     'share': 'Envoyez ce lien à votre ami :', 'copyLink': 'Copier le lien', 'resume.title': 'Continuer sur un autre appareil', 'resume.hint': 'Ouvrez ce lien privé sur votre autre téléphone ou ordinateur pour y jouer votre camp. Gardez-le pour vous : qui l’a joue à votre place.', 'connecting': 'Connexion…', 'moves': 'Coups', 'keysHint': 'Les touches {keys} jouent vos cases.',
     'analysis.title': 'Plateau d’analyse', 'analysis.load': 'Charger', 'analysis.start': 'Début', 'analysis.prev': 'Reculer', 'analysis.next': 'Avancer', 'analysis.end': 'Fin',
-    'analysis.move': 'Coup', 'analysis.score': 'Valeur', 'analysis.line': 'Meilleure suite', 'analysis.depth': 'Recherche du moteur, chaque coup à au moins {d} demi-coups ; valeurs en graines pour le camp au trait (répétitions comptées).', 'analysis.winIn': 'gagne en {n}', 'analysis.lossIn': 'perd en {n}', 'analysis.database': 'Base de données', 'analysis.dbAwari': 'Base de données : l’écart final en graines capturées parmi celles qui sont sur le plateau, pour le camp au trait ; ≥ indique un minimum.', 'analysis.dbAbapa': 'Base de données : combien des {n} graines sur le plateau le camp au trait finit par prendre, en jeu parfait ; ≥ indique un minimum.', 'analysis.thinking': 'Le moteur réfléchit…',
+    'analysis.move': 'Coup', 'analysis.score': 'Valeur', 'analysis.line': 'Meilleure suite', 'analysis.depth': 'Recherche du moteur, chaque coup à au moins {d} demi-coups ; valeurs en graines pour le camp au trait (répétitions comptées).', 'analysis.winIn': 'gagne en {n} coups', 'analysis.lossIn': 'perd en {n} coups', 'analysis.winIn1': 'gagne en 1 coup', 'analysis.lossIn1': 'perd en 1 coup', 'analysis.database': 'Base de données', 'analysis.dbAwari': 'Base de données : l’écart final en graines capturées parmi celles qui sont sur le plateau, pour le camp au trait ; ≥ indique un minimum.', 'analysis.dbAbapa': 'Base de données : combien des {n} graines sur le plateau le camp au trait finit par prendre, en jeu parfait ; ≥ indique un minimum.', 'analysis.thinking': 'Le moteur réfléchit…',
     'analysis.clickHint': 'Cliquez une case pour essayer un coup ; le moteur évalue chaque coup légal.', 'analysis.over': 'Partie finie : {score} ({reason})', 'position': 'Position',
-    'err.not-your-turn': 'Ce n’est pas votre tour.', 'err.waiting-for-opponent': 'Les pendules démarrent quand votre ami a rejoint la partie : attendez-le.', 'err.stale': 'La partie a avancé ; réessayez.', 'err.game-over': 'La partie est finie.',
+    'err.not-your-turn': 'Ce n’est pas votre tour.', 'err.waiting-for-opponent': 'Votre ami n’a pas encore rejoint la partie : elle commence quand il ouvre le lien.', 'err.stale': 'La partie a avancé ; réessayez.', 'err.game-over': 'La partie est finie.',
     'err.not-your-house': 'Cette case est à votre adversaire.', 'err.empty-house': 'Cette case est vide.',
     'err.must-feed': 'Votre adversaire n’a plus de graines : vous devez lui en donner.', 'err.starves-opponent': 'Ce coup laisserait votre adversaire sans graines.',
     'err.not-a-player': 'Vous regardez : seuls les joueurs jouent.', 'err.unknown-game': 'Cette partie n’existe pas.', 'err.nothing-to-undo': 'Rien à annuler.',
+    'labelled': '{label} : {value}', 'board.label': 'Plateau d’awalé', 'store.label': 'Grenier de {side} : {n} graines',
+    'house.label': 'Case {letter} de {side}, {n} graines', 'house.label1': 'Case {letter} de {side}, 1 graine',
+    'title.home': 'Jouer à l’awalé en ligne', 'title.game': 'Partie', 'title.computerGame': 'Partie contre l’ordinateur, niveau {n}', 'title.friendGame': 'Partie entre amis',
+    'home.title': 'Jouer à l’awalé', 'home.playNow': 'Jouer maintenant', 'home.inviteNow': 'Inviter un ami', 'home.playNowHint': 'Jouer maintenant : vous êtes Sud contre l’ordinateur au niveau 3. Inviter : vous recevez un lien pour un ami.', 'home.more': 'Autres façons de jouer',
+    'theirTurnShort': 'à l’adversaire', 'waitingFriend': 'En attente de votre ami, qui doit ouvrir le lien…',
+    'myGames.title': 'Mes parties', 'myGames.against': 'contre {who}', 'myGames.move1': '1 coup', 'myGames.moves': '{n} coups',
+    'share.qr': 'Code QR du lien de la partie', 'share.qrHint': 'Ou faites scanner ce code par l’appareil photo du téléphone de votre ami.', 'share.text': 'Joue à l’awalé avec moi :', 'share.send': 'Envoyer…',
+    'share.localOnly': 'Cette adresse ne marche que sur cet ordinateur : votre ami ne pourra pas l’ouvrir. Lancez le serveur avec --public-url et une adresse joignable (voir le README).',
+    'backToGame': 'Retour à la partie', 'rematch': 'Revanche (camps inversés)', 'newGame': 'Nouvelle partie', 'sending': 'Semis…',
+    'why.browsing': 'Vous regardez une position passée : revenez à la partie pour jouer.', 'why.waiting': 'Votre ami n’a pas encore ouvert le lien : la partie commence quand il le fait.',
+    'youPlay': 'Vous jouez {move}…', 'sidePlays': '{side} joue {move}…', 'lookingBack': 'Position après le coup {n} sur {total}',
+    'analysis.variation': 'Variante', 'analysis.backToRecord': 'Retour à la partie',
+    'notFound.title': 'Page introuvable', 'notFound.text': 'Il n’y a ni page ni partie à cette adresse. Le lien est peut-être mal recopié, ou la partie n’existe plus.', 'notFound.home': 'Jouer une partie',
+    'theme': 'Couleurs', 'theme.system': 'comme le système', 'theme.light': 'claires', 'theme.dark': 'sombres', 'sound': 'Sons',
+    'err.network': 'Le serveur est injoignable ; vérifiez la connexion et réessayez.', 'err.bad-position': 'Ce n’est pas une position : une position, ce sont les 12 cases, les deux greniers et le camp au trait, comme 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
+    'err.bad-record': 'Ce n’est ni une partie, ni une liste de coups, ni une position.', 'err.illegal-in-record': 'Le coup {n} de la partie n’est pas légal ici : la partie est montrée jusqu’au coup d’avant.',
+    'err.busy': 'Le moteur est occupé ; réessayez dans un instant.', 'err.rate-limited': 'Trop de demandes à la fois ; attendez un instant.', 'err.storage': 'Le serveur n’a pas pu l’enregistrer ; réessayez.',
+    'err.undo-not-allowed': 'On ne reprend un coup que contre l’ordinateur.', 'err.bad-move': 'Ce n’est pas un coup.', 'err.illegal-move': 'Ce coup n’est pas légal ici.', 'err.too-many-connections': 'Le serveur est plein ; réessayez plus tard.',
+    'resign': 'Abandonner', 'resign.confirm': 'Vraiment abandonner ?', 'offer.draw': 'Proposer la nulle', 'offer.takeback': 'Demander à reprendre',
+    'offer.sent.draw': 'Vous avez proposé la nulle : en attente de la réponse.', 'offer.sent.takeback': 'Vous avez demandé à reprendre votre dernier coup : en attente de la réponse.',
+    'offer.received.draw': 'Votre adversaire propose la nulle.', 'offer.received.takeback': 'Votre adversaire demande à reprendre son dernier coup.',
+    'offer.accept': 'Accepter', 'offer.decline': 'Refuser', 'offer.withdraw': 'Retirer', 'offer.rematchReady': 'Votre ami a lancé une revanche, camps inversés.', 'offer.openRematch': 'Jouer la revanche',
+    'reason.resign': 'par abandon', 'reason.agreement': 'd’un commun accord', 'clock.increment': '{n} min + {s} s par coup',
+    'err.no-offer': 'Il n’y a pas de proposition à laquelle répondre.', 'err.friends-only': 'C’est pour les parties entre amis.', 'err.not-over': 'La partie n’est pas finie.', 'err.offer-pending': 'Une proposition attend déjà sa réponse.',
+    'err.too-many-games': 'Trop de nouvelles parties depuis cette adresse : attendez un peu avant d’en commencer une autre.', 'err.not-found': 'Cette page n’existe pas.', 'err.bad-clock': 'Cette pendule n’est pas proposée.',
+    'err.shutting-down': 'Le serveur redémarre ; réessayez dans un instant.',
   },
   es: {
     'nav.play': 'Jugar', 'nav.analysis': 'Análisis', 'nav.rules': 'Reglas',
@@ -65,12 +117,38 @@ const STRINGS = {
     'undo': 'Deshacer', 'download': 'Descargar (OGN)', 'copyPos': 'Copiar la posición', 'copied': 'Copiado', 'analyseThis': 'Analizar',
     'share': 'Envía este enlace a tu amigo:', 'copyLink': 'Copiar el enlace', 'resume.title': 'Seguir en otro dispositivo', 'resume.hint': 'Abre este enlace privado en tu otro teléfono u ordenador para jugar tu lado allí. No lo compartas: quien lo tenga juega por ti.', 'connecting': 'Conectando…', 'moves': 'Jugadas', 'keysHint': 'Las teclas {keys} juegan tus casillas.',
     'analysis.title': 'Tablero de análisis', 'analysis.load': 'Cargar', 'analysis.start': 'Inicio', 'analysis.prev': 'Atrás', 'analysis.next': 'Adelante', 'analysis.end': 'Final',
-    'analysis.move': 'Jugada', 'analysis.score': 'Valor', 'analysis.line': 'Mejor línea', 'analysis.depth': 'Búsqueda del motor, cada jugada a al menos {d} medias jugadas; valores en semillas para el lado que juega (con repeticiones).', 'analysis.winIn': 'gana en {n}', 'analysis.lossIn': 'pierde en {n}', 'analysis.database': 'Base de datos', 'analysis.dbAwari': 'Base de datos: la diferencia final en semillas capturadas de las que hay en el tablero, para el lado que juega; ≥ indica un mínimo.', 'analysis.dbAbapa': 'Base de datos: cuántas de las {n} semillas del tablero acaba ganando el lado que juega, con juego perfecto; ≥ indica un mínimo.', 'analysis.thinking': 'El motor está pensando…',
+    'analysis.move': 'Jugada', 'analysis.score': 'Valor', 'analysis.line': 'Mejor línea', 'analysis.depth': 'Búsqueda del motor, cada jugada a al menos {d} medias jugadas; valores en semillas para el lado que juega (con repeticiones).', 'analysis.winIn': 'gana en {n} jugadas', 'analysis.lossIn': 'pierde en {n} jugadas', 'analysis.winIn1': 'gana en 1 jugada', 'analysis.lossIn1': 'pierde en 1 jugada', 'analysis.database': 'Base de datos', 'analysis.dbAwari': 'Base de datos: la diferencia final en semillas capturadas de las que hay en el tablero, para el lado que juega; ≥ indica un mínimo.', 'analysis.dbAbapa': 'Base de datos: cuántas de las {n} semillas del tablero acaba ganando el lado que juega, con juego perfecto; ≥ indica un mínimo.', 'analysis.thinking': 'El motor está pensando…',
     'analysis.clickHint': 'Pulsa una casilla para probar una jugada; el motor valora cada jugada legal.', 'analysis.over': 'Partida terminada: {score} ({reason})', 'position': 'Posición',
-    'err.not-your-turn': 'No es tu turno.', 'err.waiting-for-opponent': 'Los relojes empiezan cuando tu amigo se ha unido: espéralo.', 'err.stale': 'La partida ha avanzado; inténtalo otra vez.', 'err.game-over': 'La partida ha terminado.',
+    'err.not-your-turn': 'No es tu turno.', 'err.waiting-for-opponent': 'Tu amigo aún no se ha unido: la partida empieza cuando abra el enlace.', 'err.stale': 'La partida ha avanzado; inténtalo otra vez.', 'err.game-over': 'La partida ha terminado.',
     'err.not-your-house': 'Esa casilla es de tu rival.', 'err.empty-house': 'Esa casilla está vacía.',
     'err.must-feed': 'Tu rival no tiene semillas: debes darle alguna.', 'err.starves-opponent': 'Esa jugada dejaría a tu rival sin semillas.',
     'err.not-a-player': 'Estás mirando: solo juegan los jugadores.', 'err.unknown-game': 'No existe esa partida.', 'err.nothing-to-undo': 'No hay nada que deshacer.',
+    'labelled': '{label}: {value}', 'board.label': 'Tablero de oware', 'store.label': 'Granero de {side}: {n} semillas',
+    'house.label': 'Casilla {letter} de {side}, {n} semillas', 'house.label1': 'Casilla {letter} de {side}, 1 semilla',
+    'title.home': 'Juega al oware en línea', 'title.game': 'Partida', 'title.computerGame': 'Partida contra el ordenador, nivel {n}', 'title.friendGame': 'Partida entre amigos',
+    'home.title': 'Juega al oware', 'home.playNow': 'Jugar ya', 'home.inviteNow': 'Invitar a un amigo', 'home.playNowHint': 'Jugar ya: eres Sur contra el ordenador en el nivel 3. Invitar: recibes un enlace para un amigo.', 'home.more': 'Otras formas de jugar',
+    'theirTurnShort': 'le toca al rival', 'waitingFriend': 'Esperando a que tu amigo abra el enlace…',
+    'myGames.title': 'Mis partidas', 'myGames.against': 'contra {who}', 'myGames.move1': '1 jugada', 'myGames.moves': '{n} jugadas',
+    'share.qr': 'Código QR del enlace de la partida', 'share.qrHint': 'O deja que tu amigo escanee este código con la cámara del móvil.', 'share.text': 'Juega al oware conmigo:', 'share.send': 'Enviar…',
+    'share.localOnly': 'Esta dirección solo funciona en este ordenador: tu amigo no podrá abrirla. Arranca el servidor con --public-url y una dirección accesible (mira el README).',
+    'backToGame': 'Volver a la partida', 'rematch': 'Revancha (lados cambiados)', 'newGame': 'Partida nueva', 'sending': 'Sembrando…',
+    'why.browsing': 'Estás viendo una posición anterior: vuelve a la partida para jugar.', 'why.waiting': 'Tu amigo aún no ha abierto el enlace: la partida empieza cuando lo haga.',
+    'youPlay': 'Juegas {move}…', 'sidePlays': '{side} juega {move}…', 'lookingBack': 'Posición tras la jugada {n} de {total}',
+    'analysis.variation': 'Variante', 'analysis.backToRecord': 'Volver a la partida',
+    'notFound.title': 'Página no encontrada', 'notFound.text': 'No hay ninguna página ni partida en esta dirección. Quizá el enlace está mal copiado, o la partida ya no existe.', 'notFound.home': 'Jugar una partida',
+    'theme': 'Colores', 'theme.system': 'como el sistema', 'theme.light': 'claros', 'theme.dark': 'oscuros', 'sound': 'Sonidos',
+    'err.network': 'No se puede contactar con el servidor; comprueba la conexión y vuelve a probar.', 'err.bad-position': 'Eso no es una posición: una posición son las 12 casillas, los dos graneros y el lado que juega, como 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
+    'err.bad-record': 'Eso no es ni una partida, ni una lista de jugadas, ni una posición.', 'err.illegal-in-record': 'La jugada {n} de la partida no es legal aquí: la partida se muestra hasta la jugada anterior.',
+    'err.busy': 'El motor está ocupado; vuelve a probar en un momento.', 'err.rate-limited': 'Demasiadas peticiones a la vez; espera un momento.', 'err.storage': 'El servidor no ha podido guardarlo; vuelve a probar.',
+    'err.undo-not-allowed': 'Solo se pueden deshacer jugadas contra el ordenador.', 'err.bad-move': 'Eso no es una jugada.', 'err.illegal-move': 'Esa jugada no es legal aquí.', 'err.too-many-connections': 'El servidor está lleno; vuelve a probar más tarde.',
+    'resign': 'Abandonar', 'resign.confirm': '¿Seguro que abandonas?', 'offer.draw': 'Ofrecer tablas', 'offer.takeback': 'Pedir deshacer',
+    'offer.sent.draw': 'Has ofrecido tablas: esperando la respuesta.', 'offer.sent.takeback': 'Has pedido deshacer tu última jugada: esperando la respuesta.',
+    'offer.received.draw': 'Tu rival ofrece tablas.', 'offer.received.takeback': 'Tu rival pide deshacer su última jugada.',
+    'offer.accept': 'Aceptar', 'offer.decline': 'Rechazar', 'offer.withdraw': 'Retirar', 'offer.rematchReady': 'Tu amigo ha empezado una revancha, con los lados cambiados.', 'offer.openRematch': 'Jugar la revancha',
+    'reason.resign': 'por abandono', 'reason.agreement': 'de mutuo acuerdo', 'clock.increment': '{n} min + {s} s por jugada',
+    'err.no-offer': 'No hay ninguna propuesta que responder.', 'err.friends-only': 'Eso es para partidas entre amigos.', 'err.not-over': 'La partida aún no ha terminado.', 'err.offer-pending': 'Ya hay una propuesta esperando respuesta.',
+    'err.too-many-games': 'Demasiadas partidas nuevas desde esta dirección: espera un rato antes de empezar otra.', 'err.not-found': 'Esa página no existe.', 'err.bad-clock': 'Ese reloj no se ofrece.',
+    'err.shutting-down': 'El servidor se está reiniciando; vuelve a probar en un momento.',
   },
   ca: {
     'nav.play': 'Jugar', 'nav.analysis': 'Anàlisi', 'nav.rules': 'Regles',
@@ -88,12 +166,38 @@ const STRINGS = {
     'undo': 'Desfer', 'download': 'Descarregar (OGN)', 'copyPos': 'Copiar la posició', 'copied': 'Copiat', 'analyseThis': 'Analitzar',
     'share': 'Envia aquest enllaç al teu amic:', 'copyLink': 'Copiar l’enllaç', 'resume.title': 'Continuar en un altre dispositiu', 'resume.hint': 'Obre aquest enllaç privat a l’altre telèfon o ordinador per jugar-hi el teu costat. No el comparteixis: qui el tingui juga per tu.', 'connecting': 'Connectant…', 'moves': 'Jugades', 'keysHint': 'Les tecles {keys} juguen les teves caselles.',
     'analysis.title': 'Tauler d’anàlisi', 'analysis.load': 'Carregar', 'analysis.start': 'Inici', 'analysis.prev': 'Enrere', 'analysis.next': 'Endavant', 'analysis.end': 'Final',
-    'analysis.move': 'Jugada', 'analysis.score': 'Valor', 'analysis.line': 'Millor línia', 'analysis.depth': 'Cerca del motor, cada jugada a almenys {d} mitges jugades; valors en llavors per al costat que juga (amb repeticions).', 'analysis.winIn': 'guanya en {n}', 'analysis.lossIn': 'perd en {n}', 'analysis.database': 'Base de dades', 'analysis.dbAwari': 'Base de dades: la diferència final en llavors capturades de les que hi ha al tauler, per al costat que juga; ≥ indica un mínim.', 'analysis.dbAbapa': 'Base de dades: quantes de les {n} llavors del tauler acaba guanyant el costat que juga, amb joc perfecte; ≥ indica un mínim.', 'analysis.thinking': 'El motor està pensant…',
+    'analysis.move': 'Jugada', 'analysis.score': 'Valor', 'analysis.line': 'Millor línia', 'analysis.depth': 'Cerca del motor, cada jugada a almenys {d} mitges jugades; valors en llavors per al costat que juga (amb repeticions).', 'analysis.winIn': 'guanya en {n} jugades', 'analysis.lossIn': 'perd en {n} jugades', 'analysis.winIn1': 'guanya en 1 jugada', 'analysis.lossIn1': 'perd en 1 jugada', 'analysis.database': 'Base de dades', 'analysis.dbAwari': 'Base de dades: la diferència final en llavors capturades de les que hi ha al tauler, per al costat que juga; ≥ indica un mínim.', 'analysis.dbAbapa': 'Base de dades: quantes de les {n} llavors del tauler acaba guanyant el costat que juga, amb joc perfecte; ≥ indica un mínim.', 'analysis.thinking': 'El motor està pensant…',
     'analysis.clickHint': 'Prem una casella per provar una jugada; el motor valora cada jugada legal.', 'analysis.over': 'Partida acabada: {score} ({reason})', 'position': 'Posició',
-    'err.not-your-turn': 'No és el teu torn.', 'err.waiting-for-opponent': 'Els rellotges comencen quan el teu amic s’ha unit: espera’l.', 'err.stale': 'La partida ha avançat; torna-ho a provar.', 'err.game-over': 'La partida s’ha acabat.',
+    'err.not-your-turn': 'No és el teu torn.', 'err.waiting-for-opponent': 'El teu amic encara no s’ha unit: la partida comença quan obri l’enllaç.', 'err.stale': 'La partida ha avançat; torna-ho a provar.', 'err.game-over': 'La partida s’ha acabat.',
     'err.not-your-house': 'Aquesta casella és del teu rival.', 'err.empty-house': 'Aquesta casella és buida.',
     'err.must-feed': 'El teu rival no té llavors: n’hi has de donar.', 'err.starves-opponent': 'Aquesta jugada deixaria el teu rival sense llavors.',
     'err.not-a-player': 'Estàs mirant: només juguen els jugadors.', 'err.unknown-game': 'Aquesta partida no existeix.', 'err.nothing-to-undo': 'No hi ha res a desfer.',
+    'labelled': '{label}: {value}', 'board.label': 'Tauler d’aualé', 'store.label': 'Graner de {side}: {n} llavors',
+    'house.label': 'Casella {letter} de {side}, {n} llavors', 'house.label1': 'Casella {letter} de {side}, 1 llavor',
+    'title.home': 'Juga a l’aualé en línia', 'title.game': 'Partida', 'title.computerGame': 'Partida contra l’ordinador, nivell {n}', 'title.friendGame': 'Partida entre amics',
+    'home.title': 'Juga a l’aualé', 'home.playNow': 'Jugar ara', 'home.inviteNow': 'Convidar un amic', 'home.playNowHint': 'Jugar ara: ets Sud contra l’ordinador al nivell 3. Convidar: reps un enllaç per a un amic.', 'home.more': 'Altres maneres de jugar',
+    'theirTurnShort': 'li toca al rival', 'waitingFriend': 'Esperant que el teu amic obri l’enllaç…',
+    'myGames.title': 'Les meves partides', 'myGames.against': 'contra {who}', 'myGames.move1': '1 jugada', 'myGames.moves': '{n} jugades',
+    'share.qr': 'Codi QR de l’enllaç de la partida', 'share.qrHint': 'O deixa que el teu amic escanegi aquest codi amb la càmera del mòbil.', 'share.text': 'Juga a l’aualé amb mi:', 'share.send': 'Enviar…',
+    'share.localOnly': 'Aquesta adreça només funciona en aquest ordinador: el teu amic no la podrà obrir. Engega el servidor amb --public-url i una adreça accessible (mira el README).',
+    'backToGame': 'Tornar a la partida', 'rematch': 'Revenja (costats canviats)', 'newGame': 'Partida nova', 'sending': 'Sembrant…',
+    'why.browsing': 'Estàs mirant una posició anterior: torna a la partida per jugar.', 'why.waiting': 'El teu amic encara no ha obert l’enllaç: la partida comença quan ho faci.',
+    'youPlay': 'Jugues {move}…', 'sidePlays': '{side} juga {move}…', 'lookingBack': 'Posició després de la jugada {n} de {total}',
+    'analysis.variation': 'Variant', 'analysis.backToRecord': 'Tornar a la partida',
+    'notFound.title': 'No s’ha trobat la pàgina', 'notFound.text': 'No hi ha cap pàgina ni partida en aquesta adreça. Potser l’enllaç està mal copiat, o la partida ja no existeix.', 'notFound.home': 'Jugar una partida',
+    'theme': 'Colors', 'theme.system': 'com el sistema', 'theme.light': 'clars', 'theme.dark': 'foscos', 'sound': 'Sons',
+    'err.network': 'No es pot contactar amb el servidor; comprova la connexió i torna-ho a provar.', 'err.bad-position': 'Això no és una posició: una posició són les 12 caselles, els dos graners i el costat que juga, com 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
+    'err.bad-record': 'Això no és ni una partida, ni una llista de jugades, ni una posició.', 'err.illegal-in-record': 'La jugada {n} de la partida no és legal aquí: la partida es mostra fins a la jugada anterior.',
+    'err.busy': 'El motor està ocupat; torna-ho a provar d’aquí a un moment.', 'err.rate-limited': 'Massa peticions alhora; espera un moment.', 'err.storage': 'El servidor no ho ha pogut desar; torna-ho a provar.',
+    'err.undo-not-allowed': 'Només es poden desfer jugades contra l’ordinador.', 'err.bad-move': 'Això no és una jugada.', 'err.illegal-move': 'Aquesta jugada no és legal aquí.', 'err.too-many-connections': 'El servidor és ple; torna-ho a provar més tard.',
+    'resign': 'Abandonar', 'resign.confirm': 'Segur que abandones?', 'offer.draw': 'Oferir taules', 'offer.takeback': 'Demanar desfer',
+    'offer.sent.draw': 'Has ofert taules: esperant la resposta.', 'offer.sent.takeback': 'Has demanat desfer la teva última jugada: esperant la resposta.',
+    'offer.received.draw': 'El teu rival ofereix taules.', 'offer.received.takeback': 'El teu rival demana desfer la seva última jugada.',
+    'offer.accept': 'Acceptar', 'offer.decline': 'Rebutjar', 'offer.withdraw': 'Retirar', 'offer.rematchReady': 'El teu amic ha començat una revenja, amb els costats canviats.', 'offer.openRematch': 'Jugar la revenja',
+    'reason.resign': 'per abandó', 'reason.agreement': 'de comú acord', 'clock.increment': '{n} min + {s} s per jugada',
+    'err.no-offer': 'No hi ha cap proposta per respondre.', 'err.friends-only': 'Això és per a partides entre amics.', 'err.not-over': 'La partida encara no s’ha acabat.', 'err.offer-pending': 'Ja hi ha una proposta esperant resposta.',
+    'err.too-many-games': 'Massa partides noves des d’aquesta adreça: espera una estona abans de començar-ne una altra.', 'err.not-found': 'Aquesta pàgina no existeix.', 'err.bad-clock': 'Aquest rellotge no s’ofereix.',
+    'err.shutting-down': 'El servidor s’està reiniciant; torna-ho a provar d’aquí a un moment.',
   },
 };
 
@@ -177,7 +281,20 @@ let LANG = pickLanguage();
 function t(key, vars) {
   let s = (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.en[key] || key;
   for (const [k, v] of Object.entries(vars || {})) s = s.split('{' + k + '}').join(String(v));
-  return s;
+  return typeset(s);
+}
+
+// Whether the app has a text for `key` (the server's error codes it does not know are shown in
+// the server's words).
+function has(key) {
+  return key in STRINGS.en;
+}
+
+// French puts a no-break space before : ; ! ? and inside « »: `Sud : Ami` never breaks before
+// its colon. The strings are written with ordinary spaces; this makes them typographically right.
+function typeset(s) {
+  if (LANG !== 'fr') return s;
+  return s.replace(/ ([:;!?»])/g, '\u00a0$1').replace(/« /g, '«\u00a0');
 }
 
 function setLanguage(lang) {
@@ -187,6 +304,8 @@ function setLanguage(lang) {
 }
 
 window.t = t;
+window.has = has;
+window.typeset = typeset;
 window.RULES = RULES;
 window.getLanguage = () => LANG;
 window.setLanguage = setLanguage;

@@ -26,12 +26,51 @@ async function waitPly(page, n) {
   await page.waitForFunction((n) => Number(document.body.dataset.ply) === n, n, { timeout: 15000 });
 }
 
+// The text the last toast showed (a refused click says why in one).
+async function toastAfter(page, action) {
+  await page.evaluate(() => { document.getElementById('toast').textContent = ''; });
+  await action();
+  await page.waitForFunction(() => document.getElementById('toast').textContent !== '', null, { timeout: 5000 });
+  return page.textContent('#toast');
+}
+
+// A phone page fits its screen: no sideways scrolling, and the board (if any) takes at least 90%
+// of the width.
+async function checkPhoneLayout(page, what) {
+  const m = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth, width: window.innerWidth,
+    board: document.querySelector('#app svg.board') ? document.querySelector('#app svg.board').getBoundingClientRect().width : null,
+    header: document.querySelector('header.top').getBoundingClientRect().height,
+  }));
+  check(m.scroll <= m.width, `${what}: no horizontal scroll (${m.scroll} > ${m.width})`);
+  if (m.board !== null) check(m.board >= 0.9 * m.width, `${what}: the board is ${m.board}px of ${m.width}`);
+  check(m.header < 60, `${what}: the header stays on one line (${m.header}px)`);
+}
+
+// Every page has one h1, and its status line is announced to screen readers.
+async function checkStructure(page, what) {
+  const h1 = await page.$$eval('h1', (els) => els.length);
+  check(h1 === 1, `${what}: one h1, not ${h1}`);
+  check(!/\bnull\b/.test(await page.textContent('#app')), `${what}: no stray "null"`);
+}
+
+// The contrast between two CSS colours, as WCAG defines it.
+function contrast(a, b) {
+  const lum = (c) => {
+    const [r, g, bl] = c.match(/\d+(\.\d+)?/g).slice(0, 3).map((x) => Number(x) / 255)
+      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
 // Plays first legal houses (alternating mouse and keyboard) until the game ends.
 async function gameAgainstComputer(browser) {
   const { context, page } = await newPage(browser);
   await page.goto(BASE + '/');
   await page.selectOption('#computer-form select[name=level]', '1');
-  await page.selectOption('#computer-form select[name=side]', 'S');
+  await page.selectOption('#computer-form select[name=side]', 'N');
   await page.click('#play-computer');
   await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
   await page.waitForSelector('g.house.legal');
@@ -70,8 +109,41 @@ async function gameAgainstComputer(browser) {
   check(/won|lost|Draw/.test(status), 'result shown: ' + status);
   const record = await (await page.request.get(page.url().replace('/game/', '/api/games/') + '/record')).text();
   check(record.includes('[Result'), 'record downloadable');
-  console.log(`computer game: ${moves} moves of ours, "${status}"`);
+  // The score is read from the player's side: North's seeds first.
+  const end = (await (await page.request.get(page.url().replace('/game/', '/api/games/'))).json()).end;
+  const [south, north] = end.score.split('-');
+  check(status.includes(north + '–' + south), `North reads North's score first: "${status}" for ${end.score}`);
+  // After the end: no undo, no key hint, a rematch; the result is not written in the accent colour.
+  check(await page.isHidden('#undo'), 'no undo after the end');
+  check((await page.textContent('.keys-hint')) === '', 'no key hint after the end');
+  const colours = await page.evaluate(() => [getComputedStyle(document.getElementById('status')).color,
+    getComputedStyle(document.querySelector('button#rematch')).backgroundColor]);
+  check(colours[0] !== colours[1], 'the result is not in the accent colour: ' + colours);
   await page.screenshot({ path: OUT + '/game-over.png' });
+  // Back through the moves: a click on the first move shows the position after it; the arrow keys
+  // step on, and past the last move the game is shown again.
+  await page.click('#moves span.ply[data-ply="1"]');
+  await page.waitForSelector('#live', { state: 'visible' });
+  check((await page.textContent('#status')).includes('after move 1 of'), 'looking at move 1: ' + await page.textContent('#status'));
+  check(await page.getAttribute('g.house[data-house]', 'aria-label') !== null, 'houses labelled while looking back');
+  await page.keyboard.press('ArrowRight');
+  check((await page.textContent('#status')).includes('after move 2 of'), 'the right arrow steps on');
+  await page.click('#live');
+  await page.waitForSelector('#live', { state: 'hidden' });
+  check(/won|lost|Draw/.test(await page.textContent('#status')), 'back to the game');
+  // The game is among "My games" on the home page.
+  const gameUrl = page.url();
+  await page.goto(BASE + '/');
+  await page.waitForSelector('#my-games li');
+  check(await page.$(`#my-games a[href="${new URL(gameUrl).pathname}"]`), 'the game is in My games');
+  await page.goto(gameUrl);
+  await page.waitForSelector('#rematch', { state: 'visible' });
+  // The rematch swaps the sides: this time we are South.
+  await page.click('#rematch');
+  await page.waitForURL((u) => u.href !== gameUrl && /\/game\/[0-9a-f]{32}$/.test(u.href));
+  await page.waitForSelector('g.house.legal');
+  check(/[A-F]/.test(await page.getAttribute('g.house.legal', 'data-house')), 'the rematch has us South');
+  console.log(`computer game: ${moves} moves of ours, "${status}", then a rematch`);
   check(!page.errors, 'no script errors');
   await context.close();
 }
@@ -84,13 +156,35 @@ async function friendGame(browser) {
   await a.page.click('#play-friend');
   await a.page.waitForSelector('#share-link');
   const link = await a.page.inputValue('#share-link');
+  // Waiting for the friend is one state: said so, no house offered, a click says why; the link
+  // comes with a QR code and a warning that 127.0.0.1 only works on this computer.
+  await a.page.waitForFunction(() => document.body.dataset.waiting === '1');
+  check((await a.page.textContent('#status')).includes('Waiting for your friend'), 'waiting for the friend');
+  check((await a.page.$$('g.house.legal')).length === 0, 'no move offered before the friend comes');
+  check((await toastAfter(a.page, () => a.page.click('g.house[data-house="F"]', { force: true }))).includes('not opened the link'), 'a click says the friend has not come');
+  check(await a.page.$('#share svg.qr path'), 'a QR code of the link');
+  check(await a.page.isVisible('#local-warning'), 'a warning about the local address');
+  await a.page.screenshot({ path: OUT + '/friend-waiting.png' });
   const b = await newPage(browser, { viewport: { width: 390, height: 844 }, locale: 'fr-FR' });
   await b.page.goto(link);
   await b.page.waitForFunction(() => document.body.dataset.ply === '0');
   await a.page.waitForSelector('#share-link', { state: 'hidden' });
-  await a.page.click('g.house.legal[data-house="F"]');
+  // Houses are buttons with spoken labels, in the page's language.
+  check(await a.page.getAttribute('g.house[data-house="C"]', 'aria-label') === 'South’s house C, 4 seeds', 'English house label');
+  check(await b.page.getAttribute('g.house[data-house="C"]', 'aria-label') === 'Case C de Sud, 4 graines', 'French house label');
+  check(await a.page.getAttribute('g.house[data-house="C"]', 'role') === 'button', 'a house is a button');
+  check(await a.page.getAttribute('g.house[data-house="C"]', 'tabindex') === '0', 'a house is focusable');
+  check(await a.page.getAttribute('#status', 'aria-live') === 'polite', 'the status is announced');
+  // Why a house cannot be played: the opponent's; for North, not its turn.
+  check((await toastAfter(a.page, () => a.page.click('g.house[data-house="b"]', { force: true }))).includes('belongs to your opponent'), 'opponent\'s house refused with a reason');
+  check((await toastAfter(b.page, () => b.page.click('g.house[data-house="b"]', { force: true }))).includes('pas votre tour'), 'not your turn, in French');
+  // South plays F from the keyboard: focus the house, press Enter.
+  await a.page.focus('g.house[data-house="F"]');
+  await a.page.keyboard.press('Enter');
   await waitPly(b.page, 1);
-  check((await b.page.textContent('#status')).includes('À vous'), 'North (in French) is to move');
+  check((await b.page.textContent('.player.top')).includes('Sud\u00a0: Ami'), 'French typography: ' + await b.page.textContent('.player.top'));
+  // While South's move is sown, North's page says so; then that it is North's turn.
+  await b.page.waitForFunction(() => document.getElementById('status').textContent.includes('À vous'), null, { timeout: 5000 });
   await b.page.reload();
   await waitPly(b.page, 1);
   await b.page.waitForSelector('g.house.legal');
@@ -116,8 +210,17 @@ async function friendGame(browser) {
   await waitPly(watcher.page, 1);
   check((await watcher.page.textContent('#status')).includes('watching'), 'third visitor watches');
   check((await watcher.page.$$('g.house.legal')).length === 0, 'watcher cannot move');
+  // South's page is in the background when North moves: its title says so until it is back.
+  const setHidden = (page, hidden) => page.evaluate((hidden) => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+  await setHidden(a.page, true);
   await b.page.keyboard.press('a');
   await waitPly(a.page, 2);
+  await a.page.waitForFunction(() => document.title.startsWith('●'), null, { timeout: 5000 });
+  await setHidden(a.page, false);
+  await a.page.waitForFunction(() => !document.title.startsWith('●'), null, { timeout: 5000 });
   await waitPly(watcher.page, 2);
   check((await a.page.textContent('#moves')).includes('1. F a'), 'move list in notation');
   await b.page.screenshot({ path: OUT + '/friend-phone.png' });
@@ -125,10 +228,109 @@ async function friendGame(browser) {
   for (const x of [a, b, watcher]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
 }
 
+// Two friends, the second in Spanish: a takeback asked and granted, a draw offered, declined,
+// offered again and accepted; a rematch with the sides swapped, which one of them resigns.
+async function friendConveniences(browser) {
+  const a = await newPage(browser);
+  await a.page.goto(BASE + '/');
+  await a.page.selectOption('#friend-form select[name=side]', 'S');
+  await a.page.click('#play-friend');
+  const link = await a.page.inputValue('#share-link');
+  const b = await newPage(browser, { locale: 'es-ES' });
+  await b.page.goto(link);
+  await a.page.waitForSelector('#share-link', { state: 'hidden' });
+  check(await a.page.isHidden('#undo'), 'no undo between friends');
+  await a.page.click('g.house.legal[data-house="F"]');
+  await waitPly(b.page, 1);
+  await b.page.waitForSelector('g.house.legal');
+  await b.page.click('g.house.legal[data-house="a"]');
+  await waitPly(a.page, 2);
+  // South asks to take back F; North (in Spanish) is asked, and grants it: both moves go.
+  await a.page.waitForSelector('#offer-takeback:not([disabled])');
+  await a.page.click('#offer-takeback');
+  await a.page.waitForSelector('#offer #withdraw');
+  await b.page.waitForSelector('#offer #accept');
+  check((await b.page.textContent('#offer')).includes('deshacer'), 'the takeback request in Spanish: ' + await b.page.textContent('#offer'));
+  await b.page.click('#offer #accept');
+  await waitPly(a.page, 0);
+  await waitPly(b.page, 0);
+  await a.page.waitForSelector('#offer', { state: 'hidden' });
+  // A draw offered by North, declined by South, then offered again and accepted.
+  await a.page.waitForSelector('g.house.legal');
+  await a.page.click('g.house.legal[data-house="E"]');
+  await waitPly(b.page, 1);
+  await b.page.click('#offer-draw');
+  await a.page.waitForSelector('#offer #decline');
+  check((await a.page.textContent('#offer')).includes('offers a draw'), 'the draw offer');
+  await a.page.click('#offer #decline');
+  await b.page.waitForSelector('#offer', { state: 'hidden' });
+  await b.page.click('#offer-draw');
+  await a.page.waitForSelector('#offer #accept');
+  await a.page.screenshot({ path: OUT + '/friend-draw-offer.png' });
+  await a.page.click('#offer #accept');
+  await a.page.waitForFunction(() => document.body.dataset.over === '1');
+  await b.page.waitForFunction(() => document.body.dataset.over === '1');
+  check((await a.page.textContent('#status')).includes('Draw'), 'a draw: ' + await a.page.textContent('#status'));
+  check((await b.page.textContent('#status')).includes('Tablas'), 'in Spanish: ' + await b.page.textContent('#status'));
+  check(await a.page.isHidden('#resign'), 'no resigning after the end');
+  // South asks for the rematch and plays North there; North is offered the same game as South.
+  const first = a.page.url();
+  await a.page.click('#rematch');
+  await a.page.waitForURL((u) => u.href !== first);
+  await b.page.waitForSelector('#open-rematch');
+  await b.page.click('#open-rematch');
+  await b.page.waitForURL((u) => u.href !== first);
+  check(a.page.url() === b.page.url(), 'both in the same rematch');
+  await b.page.waitForSelector('g.house.legal');
+  check(/[A-F]/.test(await b.page.getAttribute('g.house.legal', 'data-house')), 'North is South in the rematch');
+  check(await a.page.evaluate(() => document.body.dataset.waiting) === '0', 'the rematch starts at once');
+  // The new North resigns (two presses): the new South wins.
+  await a.page.waitForSelector('#resign:not([hidden])');
+  await a.page.click('#resign');
+  check((await a.page.textContent('#resign')).includes('Really'), 'resigning asks for a second press');
+  await a.page.click('#resign');
+  await b.page.waitForFunction(() => document.body.dataset.over === '1');
+  check((await b.page.textContent('#status')).includes('Has ganado'), 'the resignation, in Spanish: ' + await b.page.textContent('#status'));
+  check((await a.page.textContent('#status')).includes('resignation'), 'the reason: ' + await a.page.textContent('#status'));
+  await b.page.screenshot({ path: OUT + '/friend-resigned-es.png' });
+  for (const x of [a, b]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
+  console.log('friend conveniences: takeback, draw declined and accepted, rematch, resignation');
+}
+
+// A game against the computer on a clock with an increment (5+3): both clocks shown, the
+// player's running on their turn.
+async function clockGame(browser) {
+  const { context, page } = await newPage(browser);
+  await page.goto(BASE + '/');
+  await page.selectOption('#computer-form select[name=clock]', '5+3');
+  await page.click('#play-computer');
+  await page.waitForSelector('g.house.legal');
+  await page.click('g.house.legal');
+  await waitPly(page, 2);
+  await page.waitForSelector('.player.bottom .clock.running');
+  const clocks = await page.$$eval('.player .clock', (els) => els.map((e) => e.textContent));
+  check(clocks.length === 2 && clocks.every((c) => /^\d:\d\d$/.test(c)), 'two clocks: ' + clocks);
+  check(/^5:0[1-3]$/.test(clocks[0]), 'the computer gained its increment: ' + clocks);
+  check(!page.errors, 'no script errors');
+  await context.close();
+  console.log('clock game: 5+3 against the computer');
+}
+
+// What a bad position is called in each language: errors from the server are shown in the
+// page's language.
+const BAD_POSITION = { ca: 'no és una posició', es: 'no es una posición', en: 'not a position', fr: 'n’est pas une position' };
+
 async function pages(browser) {
   for (const [w, hgt, tag] of [[1200, 900, 'desktop'], [390, 844, 'phone']]) {
     for (const lang of ['ca', 'es', 'en', 'fr']) {
       const { context, page } = await newPage(browser, { viewport: { width: w, height: hgt }, locale: lang });
+      const shot = async (name) => {
+        await page.screenshot({ path: `${OUT}/${name}-${lang}-${tag}.png`, fullPage: true });
+        check(await page.evaluate(() => document.documentElement.lang) === lang, 'language ' + lang);
+        await checkStructure(page, `${name} ${lang} ${tag}`);
+        if (tag === 'phone') await checkPhoneLayout(page, `${name} ${lang}`);
+        check(!(await page.title()).startsWith('Oware') || name === 'home', `${name} has its own title: ${await page.title()}`);
+      };
       for (const path of ['/', '/rules', '/analysis']) {
         await page.goto(BASE + path);
         if (path === '/analysis') {
@@ -139,9 +341,32 @@ async function pages(browser) {
           check(rows.length === 6, 'a value for each of the 6 legal moves: ' + JSON.stringify(rows));
           check(rows.every((r) => /^[A-F]$/.test(r[0]) && r[2].startsWith(r[0])), 'each with its best line: ' + JSON.stringify(rows));
         }
-        const name = (path.slice(1) || 'home') + '-' + lang + '-' + tag;
-        await page.screenshot({ path: `${OUT}/${name}.png`, fullPage: true });
-        check(await page.evaluate(() => document.documentElement.lang) === lang, 'language ' + lang);
+        await page.waitForTimeout(100);
+        await shot(path.slice(1) || 'home');
+      }
+      // A bad position gets an error in the page's language, and the old board goes.
+      await page.fill('#analysis-text', '1-2-3');
+      await page.click('#analysis-load');
+      await page.waitForFunction(() => document.getElementById('analysis-error').textContent !== '');
+      const err = await page.textContent('#analysis-error');
+      check(err.includes(BAD_POSITION[lang]), `bad position in ${lang}: ${err}`);
+      check((await page.$$('#app svg.board g.house')).length === 0, 'the old position is cleared after an error');
+      await page.screenshot({ path: `${OUT}/analysis-error-${lang}-${tag}.png`, fullPage: true });
+      // A game against the computer, and a friend game waiting for the friend.
+      await page.goto(BASE + '/');
+      await page.click('#play-now');
+      await page.waitForSelector('g.house.legal');
+      await shot('game');
+      await page.goto(BASE + '/');
+      await page.click('#invite-now');
+      await page.waitForSelector('#share svg.qr');
+      await shot('friend-waiting');
+      // Pages that do not exist: a game id that is not one, and one the server does not know.
+      for (const [path, name] of [['/nonsense', 'not-found'], ['/game/nonsense', 'not-a-game'], ['/game/' + '0'.repeat(32), 'no-such-game']]) {
+        const res = await page.goto(BASE + path);
+        check(name === 'no-such-game' || res.status() === 404, `${path} answers 404, not ${res.status()}`);
+        await page.waitForSelector('#not-found');
+        await shot(name);
       }
       check(!page.errors, 'no script errors');
       await context.close();
@@ -154,13 +379,67 @@ async function pages(browser) {
   await page.waitForFunction(() => document.documentElement.lang === 'ca');
   check((await page.textContent('h1')).includes('aualé'), 'rules in Catalan');
   await context.close();
-  console.log('pages: home, rules, analysis in 4 languages at 2 widths');
+  console.log('pages: home, rules, analysis, game, waiting, not found in 4 languages at 2 widths');
+}
+
+// A move tried in the middle of a record is kept as a variation beside it.
+async function analysisVariation(browser) {
+  const { context, page } = await newPage(browser);
+  await page.goto(BASE + '/analysis');
+  await page.fill('#analysis-text', '1. F f 2. E a 3. D b');
+  await page.click('#analysis-load');
+  await page.waitForFunction(() => document.querySelector('#evaluation').dataset.for);
+  await page.click('#analysis-moves span.ply[data-ply="2"]');
+  await page.waitForSelector('#analysis-moves .current[data-ply="2"]');
+  await page.click('g.house[data-house="A"]');
+  await page.waitForSelector('#variation', { state: 'visible' });
+  check((await page.textContent('#analysis-moves')).replace(/\s+/g, ' ').includes('3. D b'), 'the record keeps its moves');
+  check((await page.textContent('#variation-moves')).includes('A'), 'the variation shows the move tried');
+  await page.screenshot({ path: OUT + '/analysis-variation.png', fullPage: true });
+  await page.click('#back-to-record');
+  await page.waitForSelector('#variation', { state: 'hidden' });
+  // Forced wins read with their unit.
+  check(!/\bnull\b/.test(await page.textContent('#app')), 'no stray null');
+  check(!page.errors, 'no script errors');
+  await context.close();
+  console.log('analysis: a variation beside the record');
+}
+
+// Dark mode follows the system and can be switched; the board's small letters stay readable.
+async function colours(browser) {
+  for (const scheme of ['light', 'dark']) {
+    const { context, page } = await newPage(browser, { colorScheme: scheme });
+    await page.goto(BASE + '/');
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const dark = contrast(bg, 'rgb(0, 0, 0)') < contrast(bg, 'rgb(255, 255, 255)');
+    check(dark === (scheme === 'dark'), `the page follows the system's ${scheme} scheme (${bg})`);
+    const pairs = await page.evaluate(() => {
+      const frame = getComputedStyle(document.querySelector('svg.board .frame')).fill;
+      const muted = getComputedStyle(document.querySelector('.hint')).color;
+      return [[getComputedStyle(document.querySelector('svg.board .letter')).fill, frame, 'house letter'],
+        [getComputedStyle(document.querySelector('svg.board .count')).fill, frame, 'house count'],
+        [muted, getComputedStyle(document.body).backgroundColor, 'small print']];
+    });
+    for (const [fg, back, what] of pairs) check(contrast(fg, back) >= 4.5, `${what} contrast ${contrast(fg, back).toFixed(2)} in ${scheme}`);
+    await page.screenshot({ path: `${OUT}/home-${scheme}-system.png` });
+    // The switch overrides the system and is remembered.
+    const other = scheme === 'dark' ? 'light' : 'dark';
+    await page.selectOption('#theme', other);
+    await page.reload();
+    check(await page.evaluate(() => document.documentElement.dataset.theme) === other, 'the chosen scheme is remembered');
+    const bg2 = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    check(bg2 !== bg, `switching to ${other} changes the colours`);
+    await page.screenshot({ path: `${OUT}/home-${other}-chosen.png` });
+    check(!page.errors, 'no script errors');
+    await context.close();
+  }
+  console.log('colours: light and dark, system and chosen; contrast of the small letters');
 }
 
 (async () => {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
   let failed = false;
-  for (const test of [friendGame, gameAgainstComputer, pages]) {
+  for (const test of [friendGame, friendConveniences, gameAgainstComputer, clockGame, analysisVariation, colours, pages]) {
     try {
       await test(browser);
     } catch (e) {

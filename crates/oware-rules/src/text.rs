@@ -268,7 +268,8 @@ impl GameText {
             if matches!(word, "startpos" | "fen" | "moves") || move_number(word).is_some() {
                 continue;
             }
-            if word.split('-').count() == 15 {
+            // Three or more fields between dashes (a score has two): meant as a position string.
+            if word.split('-').count() >= 3 {
                 out.set_start(word, line)?;
                 continue;
             }
@@ -500,7 +501,7 @@ mod tests {
 
     #[test]
     fn errors_name_the_line_and_what_is_wrong() {
-        let cases: [(&str, usize, &str); 9] = [
+        let cases: [(&str, usize, &str); 10] = [
             ("[Variant \"kalah\"]\nF", 1, "unknown rule set"),
             ("[FEN \"1-2-3\"]", 1, "bad start position"),
             ("F f\nE Q", 2, "\"Q\" is not a move"),
@@ -510,6 +511,7 @@ mod tests {
             ("[Variant abapa", 1, "bad tag"),
             ("F+x", 1, "\"F+x\""),
             ("4-4-4-4-4-4-4-4-4-4-4-x-0-0-S", 1, "house 11 (f)"),
+            ("1-2-3", 1, "15 fields"),
         ];
         for (text, line, what) in cases {
             let e = GameText::parse(text).unwrap_err();

@@ -226,9 +226,12 @@ async fn main() -> std::process::ExitCode {
             let config = oware_server::Config {
                 data: Some(dir.join("load.sqlite")),
                 max_connections: options.games * 2 + 16,
-                // Load clients answer at machine speed, faster than any person; the per-socket
-                // limit is for hostile clients, not for this measurement.
+                // Load clients answer at machine speed, faster than any person, and create all
+                // their games from one address; the limits are for hostile clients, not for this
+                // measurement.
                 messages_per_second: 10_000,
+                moves_per_second: 10_000,
+                games_per_address: 100_000,
                 ..oware_server::Config::default()
             };
             let state = oware_server::AppState::new(config).expect("server state");

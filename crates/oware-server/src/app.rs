@@ -5,8 +5,10 @@ use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
 use crate::analysis::EnginePool;
+use crate::clock::now_ms;
 use crate::config::Config;
 use crate::games::Games;
+use crate::rate_limit::AddressLimit;
 use crate::store::{Store, StoreError};
 use crate::writer::StoreWriter;
 
@@ -25,6 +27,8 @@ pub struct AppState {
     pub games: Games,
     pub connections: AtomicUsize,
     pub engines: Arc<EnginePool>,
+    /// The games each address created in the last hour.
+    pub creations: AddressLimit,
 }
 
 /// The state as the handlers hold it.
@@ -34,18 +38,26 @@ impl AppState {
     /// Opens the database (upgrading its schema if it is older), starts its writer and the
     /// engines.
     pub fn new(config: Config) -> Result<Shared, ServerError> {
-        let store = match &config.data {
+        let mut store = match &config.data {
             Some(path) => Store::open(path)?,
             None => Store::in_memory()?,
         };
+        // The time since the server was last alive, and the time the pages take to reconnect, are
+        // not charged to any clock.
+        if let Some(alive) = store.last_alive()? {
+            let grace = config.reconnect_grace.as_millis() as u64;
+            store.give_back_downtime(alive, now_ms() + grace)?;
+        }
         let engines = EnginePool::new(config.searches, &config.databases);
         let games = Games::new(
             StoreWriter::start(store)?,
             engines.clone(),
             config.computer_time,
             config.max_rooms,
+            config.moves_per_second,
         );
         Ok(Arc::new(AppState {
+            creations: AddressLimit::new(config.games_per_address),
             config,
             games,
             connections: AtomicUsize::new(0),

@@ -24,6 +24,7 @@ pub fn find(name: &str) -> Option<Asset> {
         "app.js" => asset!("app.js", "text/javascript; charset=utf-8"),
         "board.js" => asset!("board.js", "text/javascript; charset=utf-8"),
         "i18n.js" => asset!("i18n.js", "text/javascript; charset=utf-8"),
+        "qrcode.js" => asset!("qrcode.js", "text/javascript; charset=utf-8"),
         "style.css" => asset!("style.css", "text/css; charset=utf-8"),
         "icon.svg" => asset!("icon.svg", "image/svg+xml"),
         _ => return None,

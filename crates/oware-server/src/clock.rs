@@ -1,11 +1,12 @@
-//! Game clocks for friend games: each side has a fixed amount of time for the whole game.
+//! Game clocks: each side has an amount of time for the whole game, and may gain a few seconds
+//! with each move (an increment: `5+3` is five minutes and three seconds a move).
 //!
 //! The server keeps the time, by the wall clock (milliseconds since the Unix epoch), so that it
-//! survives a restart: the clock of the side to move **keeps running while the server is down**,
-//! like a clock on a table, and a flag that fell meanwhile is declared when the game is next
-//! loaded. (Pausing instead would need the moment the server stopped, which a crash does not
-//! leave behind.) The clocks start with the first move: the side to move's clock runs from the
-//! moment the previous move was played, so South's first move is not timed.
+//! survives a restart. Time while the server was down is not a player's thinking time: the server
+//! notes that it is alive every few seconds, and as it starts again gives back to the side to move
+//! of every game the time between the last note and the restart, and the few seconds the pages
+//! take to reconnect (see [`resumed_since`]). The clocks start with the first move: the side to move's clock runs from
+//! the moment the previous move was played, so South's first move is not timed.
 
 use oware_rules::Side;
 use serde::Serialize;
@@ -15,6 +16,8 @@ use serde::Serialize;
 pub struct Clock {
     /// Time per side at the start, in milliseconds.
     pub initial_ms: u64,
+    /// Added to a side's time after each of its timed moves.
+    pub increment_ms: u64,
     /// Time left to each side (South first) when its clock last stopped.
     pub remaining_ms: [u64; 2],
     /// When the side to move's clock started (the previous move), or `None` before the first move.
@@ -27,10 +30,21 @@ pub struct Clock {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct ClockView {
     pub initial_ms: u64,
+    pub increment_ms: u64,
     /// South first, at the moment the view was made.
     pub remaining_ms: [u64; 2],
     /// `S` or `N` while that side's clock runs.
     pub running: Option<char>,
+}
+
+/// When a clock period that began at `since` begins once the time the server was down is given
+/// back: the server was last known alive at `alive` and started again at `started`. A period
+/// that began before the start loses none of that gap; one that began after is left alone.
+pub fn resumed_since(since: u64, alive: u64, started: u64) -> u64 {
+    if since >= started {
+        return since;
+    }
+    since + started.saturating_sub(alive.max(since))
 }
 
 /// Milliseconds since the Unix epoch, now.
@@ -41,9 +55,10 @@ pub fn now_ms() -> u64 {
 }
 
 impl Clock {
-    pub fn new(initial_ms: u64) -> Clock {
+    pub fn new(initial_ms: u64, increment_ms: u64) -> Clock {
         Clock {
             initial_ms,
+            increment_ms,
             remaining_ms: [initial_ms; 2],
             running_since: None,
             flagged: None,
@@ -81,10 +96,24 @@ impl Clock {
     }
 
     /// `mover` has just moved at `now` (in time: call [`Clock::check_flag`] first): its clock
-    /// stops and the opponent's starts.
+    /// stops, gains the increment if the move was timed, and the opponent's starts.
     pub fn moved(&mut self, mover: Side, now: u64) {
-        self.remaining_ms[mover.index()] = self.left(mover, mover, now);
+        let increment = if self.running_since.is_some() {
+            self.increment_ms
+        } else {
+            0
+        };
+        self.remaining_ms[mover.index()] = self.left(mover, mover, now) + increment;
         self.running_since = Some(now);
+    }
+
+    /// The clock of the side to move restarts at `now` without charging it the time since its
+    /// period began (a takeback: the position is a new one to think about).
+    pub fn restart(&mut self, to_move: Side, now: u64) {
+        if self.running_since.is_some() && self.flagged.is_none() {
+            self.remaining_ms[to_move.index()] = self.left(to_move, to_move, now);
+            self.running_since = Some(now);
+        }
     }
 
     /// The view at `now`, with no clock running once the game is over.
@@ -92,6 +121,7 @@ impl Clock {
         let running = !over && self.flagged.is_none() && self.running_since.is_some();
         ClockView {
             initial_ms: self.initial_ms,
+            increment_ms: self.increment_ms,
             remaining_ms: Side::BOTH.map(|s| {
                 if running {
                     self.left(s, to_move, now)
@@ -110,7 +140,7 @@ mod tests {
 
     #[test]
     fn the_first_move_starts_the_clocks_and_each_move_switches_them() {
-        let mut c = Clock::new(1000);
+        let mut c = Clock::new(1000, 0);
         assert_eq!(c.deadline(Side::South), None, "not before the first move");
         assert!(!c.check_flag(Side::South, 1_000_000));
         c.moved(Side::South, 5000);
@@ -127,7 +157,7 @@ mod tests {
 
     #[test]
     fn the_flag_falls_at_the_deadline_and_stops_the_clocks() {
-        let mut c = Clock::new(1000);
+        let mut c = Clock::new(1000, 0);
         c.moved(Side::South, 0);
         assert!(!c.check_flag(Side::North, 999));
         assert!(c.check_flag(Side::North, 1000));
@@ -136,5 +166,33 @@ mod tests {
         assert_eq!(c.deadline(Side::North), None);
         assert!(!c.check_flag(Side::North, 5000), "only once");
         assert_eq!(c.view(Side::North, true, 9999).running, None);
+    }
+
+    #[test]
+    fn increments_follow_each_timed_move() {
+        let mut c = Clock::new(1000, 200);
+        c.moved(Side::South, 0);
+        assert_eq!(
+            c.remaining_ms,
+            [1000, 1000],
+            "the untimed first move gains nothing"
+        );
+        c.moved(Side::North, 300);
+        assert_eq!(c.remaining_ms, [1000, 900]);
+        c.moved(Side::South, 1000);
+        assert_eq!(c.remaining_ms, [500, 900]);
+    }
+
+    #[test]
+    fn downtime_is_given_back() {
+        let mut c = Clock::new(10_000, 0);
+        c.moved(Side::South, 1000);
+        // Alive at 3000, down until 8000: North thought from 1000 to 3000 only.
+        c.running_since = c.running_since.map(|s| resumed_since(s, 3000, 8000));
+        assert_eq!(c.left(Side::North, Side::North, 8000), 8000);
+        // A move after the last note of life: the whole gap since that move is given back.
+        assert_eq!(resumed_since(4000, 3000, 8000), 8000);
+        // A period that began after the restart is left alone.
+        assert_eq!(resumed_since(9000, 3000, 8000), 9000);
     }
 }

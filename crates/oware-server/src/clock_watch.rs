@@ -1,6 +1,7 @@
 //! Watching the game clocks: a flag falls when the side to move's time runs out, whether or not
 //! anyone is connected to say so.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -9,14 +10,18 @@ use crate::room::Room;
 use crate::writer::StoreWriter;
 
 /// Declares the flag fall of the side to move when its time runs out, unless it moves first
-/// (then this watcher finds time left and does nothing; the move started a new one).
-pub fn watch(room: Arc<Room>, store: StoreWriter) {
+/// (then this watcher finds time left and does nothing; the move started a new one), or the
+/// server stops first (`serving` turns false: a flag must not fall while the server is down).
+pub fn watch(room: Arc<Room>, store: StoreWriter, serving: Arc<AtomicBool>) {
     let Some(deadline) = room.flag_deadline() else {
         return;
     };
     tokio::spawn(async move {
         let wait = deadline.saturating_sub(now_ms()) + 1;
         tokio::time::sleep(Duration::from_millis(wait)).await;
+        if !serving.load(Ordering::SeqCst) {
+            return;
+        }
         if let Err(e) = room.check_flag(&store).await {
             eprintln!("oware serve: game {}: flag fall not stored: {e}", room.id);
         }

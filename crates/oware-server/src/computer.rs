@@ -1,21 +1,26 @@
 //! The computer player: thinks about its move on a blocking thread with an engine from the pool,
 //! then plays it in the room.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::analysis::EnginePool;
+use crate::clock_watch;
 use crate::room::{ComputerTurn, Room};
 use crate::writer::StoreWriter;
 
 /// Lets the computer think about `turn` for at most `time`, then plays its move in `room`
-/// (unless the game changed meanwhile: the room drops a move thought about in an older state).
+/// (unless the game changed meanwhile: the room drops a move thought about in an older state),
+/// and watches the clock that then runs, in a game with clocks (`serving`: see
+/// [`clock_watch::watch`]).
 pub fn spawn_move(
     room: Arc<Room>,
     turn: ComputerTurn,
     engines: Arc<EnginePool>,
     store: StoreWriter,
     time: Duration,
+    serving: Arc<AtomicBool>,
 ) {
     tokio::spawn(async move {
         let ComputerTurn {
@@ -33,11 +38,12 @@ pub fn spawn_move(
         .await
         .ok()
         .flatten();
-        if let Err(e) = room.play_computer(&store, version, mv).await {
-            eprintln!(
+        match room.play_computer(&store, version, mv).await {
+            Ok(()) => clock_watch::watch(room, store, serving),
+            Err(e) => eprintln!(
                 "oware serve: game {}: computer move not stored: {e}",
                 room.id
-            );
+            ),
         }
     });
 }

@@ -30,6 +30,21 @@ pub struct Config {
     /// How long one minute of a game clock lasts: a minute, except in tests, which shorten it to
     /// see flags fall.
     pub clock_minute: Duration,
+    /// The address players reach the server at (`https://oware.example.org`), when it is not the
+    /// one the browser used (behind a reverse proxy): friend links use it, and with `https://` the
+    /// seat cookie is `Secure`.
+    pub public_url: Option<String>,
+    /// Players' moves one game accepts a second on average (bursts of twice as many): far more
+    /// than people play, few enough that no client fills the database through one game.
+    pub moves_per_second: u32,
+    /// Games one address may create in an hour.
+    pub games_per_address: usize,
+    /// After a restart, the time the players' pages may take to reconnect (they retry every few
+    /// seconds): given back to the clocks with the time the server was down.
+    pub reconnect_grace: Duration,
+    /// How often the server notes that it is alive (time while it was down is given back to the
+    /// clocks, to within this).
+    pub alive_every: Duration,
 }
 
 impl Default for Config {
@@ -45,6 +60,11 @@ impl Default for Config {
             messages_per_second: 20,
             databases: databases::Databases::none(),
             clock_minute: Duration::from_secs(60),
+            public_url: None,
+            moves_per_second: 10,
+            games_per_address: 200,
+            alive_every: Duration::from_secs(2),
+            reconnect_grace: Duration::from_secs(5),
         }
     }
 }

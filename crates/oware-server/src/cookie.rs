@@ -13,9 +13,11 @@ pub const SEAT_COOKIE: &str = "oware_seat";
 /// How long a browser keeps a seat cookie: a year, long enough for a slow game by mail.
 pub const SEAT_COOKIE_AGE: u32 = 365 * 24 * 3600;
 
-pub fn seat_cookie(id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
+/// The seat cookie; `secure` (the page is served over HTTPS) keeps it off plain HTTP.
+pub fn seat_cookie(id: &str, token: &str, secure: bool) -> (header::HeaderName, HeaderValue) {
+    let secure = if secure { "; Secure" } else { "" };
     let value = format!(
-        "{SEAT_COOKIE}={token}; Path=/api/games/{id}; Max-Age={SEAT_COOKIE_AGE}; HttpOnly; SameSite=Lax"
+        "{SEAT_COOKIE}={token}; Path=/api/games/{id}; Max-Age={SEAT_COOKIE_AGE}; HttpOnly; SameSite=Lax{secure}"
     );
     (
         header::SET_COOKIE,
@@ -33,4 +35,14 @@ pub fn cookie_token(headers: &HeaderMap) -> Option<String> {
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(name, value)| *name == SEAT_COOKIE && valid_id(value))
         .map(|(_, value)| value.to_string())
+}
+
+/// Whether the request came over HTTPS: the server's public address is `https://`, or the reverse
+/// proxy in front says so (`X-Forwarded-Proto: https`).
+pub fn over_https(headers: &HeaderMap, public_url: Option<&str>) -> bool {
+    public_url.is_some_and(|u| u.starts_with("https://"))
+        || headers
+            .get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.eq_ignore_ascii_case("https"))
 }

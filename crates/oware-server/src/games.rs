@@ -4,12 +4,14 @@
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use oware_rules::{Move, Side};
 
 use crate::analysis::EnginePool;
+use crate::clock::now_ms;
 use crate::ids::{new_token, valid_id};
 use crate::model::GameSetup;
 use crate::room::{GameError, Room};
@@ -23,6 +25,9 @@ pub struct Games {
     engines: Arc<EnginePool>,
     computer_time: Duration,
     max_rooms: usize,
+    moves_per_second: u32,
+    /// False once the server has stopped: the clock watchers then stand down.
+    serving: Arc<AtomicBool>,
 }
 
 impl Games {
@@ -31,6 +36,7 @@ impl Games {
         engines: Arc<EnginePool>,
         computer_time: Duration,
         max_rooms: usize,
+        moves_per_second: u32,
     ) -> Games {
         Games {
             store,
@@ -38,7 +44,16 @@ impl Games {
             engines,
             computer_time,
             max_rooms,
+            moves_per_second,
+            serving: Arc::new(AtomicBool::new(true)),
         }
+    }
+
+    /// The server has stopped: no flag falls from now on in this process (the next start
+    /// declares those that fell while it ran, and gives back the time it was down).
+    pub fn stop(&self) {
+        self.serving
+            .store(false, std::sync::atomic::Ordering::SeqCst);
     }
 
     fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Room>>> {
@@ -76,7 +91,7 @@ impl Games {
             .run(move |s| s.load_game(&wanted))
             .await?
             .ok_or_else(|| GameError::UnknownGame(id.to_string()))?;
-        let loaded = Arc::new(Room::new(id.to_string(), stored)?);
+        let loaded = Arc::new(Room::new(id.to_string(), stored, self.moves_per_second)?);
         let room = {
             let mut rooms = self.rooms();
             if let Some(room) = rooms.get(id) {
@@ -91,9 +106,10 @@ impl Games {
             rooms.insert(id.to_string(), loaded.clone());
             loaded
         };
-        // A flag may have fallen while the server was down (the clocks keep running).
+        // A flag may have fallen while the server ran before (the time it was down was given
+        // back as it started).
         room.check_flag(&self.store).await?;
-        clock_watch::watch(room.clone(), self.store.clone());
+        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
         // A restart may have caught the computer about to move.
         if let Some(turn) = room.pending_computer_turn() {
             self.spawn_computer(&room, turn);
@@ -125,14 +141,58 @@ impl Games {
         if let Some(turn) = turn {
             self.spawn_computer(room, turn);
         }
-        clock_watch::watch(room.clone(), self.store.clone());
+        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
         Ok(())
     }
 
     /// Takes back a move in a game against the computer (see [`Room::undo`]).
     pub async fn undo(&self, room: &Arc<Room>, token: Option<&str>) -> Result<(), GameError> {
+        let (undoing, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
+        run_to_the_end(async move { undoing.undo(&store, token.as_deref()).await }).await?;
+        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
+        Ok(())
+    }
+
+    /// A player resigns (see [`Room::resign`]).
+    pub async fn resign(&self, room: &Arc<Room>, token: Option<&str>) -> Result<(), GameError> {
         let (room, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
-        run_to_the_end(async move { room.undo(&store, token.as_deref()).await }).await
+        run_to_the_end(async move { room.resign(&store, token.as_deref()).await }).await
+    }
+
+    /// Answers an offer (see [`Room::answer`]); a takeback restarts a clock, which is watched.
+    pub async fn answer(
+        &self,
+        room: &Arc<Room>,
+        token: Option<&str>,
+        accept: bool,
+    ) -> Result<(), GameError> {
+        let (answering, store, token) =
+            (room.clone(), self.store.clone(), token.map(str::to_owned));
+        run_to_the_end(async move { answering.answer(&store, token.as_deref(), accept).await })
+            .await?;
+        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
+        Ok(())
+    }
+
+    /// A player's seat in a finished game's rematch (see [`Room::rematch`]), which is loaded
+    /// (the computer starts if it moves first).
+    pub async fn rematch(
+        &self,
+        room: &Arc<Room>,
+        token: Option<&str>,
+    ) -> Result<(String, String, Side), GameError> {
+        let (old, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
+        let seat =
+            run_to_the_end(async move { old.rematch(&store, token.as_deref()).await }).await?;
+        self.room(&seat.0).await?;
+        Ok(seat)
+    }
+
+    /// Notes in the database that the server is alive now.
+    pub async fn note_alive(&self) -> Result<(), GameError> {
+        let now = now_ms();
+        self.store.run(move |s| s.note_alive(now)).await?;
+        Ok(())
     }
 
     fn spawn_computer(&self, room: &Arc<Room>, turn: crate::room::ComputerTurn) {
@@ -142,6 +202,7 @@ impl Games {
             self.engines.clone(),
             self.store.clone(),
             self.computer_time,
+            self.serving.clone(),
         );
     }
 }
@@ -176,12 +237,14 @@ mod tests {
             EnginePool::new(1, &Databases::none()),
             Duration::from_millis(10),
             10,
+            10,
         );
         let setup = GameSetup {
             mode: GameMode::Friend,
             rules: RuleSet::Abapa,
             start: Position::start(),
             clock_ms: None,
+            increment_ms: 0,
         };
         let (id, _) = games.create(setup, Side::South).await.unwrap();
         let room = games.room(&id).await.unwrap();

@@ -7,6 +7,16 @@ pub fn new_token() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Whether a token someone sent is the one held, in a time that does not depend on where they
+/// first differ, so timing the answers cannot guess a token digit by digit.
+pub(crate) fn same_token(sent: &str, held: &str) -> bool {
+    let (a, b) = (sent.as_bytes(), held.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 /// Game ids and tokens are 32 hex digits; anything else cannot name a game or hold a seat.
 pub(crate) fn valid_id(id: &str) -> bool {
     id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())
@@ -23,5 +33,16 @@ mod tests {
         assert_ne!(a, b);
         assert!(!valid_id("../etc/passwd"));
         assert!(!valid_id(&a[..31]));
+    }
+
+    #[test]
+    fn tokens_compare_whole() {
+        let a = new_token();
+        assert!(same_token(&a, &a.clone()));
+        assert!(!same_token(&a[..31], &a));
+        assert!(!same_token("", &a));
+        let mut other = a.clone().into_bytes();
+        other[31] = if other[31] == b'0' { b'1' } else { b'0' };
+        assert!(!same_token(std::str::from_utf8(&other).unwrap(), &a));
     }
 }

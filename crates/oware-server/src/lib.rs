@@ -54,12 +54,31 @@ pub async fn serve(
     state: Shared,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
-    let app = routes::router(state);
-    axum::serve(
+    // The server notes that it is alive every few seconds, and once more as it stops: after a
+    // restart, the time between the last note and the start is given back to the clocks.
+    let beat = {
+        let state = state.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(state.config.alive_every);
+            loop {
+                every.tick().await;
+                if let Err(e) = state.games.note_alive().await {
+                    eprintln!("oware serve: cannot note that the server is alive: {e}");
+                }
+            }
+        })
+    };
+    let app = routes::router(state.clone());
+    let served = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
     .with_graceful_shutdown(shutdown)
-    .await?;
+    .await;
+    beat.abort();
+    let _ = beat.await;
+    state.games.stop();
+    let _ = state.games.note_alive().await;
+    served?;
     Ok(())
 }

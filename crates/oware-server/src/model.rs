@@ -23,8 +23,63 @@ pub struct GameSetup {
     pub mode: GameMode,
     pub rules: RuleSet,
     pub start: Position,
-    /// Time per side in milliseconds, in games played with clocks (friend games only).
+    /// Time per side in milliseconds, in games played with clocks.
     pub clock_ms: Option<u64>,
+    /// Milliseconds added to a player's clock after each of their moves (`5+3`: 3000).
+    pub increment_ms: u64,
+}
+
+/// How a game ended other than by the rules or a clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// That side resigned: the other wins.
+    Resigned(Side),
+    /// The players agreed a draw.
+    Agreed,
+}
+
+impl Outcome {
+    /// As stored: `resign:S`, `resign:N`, `agreed`.
+    pub fn word(self) -> String {
+        match self {
+            Outcome::Resigned(side) => format!("resign:{}", side.letter()),
+            Outcome::Agreed => "agreed".to_string(),
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Outcome> {
+        match text {
+            "agreed" => Some(Outcome::Agreed),
+            "resign:S" => Some(Outcome::Resigned(Side::South)),
+            "resign:N" => Some(Outcome::Resigned(Side::North)),
+            _ => None,
+        }
+    }
+}
+
+/// What one friend may offer the other during a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OfferKind {
+    Draw,
+    /// Taking back the offerer's last move (and the reply to it, if there is one).
+    Takeback,
+}
+
+impl OfferKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            OfferKind::Draw => "draw",
+            OfferKind::Takeback => "takeback",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<OfferKind> {
+        match text {
+            "draw" => Some(OfferKind::Draw),
+            "takeback" => Some(OfferKind::Takeback),
+            _ => None,
+        }
+    }
 }
 
 /// The seat a token gives in a game.
@@ -62,12 +117,26 @@ pub struct GameView {
     pub thinking: bool,
     /// The clocks, in games played with them.
     pub clock: Option<ClockView>,
+    /// An offer waiting for the other player's answer.
+    pub offer: Option<OfferView>,
+    /// The id of the rematch, once one of the players has started it.
+    pub rematch: Option<String>,
+}
+
+/// An offer as clients see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct OfferView {
+    /// `draw` or `takeback`.
+    pub what: &'static str,
+    /// `S` or `N`: who made it.
+    pub by: char,
 }
 
 /// How a finished game ended.
 #[derive(Debug, Clone, Serialize)]
 pub struct EndView {
-    /// The rules' reason (`capture`, `repetition`, …), or `time` when a flag fell.
+    /// The rules' reason (`capture`, `repetition`, …), `time` when a flag fell, `resign` or
+    /// `agreement`.
     pub reason: &'static str,
     /// `25-23`, South first.
     pub score: String,

@@ -2,7 +2,9 @@
 //!
 //! Client to server: `{"type":"move","move":"F","ply":12}` (`ply`, the number of moves the client
 //! saw, is optional but lets the server refuse a move meant for an older position),
-//! `{"type":"undo"}`, `{"type":"ping"}`.
+//! `{"type":"undo"}` (against the computer), `{"type":"resign"}`,
+//! `{"type":"offer","what":"draw"|"takeback"}` and `{"type":"answer","accept":true|false}` (between
+//! friends; the one who offered withdraws with either answer), `{"type":"ping"}`.
 //!
 //! Server to client: `{"type":"welcome","you":"S"|"N"|null}` once, then
 //! `{"type":"state","game":{...}}` after every change, `{"type":"error","code":..,"message":..}`
@@ -25,6 +27,13 @@ pub enum ClientMessage {
         ply: Option<usize>,
     },
     Undo,
+    Resign,
+    Offer {
+        what: String,
+    },
+    Answer {
+        accept: bool,
+    },
     Ping,
 }
 

@@ -1,4 +1,5 @@
-//! Limits on what one client may send: a token bucket per WebSocket connection.
+//! Limits on what one client may send: a token bucket per WebSocket connection (and per game, for
+//! moves), and a count of the games each address creates.
 
 /// A per-connection message budget (a token bucket): `rate` messages a second on average, bursts
 /// of up to `burst`. A client over it gets an error for each message dropped; one that keeps on
@@ -69,5 +70,61 @@ mod tests {
         // An accepted message resets the count.
         assert!(limit.allow(t1 + Duration::from_secs(1)));
         assert!(!limit.should_disconnect());
+    }
+}
+
+/// How many games one address may create in an hour, so that one client cannot fill the database.
+/// Counted in memory: a restart forgets the counts, which only ever lets a client create more.
+pub struct AddressLimit {
+    per_hour: usize,
+    created: std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, Vec<std::time::Instant>>>,
+}
+
+/// The window the address limit counts over.
+const ADDRESS_WINDOW: std::time::Duration = std::time::Duration::from_secs(3600);
+
+impl AddressLimit {
+    pub fn new(per_hour: usize) -> AddressLimit {
+        AddressLimit {
+            per_hour,
+            created: Default::default(),
+        }
+    }
+
+    /// Whether `address` may create another game at `now`; if it may, the game is counted.
+    pub fn allow(&self, address: std::net::IpAddr, now: std::time::Instant) -> bool {
+        let mut created = self.created.lock().unwrap_or_else(|p| p.into_inner());
+        let recent = |t: &std::time::Instant| now.saturating_duration_since(*t) < ADDRESS_WINDOW;
+        if created.len() > 10_000 {
+            // Many addresses: forget those with nothing recent, so the map stays small.
+            created.retain(|_, times| times.iter().any(recent));
+        }
+        let times = created.entry(address).or_default();
+        times.retain(recent);
+        if times.len() >= self.per_hour {
+            return false;
+        }
+        times.push(now);
+        true
+    }
+}
+
+#[cfg(test)]
+mod address_tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn each_address_has_its_own_hourly_count() {
+        let limit = AddressLimit::new(3);
+        let (a, b) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
+        let t0 = Instant::now();
+        assert_eq!((0..5).filter(|_| limit.allow(a, t0)).count(), 3);
+        assert!(limit.allow(b, t0), "another address is not held back");
+        assert!(!limit.allow(a, t0 + Duration::from_secs(3599)));
+        assert!(
+            limit.allow(a, t0 + Duration::from_secs(3601)),
+            "an hour later"
+        );
     }
 }

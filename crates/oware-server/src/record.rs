@@ -4,10 +4,16 @@
 use oware_rules::Game;
 
 /// Writes a game as an OGN record, with the players' names and, for a finished game, the reason it
-/// ended and the score in seeds.
-pub fn write_record(game: &Game, south: &str, north: &str) -> String {
+/// ended and the score in seeds; `ended` says how a game the rules have not ended did end (a
+/// resignation), as a comment after its last move.
+pub fn write_record(game: &Game, south: &str, north: &str, ended: Option<String>) -> String {
     let clean = |name: &str| name.replace(['"', '\\', '\n', '\r'], " ");
     let mut record = oware_rules::ogn::Record::from_game(game);
+    if let Some(how) = ended {
+        record
+            .comments
+            .push((game.moves().len(), how.replace(['{', '}'], " ")));
+    }
     record.set_tag("South", clean(south));
     record.set_tag("North", clean(north));
     if let Some(end) = game.end() {
@@ -27,7 +33,7 @@ mod tests {
         let moves =
             parse_move_letters("FfBeBcDaAbCcDbAcCaDcBeAbBcCdDfAeAfDbCdBcAaBbEeAaDfCaDd").unwrap();
         let game = Game::replay(Position::start(), RuleSet::Abapa, &moves).unwrap();
-        let text = write_record(&game, "Ama", "Kofi \"K\"");
+        let text = write_record(&game, "Ama", "Kofi \"K\"", None);
         assert!(text.contains("[Variant \"abapa\"]"), "{text}");
         assert!(text.contains("[South \"Ama\"]"), "{text}");
         assert!(text.contains("[North \"Kofi  K \"]"), "{text}");

@@ -16,8 +16,12 @@ use tokio::sync::broadcast;
 use oware_rules::{format_move_letters, Game, Move, PlayError, Side};
 
 use crate::clock::{now_ms, Clock};
-use crate::model::{side_letter, EndView, GameMode, GameSetup, GameView, Seat};
+use crate::ids::same_token;
+use crate::model::{
+    side_letter, EndView, GameMode, GameSetup, GameView, OfferKind, OfferView, Outcome, Seat,
+};
 use crate::protocol::ServerMessage;
+use crate::rate_limit::RateLimit;
 use crate::store::{StoreError, StoredGame};
 use crate::writer::StoreWriter;
 
@@ -41,8 +45,20 @@ pub enum GameError {
     NothingToUndo,
     #[error("the game is over: {}'s time ran out", .0)]
     TimeOut(Side),
-    #[error("the clocks start when your friend has joined: wait for them before moving")]
+    #[error("your friend has not joined yet: wait for them before moving")]
     WaitingForOpponent,
+    #[error("the game is over")]
+    Finished,
+    #[error("too many moves in this game: at most {0} a second")]
+    TooFast(u32),
+    #[error("that is only for games between friends")]
+    FriendsOnly,
+    #[error("there is no offer to answer")]
+    NoOffer,
+    #[error("an offer is already waiting for an answer")]
+    OfferPending,
+    #[error("the game is not over yet")]
+    NotOver,
     #[error("{0}")]
     Store(#[from] StoreError),
     #[error("the server is stopping: try again in a moment")]
@@ -56,7 +72,14 @@ impl GameError {
             GameError::NotAPlayer => "not-a-player",
             GameError::NotYourTurn => "not-your-turn",
             GameError::Stale { .. } => "stale",
-            GameError::Illegal(PlayError::GameOver(_)) | GameError::TimeOut(_) => "game-over",
+            GameError::Illegal(PlayError::GameOver(_))
+            | GameError::TimeOut(_)
+            | GameError::Finished => "game-over",
+            GameError::FriendsOnly => "friends-only",
+            GameError::TooFast(_) => "rate-limited",
+            GameError::NoOffer => "no-offer",
+            GameError::OfferPending => "offer-pending",
+            GameError::NotOver => "not-over",
             GameError::Illegal(PlayError::Illegal(e)) => e.reason.code(),
             GameError::UndoNotAllowed => "undo-not-allowed",
             GameError::NothingToUndo => "nothing-to-undo",
@@ -74,6 +97,26 @@ struct RoomState {
     version: u64,
     thinking: bool,
     clock: Option<Clock>,
+    /// A resignation or an agreed draw.
+    outcome: Option<Outcome>,
+    /// An offer one friend made the other, waiting for the answer (kept in memory only: a
+    /// restart withdraws it).
+    offer: Option<(OfferKind, Side)>,
+    /// The game the players went on to.
+    rematch: Option<String>,
+}
+
+impl RoomState {
+    /// Whether the game has ended, by the rules, a clock, or the players.
+    fn over(&self) -> bool {
+        self.game.is_over()
+            || self.outcome.is_some()
+            || self.clock.is_some_and(|c| c.flagged.is_some())
+    }
+
+    fn seated(&self) -> bool {
+        self.tokens.iter().all(Option::is_some)
+    }
 }
 
 /// One game in memory, with the channel its updates go out on.
@@ -83,6 +126,9 @@ pub struct Room {
     state: Mutex<RoomState>,
     /// Taken by every change, for as long as it takes to store it.
     turn: tokio::sync::Mutex<()>,
+    /// The players' moves a second this game accepts (each is a write to the database).
+    moves: Mutex<RateLimit>,
+    moves_per_second: u32,
     updates: broadcast::Sender<Arc<str>>,
 }
 
@@ -94,7 +140,9 @@ pub struct ComputerTurn {
 }
 
 impl Room {
-    pub fn new(id: String, stored: StoredGame) -> Result<Room, StoreError> {
+    /// The room of a stored game, accepting at most `moves_per_second` of the players' moves a
+    /// second on average (bursts of twice as many).
+    pub fn new(id: String, stored: StoredGame, moves_per_second: u32) -> Result<Room, StoreError> {
         let game =
             Game::replay(stored.setup.start, stored.setup.rules, &stored.moves).map_err(|e| {
                 StoreError::Damaged {
@@ -112,8 +160,13 @@ impl Room {
                 version: 0,
                 thinking: false,
                 clock: stored.clock,
+                outcome: stored.outcome,
+                offer: None,
+                rematch: stored.rematch,
             }),
             turn: tokio::sync::Mutex::new(()),
+            moves: Mutex::new(RateLimit::new(moves_per_second, std::time::Instant::now())),
+            moves_per_second,
             updates,
         })
     }
@@ -131,12 +184,19 @@ impl Room {
     /// The seat that `token` gives in this game.
     pub fn seat(&self, token: Option<&str>) -> Seat {
         let state = self.lock();
-        match token {
-            Some(t) => Side::BOTH
-                .into_iter()
-                .find(|s| state.tokens[s.index()].as_deref() == Some(t))
-                .map_or(Seat::Watcher, Seat::Player),
-            None => Seat::Watcher,
+        let Some(sent) = token else {
+            return Seat::Watcher;
+        };
+        // Both seats are compared, each in constant time.
+        let matches = Side::BOTH.map(|s| {
+            state.tokens[s.index()]
+                .as_deref()
+                .is_some_and(|held| same_token(sent, held))
+        });
+        match matches {
+            [true, _] => Seat::Player(Side::South),
+            [_, true] => Seat::Player(Side::North),
+            _ => Seat::Watcher,
         }
     }
 
@@ -176,16 +236,39 @@ impl Room {
                     ),
                     winner: Some(side_letter(flagged.opponent())),
                 }),
-                None => game.end().map(|end| EndView {
-                    reason: end.reason.word(),
-                    score: end.score.to_string(),
-                    winner: end.score.winner().map(side_letter),
-                }),
+                None => match state.outcome {
+                    // The players ended it: the score is the stores as they stand.
+                    Some(outcome) => Some(EndView {
+                        reason: match outcome {
+                            Outcome::Resigned(_) => "resign",
+                            Outcome::Agreed => "agreement",
+                        },
+                        score: format!(
+                            "{}-{}",
+                            game.position().store(Side::South),
+                            game.position().store(Side::North)
+                        ),
+                        winner: match outcome {
+                            Outcome::Resigned(side) => Some(side_letter(side.opponent())),
+                            Outcome::Agreed => None,
+                        },
+                    }),
+                    None => game.end().map(|end| EndView {
+                        reason: end.reason.word(),
+                        score: end.score.to_string(),
+                        winner: end.score.winner().map(side_letter),
+                    }),
+                },
             },
             thinking: state.thinking,
             clock: state
                 .clock
-                .map(|c| c.view(game.position().side_to_move(), game.is_over(), now_ms())),
+                .map(|c| c.view(game.position().side_to_move(), state.over(), now_ms())),
+            offer: state.offer.map(|(kind, by)| OfferView {
+                what: kind.word(),
+                by: side_letter(by),
+            }),
+            rematch: state.rematch.clone(),
         }
     }
 
@@ -193,7 +276,7 @@ impl Room {
     /// is running.
     pub fn flag_deadline(&self) -> Option<u64> {
         let state = self.lock();
-        if state.game.is_over() {
+        if state.over() {
             return None;
         }
         state.clock?.deadline(state.game.position().side_to_move())
@@ -214,7 +297,7 @@ impl Room {
             let Some(mut clock) = state.clock else {
                 return Ok(false);
             };
-            if state.game.is_over() || !clock.check_flag(to_move, now_ms()) {
+            if state.over() || !clock.check_flag(to_move, now_ms()) {
                 return Ok(false);
             }
             clock
@@ -274,6 +357,14 @@ impl Room {
             Seat::Player(side) => side,
             Seat::Watcher => return Err(GameError::NotAPlayer),
         };
+        let allowed = self
+            .moves
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .allow(std::time::Instant::now());
+        if !allowed {
+            return Err(GameError::TooFast(self.moves_per_second));
+        }
         let _turn = self.turn.lock().await;
         let ply = {
             let state = self.lock();
@@ -289,11 +380,14 @@ impl Room {
             if let Some(flagged) = state.clock.and_then(|c| c.flagged) {
                 return Err(GameError::TimeOut(flagged));
             }
+            if state.outcome.is_some() {
+                return Err(GameError::Finished);
+            }
             if state.game.position().side_to_move() != side || state.thinking {
                 return Err(GameError::NotYourTurn);
             }
-            // With clocks, no clock may run for a seat nobody has taken yet.
-            if state.clock.is_some() && state.tokens.iter().any(Option::is_none) {
+            // A friend game starts when both friends are there: no move (and no clock) before.
+            if self.setup.mode == GameMode::Friend && state.tokens.iter().any(Option::is_none) {
                 return Err(GameError::WaitingForOpponent);
             }
             state.game.check_move(mv).map_err(GameError::Illegal)?;
@@ -317,6 +411,8 @@ impl Room {
             .game
             .play(mv)
             .expect("the move was checked above, and only changes holding the turn alter the game");
+        // A move answers any offer: it lapses.
+        state.offer = None;
         state.version += 1;
         let turn = self.computer_turn(&mut state);
         self.announce(&state);
@@ -370,11 +466,19 @@ impl Room {
             };
             (state.game.ply_count(), mv)
         };
+        // Against the computer with clocks, the computer's thinking time is its own.
+        let clock = self.lock().clock.map(|mut clock| {
+            clock.moved(mv.side(), now_ms());
+            clock
+        });
         let id = self.id.clone();
-        let stored = store.run(move |s| s.append_move(&id, ply, mv, None)).await;
+        let stored = store
+            .run(move |s| s.append_move(&id, ply, mv, clock.as_ref()))
+            .await;
         let mut state = self.lock();
         state.thinking = false;
         stored?;
+        state.clock = clock;
         state.game.play(mv).expect("checked above");
         state.version += 1;
         self.announce(&state);
@@ -392,24 +496,203 @@ impl Room {
             return Err(GameError::NotAPlayer);
         }
         let _turn = self.turn.lock().await;
-        let mut game = self.lock().game.clone();
-        if !game.moves().iter().any(|m| m.side() == human) {
-            return Err(GameError::NothingToUndo);
+        if self.lock().over() {
+            // A finished game stays finished: its result is not reopened.
+            return Err(GameError::Finished);
         }
-        while let Some(mv) = game.undo() {
-            if mv.side() == human {
-                break;
-            }
-        }
-        let (id, keep) = (self.id.clone(), game.ply_count());
-        store
-            .run(move |s| s.replace_moves_from(&id, keep, &[]))
-            .await?;
+        self.take_back(store, human).await?;
         let mut state = self.lock();
-        state.game = game;
         state.thinking = false;
         state.version += 1;
         self.announce(&state);
         Ok(())
+    }
+
+    /// Takes back `side`'s last move and every move after it, stored; the clock of the side to
+    /// move then restarts. Called holding the turn; the caller announces.
+    async fn take_back(&self, store: &StoreWriter, side: Side) -> Result<(), GameError> {
+        let (mut game, clock) = {
+            let state = self.lock();
+            (state.game.clone(), state.clock)
+        };
+        if !game.moves().iter().any(|m| m.side() == side) {
+            return Err(GameError::NothingToUndo);
+        }
+        let to_move = game.position().side_to_move();
+        while let Some(mv) = game.undo() {
+            if mv.side() == side {
+                break;
+            }
+        }
+        let clock = clock.map(|mut clock| {
+            clock.restart(to_move, now_ms());
+            clock
+        });
+        let (id, keep) = (self.id.clone(), game.ply_count());
+        store
+            .run(move |s| {
+                s.replace_moves_from(&id, keep, &[])?;
+                match clock {
+                    Some(clock) => s.save_clock(&id, &clock),
+                    None => Ok(()),
+                }
+            })
+            .await?;
+        let mut state = self.lock();
+        state.game = game;
+        state.clock = clock;
+        state.offer = None;
+        Ok(())
+    }
+
+    /// The holder of `token` resigns: the other side wins.
+    pub async fn resign(&self, store: &StoreWriter, token: Option<&str>) -> Result<(), GameError> {
+        let side = self.player(token)?;
+        let _turn = self.turn.lock().await;
+        {
+            let state = self.lock();
+            if state.over() {
+                return Err(GameError::Finished);
+            }
+            if self.setup.mode == GameMode::Friend && !state.seated() {
+                return Err(GameError::WaitingForOpponent);
+            }
+        }
+        self.finish(store, Outcome::Resigned(side)).await
+    }
+
+    /// Ends the game by the players' decision, stored, then announced.
+    async fn finish(&self, store: &StoreWriter, outcome: Outcome) -> Result<(), GameError> {
+        let id = self.id.clone();
+        store.run(move |s| s.save_outcome(&id, outcome)).await?;
+        let mut state = self.lock();
+        state.outcome = Some(outcome);
+        state.offer = None;
+        state.thinking = false;
+        state.version += 1;
+        self.announce(&state);
+        Ok(())
+    }
+
+    /// The side `token` plays, or why it plays none.
+    fn player(&self, token: Option<&str>) -> Result<Side, GameError> {
+        match self.seat(token) {
+            Seat::Player(side) => Ok(side),
+            Seat::Watcher => Err(GameError::NotAPlayer),
+        }
+    }
+
+    /// One friend offers the other a draw or a takeback; the other answers with
+    /// [`Room::answer`].
+    pub fn offer(&self, token: Option<&str>, kind: OfferKind) -> Result<(), GameError> {
+        if self.setup.mode != GameMode::Friend {
+            return Err(GameError::FriendsOnly);
+        }
+        let side = self.player(token)?;
+        let mut state = self.lock();
+        if state.over() {
+            return Err(GameError::Finished);
+        }
+        if !state.seated() {
+            return Err(GameError::WaitingForOpponent);
+        }
+        if state.offer.is_some_and(|(_, by)| by != side) {
+            return Err(GameError::OfferPending);
+        }
+        if kind == OfferKind::Takeback && !state.game.moves().iter().any(|m| m.side() == side) {
+            return Err(GameError::NothingToUndo);
+        }
+        state.offer = Some((kind, side));
+        self.announce(&state);
+        Ok(())
+    }
+
+    /// Answers the other friend's offer (or withdraws one's own): a draw accepted ends the game,
+    /// a takeback accepted takes back the offerer's last move.
+    pub async fn answer(
+        &self,
+        store: &StoreWriter,
+        token: Option<&str>,
+        accept: bool,
+    ) -> Result<(), GameError> {
+        let side = self.player(token)?;
+        let _turn = self.turn.lock().await;
+        let Some((kind, by)) = self.lock().offer else {
+            return Err(GameError::NoOffer);
+        };
+        if by == side || !accept {
+            let mut state = self.lock();
+            state.offer = None;
+            self.announce(&state);
+            return Ok(());
+        }
+        match kind {
+            OfferKind::Draw => self.finish(store, Outcome::Agreed).await,
+            OfferKind::Takeback => {
+                self.take_back(store, by).await?;
+                let mut state = self.lock();
+                state.version += 1;
+                self.announce(&state);
+                Ok(())
+            }
+        }
+    }
+
+    /// The seat of `token`'s holder in this finished game's rematch, the sides swapped: made by
+    /// the first player who asks (both seats at once between friends), found by the second.
+    /// Returns the rematch's id, the player's token there and side.
+    pub async fn rematch(
+        &self,
+        store: &StoreWriter,
+        token: Option<&str>,
+    ) -> Result<(String, String, Side), GameError> {
+        let side = self.player(token)?;
+        let new_side = side.opponent();
+        let _turn = self.turn.lock().await;
+        if !self.lock().over() {
+            return Err(GameError::NotOver);
+        }
+        let existing = self.lock().rematch.clone();
+        if let Some(id) = existing {
+            let wanted = id.clone();
+            let stored = store
+                .run(move |s| s.load_game(&wanted))
+                .await?
+                .ok_or_else(|| GameError::UnknownGame(id.clone()))?;
+            let token = stored.tokens[new_side.index()]
+                .clone()
+                .ok_or_else(|| GameError::UnknownGame(id.clone()))?;
+            return Ok((id, token, new_side));
+        }
+        let setup = GameSetup {
+            mode: match self.setup.mode {
+                GameMode::Computer { side, level } => GameMode::Computer {
+                    side: side.opponent(),
+                    level,
+                },
+                GameMode::Friend => GameMode::Friend,
+            },
+            ..self.setup
+        };
+        let (id, mine, theirs) = (
+            crate::ids::new_token(),
+            crate::ids::new_token(),
+            crate::ids::new_token(),
+        );
+        let (old, new, mine_stored) = (self.id.clone(), id.clone(), mine.clone());
+        let friends = self.setup.mode == GameMode::Friend;
+        store
+            .run(move |s| {
+                let mut seats = vec![(mine_stored.as_str(), new_side)];
+                if friends {
+                    seats.push((theirs.as_str(), side));
+                }
+                s.create_rematch(&old, &new, &setup, &seats)
+            })
+            .await?;
+        let mut state = self.lock();
+        state.rematch = Some(id.clone());
+        self.announce(&state);
+        Ok((id, mine, new_side))
     }
 }

@@ -5,8 +5,8 @@ use std::path::Path;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use crate::clock::Clock;
-use crate::model::{GameMode, GameSetup};
+use crate::clock::{resumed_since, Clock};
+use crate::model::{GameMode, GameSetup, Outcome};
 use oware_rules::{Move, Position, RuleSet, Side};
 
 /// What went wrong with the database.
@@ -31,12 +31,16 @@ pub struct StoredGame {
     pub moves: Vec<Move>,
     /// The clocks, in games played with them.
     pub clock: Option<Clock>,
+    /// A resignation or an agreed draw.
+    pub outcome: Option<Outcome>,
+    /// The game the players went on to, with the sides swapped.
+    pub rematch: Option<String>,
 }
 
 /// The schema, as ordered migrations: entry `i` takes a database from version `i` to `i + 1`,
 /// and `PRAGMA user_version` says how many have been applied. A change to the schema is a new entry
 /// at the end; entries already released never change, so every database reaches the same schema.
-const MIGRATIONS: [&str; 2] = [
+const MIGRATIONS: [&str; 3] = [
     // 1: games, the players' tokens, the moves.
     "CREATE TABLE games(
         id TEXT PRIMARY KEY,
@@ -66,6 +70,13 @@ const MIGRATIONS: [&str; 2] = [
      ALTER TABLE games ADD COLUMN clock_n INTEGER;
      ALTER TABLE games ADD COLUMN clock_since INTEGER;
      ALTER TABLE games ADD COLUMN flagged TEXT;",
+    // 3: increments on the clocks; games ended by a resignation or an agreed draw; the rematch a
+    // game led to; and when the server was last known alive (time while it was down is given back
+    // to the clocks).
+    "ALTER TABLE games ADD COLUMN increment_ms INTEGER;
+     ALTER TABLE games ADD COLUMN outcome TEXT;
+     ALTER TABLE games ADD COLUMN rematch TEXT;
+     CREATE TABLE alive(id INTEGER PRIMARY KEY CHECK (id = 1), at_ms INTEGER NOT NULL);",
 ];
 
 /// The schema version this server reads and writes.
@@ -131,10 +142,11 @@ impl Store {
             GameMode::Friend => 0,
         };
         let clock_ms = setup.clock_ms.map(|ms| ms as i64);
+        let increment_ms = setup.clock_ms.map(|_| setup.increment_ms as i64);
         tx.execute(
             "INSERT INTO games(id, mode, rules, start, level, computer_side, created,
-                               clock_ms, clock_s, clock_n)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8)",
+                               clock_ms, clock_s, clock_n, increment_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8, ?9)",
             params![
                 id,
                 mode,
@@ -143,7 +155,8 @@ impl Store {
                 level,
                 computer_side,
                 now,
-                clock_ms
+                clock_ms,
+                increment_ms
             ],
         )?;
         if let Some((token, side)) = creator {
@@ -191,6 +204,90 @@ impl Store {
         write_clock(&self.conn, id, clock)
     }
 
+    /// Records how a game ended by the players' decision (a resignation, an agreed draw).
+    pub fn save_outcome(&mut self, id: &str, outcome: Outcome) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE games SET outcome = ?2 WHERE id = ?1",
+            params![id, outcome.word()],
+        )?;
+        Ok(())
+    }
+
+    /// Creates a finished game's rematch with both seats taken, and notes it in the old game,
+    /// in one transaction.
+    pub fn create_rematch(
+        &mut self,
+        old: &str,
+        id: &str,
+        setup: &GameSetup,
+        seats: &[(&str, Side)],
+    ) -> Result<(), StoreError> {
+        let (first, others) = seats.split_first().expect("a rematch has a player");
+        self.create_game(id, setup, Some(*first))?;
+        let tx = self.conn.transaction()?;
+        for (token, side) in others {
+            tx.execute(
+                "INSERT INTO players(token, game_id, side) VALUES (?1, ?2, ?3)",
+                params![token, id, side_letter(*side)],
+            )?;
+        }
+        tx.execute(
+            "UPDATE games SET rematch = ?2 WHERE id = ?1",
+            params![old, id],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Notes that the server is alive at `now_ms`.
+    pub fn note_alive(&mut self, now_ms: u64) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO alive(id, at_ms) VALUES (1, ?1)
+             ON CONFLICT(id) DO UPDATE SET at_ms = excluded.at_ms",
+            params![now_ms as i64],
+        )?;
+        Ok(())
+    }
+
+    /// Gives back the time the server was down (last alive at `alive`, started at `started`) to
+    /// the side to move of every game whose clock runs, in one transaction.
+    pub fn give_back_downtime(&mut self, alive: u64, started: u64) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        let running: Vec<(String, i64)> = {
+            let mut stmt = tx.prepare(
+                "SELECT id, clock_since FROM games
+                 WHERE clock_since IS NOT NULL AND flagged IS NULL AND outcome IS NULL",
+            )?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        for (id, since) in running {
+            let Ok(since) = u64::try_from(since) else {
+                continue;
+            };
+            let resumed = resumed_since(since, alive, started);
+            if resumed != since {
+                tx.execute(
+                    "UPDATE games SET clock_since = ?2 WHERE id = ?1",
+                    params![id, resumed as i64],
+                )?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// When the server was last noted alive, if ever.
+    pub fn last_alive(&self) -> Result<Option<u64>, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT at_ms FROM alive WHERE id = 1", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .optional()?
+            .and_then(|ms| u64::try_from(ms).ok()))
+    }
+
     /// Records several moves at once (a human move and the computer's answer, or an undo and
     /// what follows) in one transaction: `keep` plies stay, then `moves` are added after them.
     pub fn replace_moves_from(
@@ -220,7 +317,8 @@ impl Store {
             .conn
             .query_row(
                 "SELECT mode, rules, start, level, computer_side,
-                        clock_ms, clock_s, clock_n, clock_since, flagged
+                        clock_ms, clock_s, clock_n, clock_since, flagged,
+                        increment_ms, outcome, rematch
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -238,12 +336,18 @@ impl Store {
                             r.get::<_, Option<i64>>(7)?,
                             r.get::<_, Option<i64>>(8)?,
                             r.get::<_, Option<String>>(9)?,
+                            r.get::<_, Option<i64>>(10)?,
+                        ),
+                        (
+                            r.get::<_, Option<String>>(11)?,
+                            r.get::<_, Option<String>>(12)?,
                         ),
                     ))
                 },
             )
             .optional()?;
-        let Some(((mode, rules, start, level, computer_side), clock_row)) = row else {
+        let Some(((mode, rules, start, level, computer_side), clock_row, (outcome, rematch))) = row
+        else {
             return Ok(None);
         };
         let damaged = |what: String| StoreError::Damaged {
@@ -264,13 +368,14 @@ impl Store {
         };
         let clock = match clock_row {
             (None, ..) => None,
-            (Some(initial), south, north, since, flagged) => {
+            (Some(initial), south, north, since, flagged, increment) => {
                 let ms = |v: Option<i64>, what: &str| {
                     v.and_then(|v| u64::try_from(v).ok())
                         .ok_or_else(|| damaged(format!("clock {what}")))
                 };
                 Some(Clock {
                     initial_ms: ms(Some(initial), "time")?,
+                    increment_ms: ms(Some(increment.unwrap_or(0)), "increment")?,
                     remaining_ms: [ms(south, "of South")?, ms(north, "of North")?],
                     running_since: since.map(|s| ms(Some(s), "start")).transpose()?,
                     flagged: match flagged.as_deref() {
@@ -317,10 +422,22 @@ impl Store {
                 rules,
                 start,
                 clock_ms: clock.map(|c| c.initial_ms),
+                increment_ms: clock.map_or(0, |c| c.increment_ms),
             },
             tokens,
             moves,
             clock,
+            outcome: match outcome.as_deref() {
+                None => None,
+                Some(o) => {
+                    Some(Outcome::parse(o).ok_or_else(|| damaged(format!("outcome {o:?}")))?)
+                }
+            },
+            rematch: match rematch {
+                Some(r) if crate::ids::valid_id(&r) => Some(r),
+                None => None,
+                Some(r) => return Err(damaged(format!("rematch {r:?}"))),
+            },
         }))
     }
 }
@@ -399,6 +516,7 @@ mod tests {
             rules: RuleSet::Awari,
             start: Position::start(),
             clock_ms: None,
+            increment_ms: 0,
         };
         store
             .create_game("g1", &setup, Some(("tok", Side::South)))

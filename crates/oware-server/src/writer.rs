@@ -67,6 +67,7 @@ mod tests {
             rules: RuleSet::Abapa,
             start: Position::start(),
             clock_ms: None,
+            increment_ms: 0,
         };
         writer
             .run(move |s| s.create_game("g", &setup, Some(("t", Side::South))))

@@ -19,7 +19,7 @@ use oware_rules::Move;
 use crate::api_error::ApiError;
 use crate::app::Shared;
 use crate::cookie::cookie_token;
-use crate::model::{side_letter, Seat};
+use crate::model::{side_letter, OfferKind, Seat};
 use crate::protocol::{parse_client_message, ClientMessage, ServerMessage, MAX_CLIENT_MESSAGE};
 use crate::rate_limit::RateLimit;
 use crate::room::Room;
@@ -209,6 +209,20 @@ async fn handle_message(
             state.games.play(room, token, mv, ply).await
         }
         ClientMessage::Undo => state.games.undo(room, token).await,
+        ClientMessage::Resign => state.games.resign(room, token).await,
+        ClientMessage::Offer { what } => match OfferKind::parse(&what) {
+            Some(kind) => room.offer(token, kind),
+            None => {
+                return Some(ServerMessage::error(
+                    "bad-message",
+                    format!(
+                        "{:?} is not an offer: offer a draw or a takeback",
+                        what.chars().take(20).collect::<String>()
+                    ),
+                ))
+            }
+        },
+        ClientMessage::Answer { accept } => state.games.answer(room, token, accept).await,
     };
     result
         .err()

@@ -145,6 +145,7 @@ async fn friend_game_seats_two_players_then_watchers() {
 async fn hostile_messages_get_errors_and_the_server_stays_up() {
     let server = TestServer::start(quick_config()).await;
     let (id, token, _) = create(server.addr, json!({"mode":"friend"})).await;
+    join_friend(server.addr, &id).await;
     let mut c = Client::connect(server.addr, &id, Some(&token)).await;
     for (text, code) in [
         ("not json", "bad-message"),
@@ -466,6 +467,7 @@ async fn a_flooding_client_is_rate_limited_then_closed() {
     })
     .await;
     let (id, token, _) = create(server.addr, json!({"mode":"friend","side":"S"})).await;
+    join_friend(server.addr, &id).await;
     let mut client = Client::connect(server.addr, &id, Some(&token)).await;
     // A burst of 20 pings: the first 10 (twice the rate) are answered, the rest dropped with an
     // error each.
@@ -521,6 +523,7 @@ async fn a_silent_client_is_closed_after_the_idle_timeout() {
     })
     .await;
     let (id, token, _) = create(server.addr, json!({"mode":"friend","side":"S"})).await;
+    join_friend(server.addr, &id).await;
     // A client that reads (and so answers pings) stays connected past the timeout.
     let mut awake = Client::connect(server.addr, &id, Some(&token)).await;
     let mut silent = Client::connect(server.addr, &id, None).await;

@@ -1,5 +1,5 @@
-//! Clocks in friend games: the server keeps the time, a flag fall ends the game for everyone,
-//! and a restart keeps the time left (the side to move's clock keeps running meanwhile).
+//! Game clocks: the server keeps the time, a flag fall ends the game for everyone, and a restart
+//! keeps the time left (the time the server was down is not charged to the side to move).
 
 mod common;
 
@@ -33,7 +33,7 @@ async fn a_flag_fall_ends_the_game_for_everyone() {
     let watcher = Client::connect(server.addr, &id, None).await;
     assert_eq!(
         watcher.game["clock"],
-        json!({"initial_ms": 500, "remaining_ms": [500, 500], "running": null}),
+        json!({"initial_ms": 500, "increment_ms": 0, "remaining_ms": [500, 500], "running": null}),
         "no clock runs before the first move"
     );
     south.play("F").await;
@@ -72,11 +72,11 @@ async fn no_clock_runs_before_the_friend_has_joined() {
 }
 
 #[tokio::test]
-async fn clocks_are_only_for_friend_games_and_set_times() {
+async fn clocks_have_set_times() {
     let server = TestServer::start(clock_config()).await;
     for body in [
         json!({"mode":"friend","clock":7}),
-        json!({"mode":"computer","clock":5}),
+        json!({"mode":"computer","clock":6}),
         json!({"mode":"friend","clock":"five"}),
     ] {
         let (status, v) = post_json(server.addr, "/api/games", body.clone()).await;
@@ -93,11 +93,12 @@ async fn clocks_are_only_for_friend_games_and_set_times() {
 }
 
 #[tokio::test]
-async fn a_restart_keeps_the_time_left_and_declares_a_flag_that_fell_meanwhile() {
+async fn a_restart_keeps_the_time_left_and_charges_no_one_for_the_downtime() {
     let dir = temp_dir("clocks");
     let config = oware_server::Config {
         data: Some(dir.join("games.sqlite")),
         // 20 "minutes" of 100 ms: two seconds each.
+        alive_every: Duration::from_millis(50),
         ..clock_config()
     };
     let server = TestServer::start(config.clone()).await;
@@ -114,22 +115,34 @@ async fn a_restart_keeps_the_time_left_and_declares_a_flag_that_fell_meanwhile()
     north.close().await;
     server.stop().await;
 
-    // Back at once: North's time is as it was; South's clock has been running meanwhile.
+    // Down for longer than South had left: the downtime is not South's thinking time, so its
+    // clock shows what it had when the server stopped, and runs on from there; even when the
+    // game is first opened only after a later restart.
+    tokio::time::sleep(Duration::from_millis(2100)).await;
+    let server = TestServer::start(config.clone()).await;
+    server.stop().await;
     let server = TestServer::start(config.clone()).await;
     let south = Client::connect(server.addr, &id, Some(&south_token)).await;
     let clock = &south.game["clock"];
+    assert!(south.game["end"].is_null(), "{}", south.game);
     assert_eq!(
         clock["remaining_ms"][1].as_u64(),
         Some(north_left),
         "{clock}"
     );
     assert_eq!(clock["running"], "S", "{clock}");
-    assert!(south.game["end"].is_null());
+    let south_left = clock["remaining_ms"][0].as_u64().unwrap();
+    assert!(
+        (1500..=2000).contains(&south_left),
+        "South kept its time: {clock}"
+    );
     south.close().await;
     server.stop().await;
 
-    // Down for longer than South had left: the flag fell during the downtime.
-    tokio::time::sleep(Duration::from_millis(2100)).await;
+    // A flag that falls while the server runs is still declared after a restart.
+    let server = TestServer::start(config.clone()).await;
+    tokio::time::sleep(Duration::from_millis(south_left + 300)).await;
+    server.stop().await;
     let server = TestServer::start(config).await;
     let (status, view) = common::http(server.addr, "GET", &format!("/api/games/{id}"), None).await;
     assert_eq!(status, 200);

@@ -34,6 +34,23 @@ pub struct Args {
     /// computer and the analysis board use it, and the analysis board shows its values
     #[arg(long, value_name = "DIR")]
     pub egtb: Option<PathBuf>,
+    /// The address players reach this server at, such as https://oware.example.org (behind a
+    /// reverse proxy): friend links use it, and with https:// the seat cookie is Secure
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+}
+
+/// The public address without a trailing slash, or why it is not one.
+fn public_url(url: &str) -> Result<String, String> {
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| format!("{url:?} must start with https:// or http://"))?;
+    let rest = rest.trim_end_matches('/');
+    if rest.is_empty() || rest.contains(char::is_whitespace) || rest.contains(['"', '<', '>']) {
+        return Err(format!("{url:?} is not an address"));
+    }
+    Ok(url.trim_end_matches('/').to_string())
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -44,7 +61,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !databases.is_empty() {
         eprintln!("oware serve: endgame databases: {}", databases.describe());
     }
+    let public_url = match &args.public_url {
+        None => None,
+        Some(url) => {
+            Some(public_url(url).map_err(|e| Exit::bad_input(format!("--public-url: {e}")))?)
+        }
+    };
     let config = Config {
+        public_url,
         databases,
         data: Some(args.data.clone()),
         computer_time: Duration::from_millis(args.movetime.max(1)),
@@ -69,10 +93,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "oware serve: open http://{addr}/ (games in {})",
             args.data.display()
         );
+        if let Some(url) = &args.public_url {
+            eprintln!("oware serve: friend links use {url}/");
+        }
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
         oware_server::serve(listener, state, shutdown).await?;
         anyhow::Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::public_url;
+
+    #[test]
+    fn public_urls_are_checked_and_lose_their_trailing_slash() {
+        assert_eq!(
+            public_url("https://oware.example.org/").unwrap(),
+            "https://oware.example.org"
+        );
+        assert_eq!(
+            public_url("http://10.0.0.5:8080").unwrap(),
+            "http://10.0.0.5:8080"
+        );
+        for bad in ["oware.example.org", "ftp://x", "https://", "https://a b"] {
+            assert!(public_url(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -9,7 +9,7 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
-use oware_rules::{Game, GameText};
+use oware_rules::{Game, GameText, GameTextErrorKind};
 
 use super::{parse_body, parse_position, parse_rules};
 use crate::analysis::Evaluation;
@@ -44,11 +44,16 @@ pub(super) async fn analyse(body: Bytes) -> Result<Json<serde_json::Value>, ApiE
             ),
         ));
     }
-    let text = GameText::parse(&req.text)
-        .map_err(|e| ApiError::bad_request("bad-record", e.to_string()))?;
+    let text = GameText::parse(&req.text).map_err(|e| {
+        // A bad position is told apart from a bad move list, so that the page can say which.
+        let code = match e.kind {
+            GameTextErrorKind::BadPosition(_) => "bad-position",
+            _ => "bad-record",
+        };
+        ApiError::bad_request(code, e.to_string())
+    })?;
     let (start, rules) = (text.start_or_default(), text.rules.unwrap_or(rules));
     let (game, error) = Game::replay_until_illegal(start, rules, &text.moves);
-    let error = error.map(|e| e.to_string());
     Ok(Json(json!({
         "rules": rules.name(),
         "start": start.to_string(),
@@ -57,7 +62,9 @@ pub(super) async fn analyse(body: Bytes) -> Result<Json<serde_json::Value>, ApiE
         "positions": game.positions().iter().map(|p| p.to_string()).collect::<Vec<_>>(),
         "end": game.end().map(|e| json!({"reason": e.reason.word(), "score": e.score.to_string(),
             "winner": e.score.winner().map(side_letter)})),
-        "error": error,
+        "error": error.map(|e| e.to_string()),
+        // The number of the refused move (1 for the first), for a message in the reader's language.
+        "error_ply": error.map(|e| e.ply + 1),
     })))
 }
 

@@ -1,8 +1,10 @@
 //! The games API: create a game, take a seat, see a game, download its record.
 
 use axum::body::Bytes;
-use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap};
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
@@ -12,10 +14,11 @@ use oware_rules::{Game, Position, Side};
 use super::{parse_body, parse_position, parse_rules};
 use crate::api_error::ApiError;
 use crate::app::Shared;
-use crate::cookie::{cookie_token, seat_cookie};
+use crate::cookie::{cookie_token, over_https, seat_cookie};
 use crate::ids::valid_id;
 use crate::model::{side_letter, GameMode, GameSetup, GameView, Seat};
 use crate::record;
+use crate::room::Room;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -30,13 +33,19 @@ struct CreateGame {
     rules: Option<String>,
     #[serde(default)]
     position: Option<String>,
-    /// Minutes per side on the clocks (friend games): 5, 10 or 20; none or 0 for no clocks.
+    /// Minutes per side on the clocks: 3, 5, 10 or 20; none or 0 for no clocks.
     #[serde(default)]
     clock: Option<u32>,
+    /// Seconds added to a player's clock after each move (0 to 30).
+    #[serde(default)]
+    increment: Option<u32>,
 }
 
-/// The clock times a friend game may be created with, in minutes per side.
-const CLOCK_MINUTES: [u32; 3] = [5, 10, 20];
+/// The clock times a game may be created with, in minutes per side.
+const CLOCK_MINUTES: [u32; 4] = [3, 5, 10, 20];
+
+/// The largest increment, in seconds.
+const MAX_INCREMENT: u32 = 30;
 
 #[derive(Serialize)]
 struct Seated {
@@ -55,16 +64,34 @@ fn random_side() -> Side {
     }
 }
 
-/// A seat in the JSON body and in the seat cookie.
-fn seated_response(seated: Seated) -> Response {
+/// A seat in the JSON body and in the seat cookie (`Secure` when served over HTTPS).
+fn seated_response(seated: Seated, secure: bool) -> Response {
     match &seated.token {
-        Some(token) => ([seat_cookie(&seated.id, token)], Json(seated)).into_response(),
+        Some(token) => ([seat_cookie(&seated.id, token, secure)], Json(seated)).into_response(),
         None => Json(seated).into_response(),
     }
 }
 
+/// The address a request comes from: the peer, or, when the peer is this machine (a reverse
+/// proxy in front of the server), the client the proxy names last in `X-Forwarded-For`.
+fn client_address(peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+    if peer.ip().is_loopback() {
+        let forwarded = headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.rsplit(',').next())
+            .and_then(|v| v.trim().parse().ok());
+        if let Some(ip) = forwarded {
+            return ip;
+        }
+    }
+    peer.ip()
+}
+
 pub(super) async fn create_game(
     State(state): State<Shared>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let req: CreateGame = parse_body(&body)?;
@@ -106,34 +133,63 @@ pub(super) async fn create_game(
         None | Some("") => Position::start(),
         Some(p) => parse_position(p)?,
     };
+    let minute_ms = state.config.clock_minute.as_millis() as u64;
     let clock_ms = match req.clock.unwrap_or(0) {
         0 => None,
         minutes if !CLOCK_MINUTES.contains(&minutes) => {
             return Err(ApiError::bad_request(
                 "bad-clock",
-                format!("clocks give each side 5, 10 or 20 minutes, not {minutes}"),
+                format!("clocks give each side 3, 5, 10 or 20 minutes, not {minutes}"),
             ))
         }
-        _ if mode != GameMode::Friend => {
+        minutes => Some(u64::from(minutes) * minute_ms),
+    };
+    let increment_ms = match req.increment.unwrap_or(0) {
+        0 => 0,
+        _ if clock_ms.is_none() => {
             return Err(ApiError::bad_request(
                 "bad-clock",
-                "clocks are for games between friends",
+                "an increment needs a clock",
             ))
         }
-        minutes => Some(u64::from(minutes) * state.config.clock_minute.as_millis() as u64),
+        seconds if seconds > MAX_INCREMENT => {
+            return Err(ApiError::bad_request(
+                "bad-clock",
+                format!("increments are at most {MAX_INCREMENT} seconds, not {seconds}"),
+            ))
+        }
+        // A clock minute's sixtieth: a second, shortened with the minute in tests.
+        seconds => u64::from(seconds) * minute_ms / 60,
     };
     let setup = GameSetup {
         mode,
         rules,
         start,
         clock_ms,
+        increment_ms,
     };
+    if !state
+        .creations
+        .allow(client_address(peer, &headers), std::time::Instant::now())
+    {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too-many-games",
+            format!(
+                "this address has created {} games in the last hour, the limit; wait a while",
+                state.config.games_per_address
+            ),
+        ));
+    }
     let (id, token) = state.games.create(setup, side).await?;
-    Ok(seated_response(Seated {
-        id,
-        token: Some(token),
-        side: Some(side_letter(side)),
-    }))
+    Ok(seated_response(
+        Seated {
+            id,
+            token: Some(token),
+            side: Some(side_letter(side)),
+        },
+        over_https(&headers, state.config.public_url.as_deref()),
+    ))
 }
 
 #[derive(Deserialize, Default)]
@@ -142,6 +198,28 @@ struct JoinRequest {
     /// A token the page already holds (from its storage or a private link).
     #[serde(default)]
     token: Option<String>,
+}
+
+/// The seat a request proves it holds in `room`: a token in its body (`{"token":..}`, from the
+/// page's storage or a private link), else the seat cookie.
+fn proven_seat(
+    room: &Room,
+    headers: &HeaderMap,
+    body: &Bytes,
+) -> Result<Option<(String, Side)>, ApiError> {
+    let req: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
+        JoinRequest::default()
+    } else {
+        parse_body(body)?
+    };
+    let offered = req.token.filter(|t| valid_id(t));
+    Ok([offered, cookie_token(headers)]
+        .into_iter()
+        .flatten()
+        .find_map(|token| match room.seat(Some(&token)) {
+            Seat::Player(side) => Some((token, side)),
+            Seat::Watcher => None,
+        }))
 }
 
 /// Gives a player's seat back when the request proves it (a token in the body, from the page's
@@ -154,28 +232,54 @@ pub(super) async fn join_game(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let req: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
-        JoinRequest::default()
-    } else {
-        parse_body(&body)?
-    };
     let room = state.games.room(&id).await?;
-    let offered = req.token.filter(|t| valid_id(t));
-    for token in [offered, cookie_token(&headers)].into_iter().flatten() {
-        if let Seat::Player(side) = room.seat(Some(&token)) {
-            return Ok(seated_response(Seated {
+    let secure = over_https(&headers, state.config.public_url.as_deref());
+    if let Some((token, side)) = proven_seat(&room, &headers, &body)? {
+        return Ok(seated_response(
+            Seated {
                 id,
                 token: Some(token),
                 side: Some(side_letter(side)),
-            }));
-        }
+            },
+            secure,
+        ));
     }
     let seat = state.games.join(&room).await?;
-    Ok(seated_response(Seated {
-        id,
-        token: seat.as_ref().map(|(t, _)| t.clone()),
-        side: seat.map(|(_, s)| side_letter(s)),
-    }))
+    Ok(seated_response(
+        Seated {
+            id,
+            token: seat.as_ref().map(|(t, _)| t.clone()),
+            side: seat.map(|(_, s)| side_letter(s)),
+        },
+        secure,
+    ))
+}
+
+/// A player's seat in the rematch of a finished game, the sides swapped: the first player to ask
+/// makes it, the other finds it. The request proves the seat in the old game as a join does (a
+/// token in the body, or the seat cookie).
+pub(super) async fn rematch(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let room = state.games.room(&id).await?;
+    let token = proven_seat(&room, &headers, &body)?.map(|(token, _)| token);
+    let (new_id, token, side) = state.games.rematch(&room, token.as_deref()).await?;
+    Ok(seated_response(
+        Seated {
+            id: new_id,
+            token: Some(token),
+            side: Some(side_letter(side)),
+        },
+        over_https(&headers, state.config.public_url.as_deref()),
+    ))
+}
+
+/// What the page needs to know of the server: the public address for friend links.
+pub(super) async fn server_info(State(state): State<Shared>) -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "public_url": state.config.public_url }))
 }
 
 pub(super) async fn game_view(
@@ -198,7 +302,22 @@ pub(super) async fn game_record(
         GameMode::Computer { side: c, level } if c == side => format!("oware level {level}"),
         _ => "Player".to_string(),
     };
-    let text = record::write_record(&game, &name(Side::South), &name(Side::North));
+    // A game the players ended (a resignation, an agreed draw, a flag) is unfinished by the
+    // rules, so its result stays `*`; a comment after the last move says how it ended.
+    let ended = view.end.filter(|_| game.end().is_none()).map(|end| {
+        let loser = if end.winner == Some('S') {
+            "North"
+        } else {
+            "South"
+        };
+        let how = match end.reason {
+            "resign" => format!("{loser} resigned"),
+            "time" => format!("{loser}'s time ran out"),
+            _ => "draw agreed".to_string(),
+        };
+        format!("{how}, {}", end.score)
+    });
+    let text = record::write_record(&game, &name(Side::South), &name(Side::North), ended);
     Ok((
         [
             (

@@ -23,7 +23,7 @@ const MAX_BODY: usize = 80 * 1024;
 pub fn router(state: Shared) -> Router {
     Router::new()
         .route("/", get(pages::index))
-        .route("/game/{id}", get(pages::index))
+        .route("/game/{id}", get(pages::game))
         .route("/analysis", get(pages::index))
         .route("/rules", get(pages::index))
         .route("/static/{name}", get(pages::static_file))
@@ -31,6 +31,8 @@ pub fn router(state: Shared) -> Router {
         .route("/api/games/{id}", get(games::game_view))
         .route("/api/games/{id}/join", post(games::join_game))
         .route("/api/games/{id}/record", get(games::game_record))
+        .route("/api/games/{id}/rematch", post(games::rematch))
+        .route("/api/server", get(games::server_info))
         .route("/api/games/{id}/ws", get(ws::websocket))
         .route("/api/analyse", post(analysis::analyse))
         .route("/api/evaluate", post(analysis::evaluate))
@@ -61,6 +63,18 @@ fn parse_position(text: &str) -> Result<Position, ApiError> {
         .map_err(|e| ApiError::bad_request("bad-position", format!("bad position: {e}")))
 }
 
-async fn not_found() -> ApiError {
+/// An unknown address: the API answers in JSON; any other path gets the app's page with a 404
+/// status, and the page says, in the reader's language, that there is nothing there.
+async fn not_found(uri: axum::http::Uri) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let path = uri.path();
+    if path.starts_with("/api/") || path.starts_with("/static/") {
+        api_not_found().into_response()
+    } else {
+        pages::missing().into_response()
+    }
+}
+
+fn api_not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "not-found", "no such page")
 }

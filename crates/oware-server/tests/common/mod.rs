@@ -61,6 +61,9 @@ pub fn quick_config() -> Config {
         analysis_time: Duration::from_millis(200),
         // Test clients play as fast as the server answers.
         messages_per_second: 10_000,
+        moves_per_second: 10_000,
+        // Test clients reconnect at once.
+        reconnect_grace: Duration::ZERO,
         ..Config::default()
     }
 }
@@ -138,6 +141,17 @@ pub async fn create(addr: SocketAddr, body: Value) -> (String, String, String) {
     (
         v["id"].as_str().unwrap().to_string(),
         v["token"].as_str().unwrap().to_string(),
+        v["side"].as_str().unwrap().to_string(),
+    )
+}
+
+/// The friend opens a friend game's link: the free side is theirs. Returns their token and side.
+pub async fn join_friend(addr: SocketAddr, id: &str) -> (String, String) {
+    let (status, text) = http(addr, "POST", &format!("/api/games/{id}/join"), None).await;
+    assert_eq!(status, 200, "{text}");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    (
+        v["token"].as_str().expect("a seat was free").to_string(),
         v["side"].as_str().unwrap().to_string(),
     )
 }
