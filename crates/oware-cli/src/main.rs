@@ -7,7 +7,6 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 mod display;
-mod input;
 
 #[derive(Parser)]
 #[command(name = "oware", version, about = "Oware (awalé, awari): play, analyse, solve", long_about = None)]

@@ -1,9 +1,29 @@
-//! Endgame databases in use: `oware engine` (the `EGTB` option and `--egtb`) and `oware analyze
-//! --egtb` play and show database values where a database covers the position.
+//! Endgame databases in use: `oware engine` (the `EGTB` option and `--egtb`), `oware play --egtb`
+//! and `oware analyze --egtb` play and show database values where a database covers the position.
 
 mod common;
 
 use common::*;
+
+/// Awari databases up to `seeds` seeds, built by `oware egtb build` in a fresh directory.
+fn awari_databases(seeds: u32) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let seeds = seeds.to_string();
+    let d = dir.path().to_str().unwrap();
+    let args = [
+        "egtb",
+        "build",
+        "--rules",
+        "awari",
+        "--max-seeds",
+        &seeds,
+        "--dir",
+        d,
+    ];
+    let built = oware(&args);
+    assert!(built.status.success(), "{}", text(&built));
+    dir
+}
 
 /// South to move with 5 seeds on the board: F captures 3 (the database's best, +1 over the board);
 /// D gives North the better of the ending (-5).
@@ -11,19 +31,8 @@ const POSITION: &str = "0-0-0-1-0-2-0-2-0-0-0-0-22-21-S";
 
 #[test]
 fn engine_and_analyze_use_the_databases() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = awari_databases(6);
     let d = dir.path().to_str().unwrap();
-    let built = oware(&[
-        "egtb",
-        "build",
-        "--rules",
-        "awari",
-        "--max-seeds",
-        "6",
-        "--dir",
-        d,
-    ]);
-    assert!(built.status.success(), "{}", text(&built));
 
     let session = format!(
         "uci\nsetoption name Rules value awari\nsetoption name EGTB value {d}\n\
@@ -70,4 +79,46 @@ fn engine_and_analyze_use_the_databases() {
 
     let out = oware(&["analyze", "--egtb", "/nonexistent-oware-egtb", POSITION]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+}
+
+/// Awari, South to move, 3 seeds on the board: C and D both win, D with all three seeds (the
+/// database's best move); a search that probes the databases as it goes plays C.
+const COVERED: &str = "0-0-1-1-0-0-0-0-0-0-1-0-23-22-S";
+
+#[test]
+fn the_protocol_and_play_choose_the_same_database_move() {
+    let dir = awari_databases(4);
+    let d = dir.path().to_str().unwrap();
+
+    let session = format!(
+        "setoption name Rules value awari\nposition fen {COVERED}\ngo movetime 200\nquit\n"
+    );
+    let out = oware_with_input(&["engine", "--egtb", d], &session);
+    assert!(text(&out).contains("bestmove D"), "{}", text(&out));
+
+    let play = |egtb: &[&str], input: &str| {
+        let mut args = vec![
+            "play",
+            "--rules",
+            "awari",
+            "--position",
+            COVERED,
+            "--computer",
+            "south",
+            "--level",
+            "10",
+            "--movetime",
+            "200",
+        ];
+        args.extend(egtb);
+        text(&oware_with_input(&args, input))
+    };
+    let t = play(&["--egtb", d], "quit\n");
+    assert!(t.contains("South plays D.\n"), "{t}");
+    // The hint takes the same path.
+    let t = play(&["--egtb", d], "computer off\nundo\nhint\nquit\n");
+    assert!(t.contains("Hint: D (+4.00)"), "{t}");
+    // A directory without databases is refused before the game starts.
+    let t = play(&["--egtb", "/nonexistent-oware-egtb"], "quit\n");
+    assert!(t.contains("--egtb /nonexistent-oware-egtb"), "{t}");
 }

@@ -681,3 +681,65 @@ fn random_command_streams_never_stop_the_engine() {
         assert!(e.child.wait().unwrap().success(), "seed {seed}: {sent:?}");
     }
 }
+
+/// The side to move after a `position` command of the protocol.
+fn side_to_move(command: &str) -> oware_rules::Side {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let (start, rest) = match &words[1..] {
+        ["startpos", rest @ ..] => (Position::start(), rest),
+        ["fen", fen, rest @ ..] => (fen.parse().unwrap(), rest),
+        other => panic!("not a position command: {other:?}"),
+    };
+    let moves = match rest {
+        ["moves", letters @ ..] => oware_rules::parse_move_letters(&letters.concat()).unwrap(),
+        _ => Vec::new(),
+    };
+    let game = Game::replay(start, RuleSet::Abapa, &moves).unwrap();
+    game.position().side_to_move()
+}
+
+#[test]
+fn the_referee_tells_an_engine_that_offers_engine_turn_its_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = format!("{} engine", env!("CARGO_BIN_EXE_oware"));
+    let offering = dir.path().join("offering.log");
+    let silent = dir.path().join("silent.log");
+    // The second engine hides the option from the referee, as an engine without it would.
+    let result = oware_match(
+        [
+            &format!("tee {} | {engine}", offering.display()),
+            &format!(
+                "tee {} | {engine} | grep --line-buffered -v '^option name EngineTurn'",
+                silent.display()
+            ),
+        ],
+        &["--games", "2", "--movetime", "5", "--option", "Hash=4"],
+        &dir.path().join("games.ogn"),
+    );
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    let log = std::fs::read_to_string(&offering).unwrap();
+    let (mut told, mut position, mut searches) = (None, None, 0);
+    let mut sides = std::collections::HashSet::new();
+    for line in log.lines() {
+        if let Some(side) = line.strip_prefix("setoption name EngineTurn value ") {
+            told = Some(side.to_string());
+        } else if line.starts_with("position ") {
+            position = Some(side_to_move(line));
+        } else if line.starts_with("go ") {
+            let side = position.expect("a position before go");
+            let expected = side.to_string().to_ascii_lowercase();
+            assert_eq!(told.take().as_deref(), Some(expected.as_str()), "{log}");
+            sides.insert(expected);
+            searches += 1;
+        }
+    }
+    assert!(searches > 4, "{log}");
+    assert_eq!(sides.len(), 2, "it played both sides: {log}");
+    let log = std::fs::read_to_string(&silent).unwrap();
+    assert!(log.contains("go "), "{log}");
+    assert!(!log.contains("EngineTurn"), "{log}");
+}

@@ -30,8 +30,8 @@
 use std::io::{BufRead, Write};
 
 use oware_engine::{
-    features, house_index, Engine, EngineOptions, Level, Limits, Weights, SIZE_TERMS, TERMS,
-    WIN_THRESHOLD,
+    features, house_index, player, Engine, EngineOptions, Level, Limits, Weights, SIZE_TERMS,
+    TERMS, WIN_THRESHOLD,
 };
 use oware_rules::{Game, Position, RuleSet, Side};
 
@@ -148,7 +148,14 @@ fn play(games: usize, depth: u32) -> Vec<Seen> {
         let mut game = Game::new(RuleSet::Abapa);
         let mut positions = Vec::new();
         while !game.is_over() && game.ply_count() < 400 {
-            let scores = engine.analyze(&game, &Limits::depth(depth)).moves;
+            // The level's move, chosen as every player chooses one, and the scores it chose from.
+            let limits = Limits::depth(depth);
+            let Some(choice) =
+                player::choose(&mut engine, &game, level, &limits, &mut random, &mut |_| {})
+            else {
+                break;
+            };
+            let scores = choice.moves;
             if game.ply_count() >= 4 {
                 let best = scores.iter().map(|s| s.score).max().unwrap_or(0);
                 // A decided game's score is a certainty, not a seed count.
@@ -161,9 +168,7 @@ fn play(games: usize, depth: u32) -> Vec<Seen> {
                 };
                 positions.push((*game.position(), search));
             }
-            let Some(mv) = level.pick(&scores, &mut random) else {
-                break;
-            };
+            let mv = choice.result.best.expect("a chosen move");
             game.play(mv).expect("the engine plays legal moves");
         }
         let Some(end) = game.end() else { continue };

@@ -1,7 +1,8 @@
 //! The computer player: an iterative-deepening PVS alpha-beta search with a transposition table over
 //! the exact rules of [`oware_rules`], an evaluation that knows the game, and playing levels.
 //!
-//! - [`choose_move`]: the simple entry point (a game, a level 1..=10, a time).
+//! - [`choose_move`]: the simple entry point (a game, a level 1..=10, a time); [`player`]: the one
+//!   path every caller takes to choose a move (endgame databases, levels).
 //! - [`Engine`]: the full interface: options (table size, threads, evaluation weights, an endgame
 //!   database probe), [`Engine::search`] with [`Limits`] returning a [`SearchResult`] (best move,
 //!   ponder move, score, depth, nodes, principal variation), [`Engine::analyze`] scoring every move,
@@ -17,24 +18,29 @@
 
 mod bench;
 mod board;
+mod engine;
 mod eval;
 mod hash;
-mod level;
+pub mod input;
+mod ordering;
+pub mod player;
+pub mod protocol;
+pub mod referee;
 mod search;
 pub mod tablebase;
+mod time;
 mod tt;
 
 pub use bench::{bench_games, games_along};
+pub use engine::{Analysis, Engine, EngineOptions, MoveScore, Probe, SearchControl, SearchResult};
 pub use eval::{
     evaluate, features, house_index, EvalTable, Weights, BOARD_TERMS, HOUSE_TERMS, SIZE_TERMS,
     TERMS,
 };
 pub use hash::key as position_key;
-pub use level::{choose_move, choose_move_with, seed_from_clock, Level, LEVELS};
-pub use search::{
-    plies_to_end, Analysis, Clock, Engine, EngineOptions, Limits, MoveScore, Probe, SearchControl,
-    SearchResult, DEFAULT_MOVE_OVERHEAD, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD,
-};
+pub use player::{choose_move, Level, LEVELS};
+pub use search::{plies_to_end, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD};
+pub use time::{Clock, Limits, DEFAULT_MOVE_OVERHEAD};
 pub use tt::{Bound, Entry, Table};
 
 /// A score as players read it: seeds with one decimal (`+1.5`), or `win in N` / `loss in N` plies.

@@ -1,8 +1,9 @@
-//! Iterative-deepening principal-variation search (PVS) over [`Position`]s, with a transposition
-//! table, move ordering (table move, captures, killers, history), late move reductions, reverse
-//! futility pruning, internal iterative reduction, single-reply and singular extensions (with a
-//! multi-cut), time management, threads (lazy SMP for the best move; for an analysis of every root
-//! move, the root moves shared out among them), exact game ends and repetitions.
+//! Iterative-deepening principal-variation search (PVS) over [`oware_rules::Position`]s, with a transposition
+//! table, move ordering (table move, captures, killers, history: [`crate::ordering`]), late move
+//! reductions, reverse futility pruning, internal iterative reduction, single-reply and singular
+//! extensions (with a multi-cut), the time plan of [`crate::time`], threads (lazy SMP for the best
+//! move; for an analysis of every root move, the root moves shared out among them), exact game
+//! ends and repetitions. [`crate::Engine`] is its interface.
 //!
 //! # Repetitions and the graph-history interaction
 //!
@@ -23,14 +24,16 @@
 //! be reused where another path could have closed one inside its subtree.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use oware_rules::{Game, Move, MoveSet, Position, RuleSet, Side};
+use oware_rules::{Game, Move, MoveSet, RuleSet, Side};
 
 use crate::board::Board;
-use crate::eval::{EvalTable, Weights};
+use crate::engine::{MoveScore, Probe, SearchControl, SearchResult};
+use crate::eval::EvalTable;
 use crate::hash;
+use crate::ordering::{move_order, Killers};
+use crate::time::Limits;
 use crate::tt::{Bound, Entry, Table};
 
 /// Scores are centiseeds from the side to move's point of view; a won game scores `WIN - plies`.
@@ -44,429 +47,90 @@ pub const WIN_THRESHOLD: i32 = WIN - MAX_PLY as i32 - 10;
 /// Static scores are kept inside this range so they never look like decided games.
 const EVAL_LIMIT: i32 = 20_000;
 
-/// An endgame-database probe: for a position with no earlier history (right after a capture), the
-/// final seed difference (side to move minus opponent, over the seeds *on the board*) under perfect
-/// play, or `None` when the databases do not cover it.
-pub trait Probe: Send + Sync {
-    fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32>;
-}
-
-/// How the engine is set up.
-#[derive(Clone)]
-pub struct EngineOptions {
-    /// Transposition table size in MiB: the most it may use (a game starts with 1 MiB in use, and
-    /// the part in use grows as the searches need, see [`crate::Table`]; its tags take an eighth
-    /// more).
-    pub hash_mb: usize,
-    /// Search threads. For the best move, lazy SMP: helpers search the same tree and share the
-    /// table. For an analysis of every root move ([`Engine::analyze`]), each thread takes the next
-    /// root move not yet searched in each iteration.
-    pub threads: usize,
-    pub weights: Weights,
-    /// Endgame databases, when present.
-    pub probe: Option<Arc<dyn Probe>>,
-}
-
-impl Default for EngineOptions {
-    fn default() -> Self {
-        EngineOptions {
-            hash_mb: 64,
-            threads: 1,
-            weights: Weights::DEFAULT,
-            probe: None,
-        }
-    }
-}
-
-impl std::fmt::Debug for EngineOptions {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("EngineOptions")
-            .field("hash_mb", &self.hash_mb)
-            .field("threads", &self.threads)
-            .field("weights", &self.weights)
-            .field("probe", &self.probe.is_some())
-            .finish()
-    }
-}
-
-/// A player's clock: time left and increment per move.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Clock {
-    pub time: Duration,
-    pub increment: Duration,
-}
-
-/// How long the time plan keeps off each move's clock by default for the time a move takes to
-/// reach the clock's keeper (the pipe, the GUI, a loaded machine's scheduling): the protocol's
-/// `Move Overhead` option.
-pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(30);
-
-/// Moves the time plan spreads a clock over when the clock is not refilled after a fixed number of
-/// moves (sudden death, with or without an increment).
-const PLANNED_MOVES: u32 = 25;
-
-/// When to stop searching. With nothing set the search runs until [`SearchControl::stop`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Limits {
-    pub depth: Option<u32>,
-    pub movetime: Option<Duration>,
-    /// Clocks of South and North (the protocol's `wtime`/`winc` and `btime`/`binc`).
-    pub clocks: Option<[Clock; 2]>,
-    /// Moves to play, this one included, before the clocks are refilled (the protocol's
-    /// `movestogo`); `None` for sudden death.
-    pub moves_to_go: Option<u32>,
-    /// Time kept off the clock at every move for what happens outside the search: the search plans
-    /// with the clock less this, and never runs past it.
-    pub move_overhead: Duration,
-    pub nodes: Option<u64>,
-    /// Search until stopped, whatever else is set.
-    pub infinite: bool,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            depth: None,
-            movetime: None,
-            clocks: None,
-            moves_to_go: None,
-            move_overhead: DEFAULT_MOVE_OVERHEAD,
-            nodes: None,
-            infinite: false,
-        }
-    }
-}
-
-impl Limits {
-    /// Whether a search under these limits ends by itself: some limit (depth, time, clocks, nodes)
-    /// is set and the search is not `infinite`. (One with no limit ends only when it proves the
-    /// result or reaches [`MAX_PLY`], which may take longer than anyone waits.)
-    pub fn is_bounded(&self) -> bool {
-        !self.infinite
-            && (self.depth.is_some()
-                || self.movetime.is_some()
-                || self.clocks.is_some()
-                || self.nodes.is_some())
-    }
-
-    pub fn depth(depth: u32) -> Limits {
-        Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        }
-    }
-
-    pub fn movetime(time: Duration) -> Limits {
-        Limits {
-            movetime: Some(time),
-            ..Limits::default()
-        }
-    }
-
-    /// (soft, hard): do not start an iteration after `soft`; abort the search at `hard`.
-    fn time_budget(&self, side: Side) -> Option<(Duration, Duration)> {
-        if self.infinite {
-            return None;
-        }
-        if let Some(t) = self.movetime {
-            // `movetime` means search that long: start iterations until the time is up. An
-            // iteration cut short loses nothing against not starting it, and one that ends in time
-            // is a ply deeper; iteration times vary too much (1.0x to 2.5x the one before) to
-            // tell in advance.
-            return Some((t, t));
-        }
-        let clock = self.clocks?[side.index()];
-        // What the search may spend in all: the clock less the overhead. When the overhead is
-        // the whole clock, nothing: the search answers after its first iteration (or sooner).
-        let usable = clock.time.saturating_sub(self.move_overhead);
-        // Spread it over the moves until the clock is refilled (about 25 more in sudden death),
-        // spend most of the increment, and never plan past what is usable.
-        let moves = self
-            .moves_to_go
-            .map_or(PLANNED_MOVES, |m| m.clamp(1, PLANNED_MOVES));
-        let target = (usable / moves + clock.increment.mul_f64(0.8)).min(usable);
-        // A search may run to three times its plan when that leaves two thirds of the clock, and
-        // always to the plan itself (on the last move before a refill, the whole usable clock).
-        let hard = (target * 3).min(usable / 3).max(target);
-        Some((target.mul_f64(0.6), hard))
-    }
-}
-
-/// Starts, stops and "ponderhits" a search from another thread.
-#[derive(Debug, Default)]
-pub struct SearchControl {
-    stop: AtomicBool,
-    pondering: AtomicBool,
-    /// When the clock started for this search (at `go`, or at `ponderhit` when pondering).
-    clock_start: Mutex<Option<Instant>>,
-}
-
-impl SearchControl {
-    pub fn new() -> Arc<SearchControl> {
-        Arc::new(SearchControl::default())
-    }
-
-    /// Asks the running search to stop as soon as it can; it then returns its best move so far.
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-
-    pub fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// Sets up for a new search (called by [`Engine::search`] unless pondering was asked for).
-    pub fn reset(&self, pondering: bool) {
-        self.stop.store(false, Ordering::Relaxed);
-        self.pondering.store(pondering, Ordering::Relaxed);
-        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-    }
-
-    /// The opponent played the expected move: the ponder search becomes a normal timed search, its
-    /// clock starting now.
-    pub fn ponderhit(&self) {
-        *self.clock_start.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-        self.pondering.store(false, Ordering::Relaxed);
-    }
-
-    pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Relaxed)
-    }
-
-    fn elapsed(&self) -> Duration {
-        self.clock_start
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .map_or(Duration::ZERO, |t| t.elapsed())
-    }
-}
-
-/// The outcome of a search (also sent after each completed iteration as progress).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SearchResult {
-    /// The move to play; `None` when the game is over.
-    pub best: Option<Move>,
-    /// The expected reply.
-    pub ponder: Option<Move>,
-    /// Centiseeds for the side to move; beyond [`WIN_THRESHOLD`] a decided game.
-    pub score: i32,
-    /// Depth of the last completed iteration, in plies.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    pub nodes: u64,
-    pub time: Duration,
-    pub pv: Vec<Move>,
-    /// Transposition table use, permille.
-    pub hashfull: u32,
-}
-
-impl SearchResult {
-    pub fn nps(&self) -> u64 {
-        let micros = self.time.as_micros().max(1) as u64;
-        self.nodes.saturating_mul(1_000_000) / micros
-    }
-}
-
-/// One root move's score and line, from [`Engine::analyze`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MoveScore {
-    pub mv: Move,
-    /// Centiseeds for the side to move at the root.
-    pub score: i32,
-    pub pv: Vec<Move>,
-}
-
-/// An analysis of every legal move ([`Engine::analyze`]): their scores and how far the search got.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Analysis {
-    /// Every legal move, best first (none when the game is over).
-    pub moves: Vec<MoveScore>,
-    /// The last iteration completed for every move, in plies (its scores are the ones given).
-    pub depth: u32,
-    pub nodes: u64,
-    pub time: Duration,
-}
-
 /// How many plies until the end, when `score` is a decided game (positive: the side to move wins).
 pub fn plies_to_end(score: i32) -> Option<i32> {
     (score.abs() > WIN_THRESHOLD).then(|| (WIN - score.abs()) * score.signum())
 }
 
-/// The engine: options, the transposition table (kept between searches), and a control handle.
-pub struct Engine {
-    options: EngineOptions,
-    table: Table,
-    /// The evaluation of `options.weights`, precomputed (one table per stage of the game: built
-    /// when the weights are set, not for every search).
-    eval: EvalTable,
-    control: Arc<SearchControl>,
+/// What [`crate::Engine`] lends one search of its own: its table, control, evaluation, databases
+/// and thread count.
+pub(crate) struct Setup<'a> {
+    pub table: &'a Table,
+    pub control: &'a SearchControl,
+    pub eval: &'a EvalTable,
+    pub probe: Option<&'a dyn Probe>,
+    pub threads: usize,
 }
 
-impl Engine {
-    pub fn new(options: EngineOptions) -> Engine {
-        Engine {
-            table: Table::new(options.hash_mb),
-            eval: EvalTable::new(&options.weights),
-            options,
-            control: SearchControl::new(),
-        }
-    }
-
-    pub fn options(&self) -> &EngineOptions {
-        &self.options
-    }
-
-    /// The handle that stops (or ponderhits) this engine's searches from another thread.
-    pub fn control(&self) -> Arc<SearchControl> {
-        self.control.clone()
-    }
-
-    /// The part of the transposition table in use now, in bytes (it grows with the searches of a
-    /// game, up to the `Hash` size).
-    pub fn table_bytes_in_use(&self) -> usize {
-        self.table.bytes_in_use()
-    }
-
-    /// Resizes the transposition table (its contents are lost).
-    pub fn set_hash(&mut self, megabytes: usize) {
-        self.options.hash_mb = megabytes;
-        self.table = Table::new(megabytes);
-    }
-
-    pub fn set_threads(&mut self, threads: usize) {
-        self.options.threads = threads.max(1);
-    }
-
-    pub fn set_weights(&mut self, weights: Weights) {
-        self.eval = EvalTable::new(&weights);
-        self.options.weights = weights;
-        self.table.clear();
-    }
-
-    pub fn set_probe(&mut self, probe: Option<Arc<dyn Probe>>) {
-        self.options.probe = probe;
-    }
-
-    /// Forgets what earlier searches learned (a new game).
-    pub fn new_game(&mut self) {
-        self.table.clear();
-    }
-
-    /// Searches the current position of `game` (with its history since the last capture, for
-    /// repetitions) within `limits`, calling `progress` after each completed iteration.
-    pub fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        progress: &mut dyn FnMut(&SearchResult),
-    ) -> SearchResult {
-        self.control.reset(false);
-        self.search_controlled(game, limits, progress)
-    }
-
-    /// Like [`Engine::search`], but does not reset the control: the caller has called
-    /// [`SearchControl::reset`] (e.g. with pondering on) and may stop it at any time.
-    pub fn search_controlled(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        progress: &mut dyn FnMut(&SearchResult),
-    ) -> SearchResult {
-        self.run(game, limits, false, progress).0
-    }
-
-    /// Scores every legal move of the current position (each searched with a full window), best
-    /// first, within `limits`.
-    pub fn analyze(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        self.control.reset(false);
-        self.analyze_controlled(game, limits)
-    }
-
-    /// Like [`Engine::analyze`], without resetting the control (see [`Engine::search_controlled`]).
-    pub fn analyze_controlled(&mut self, game: &Game, limits: &Limits) -> Analysis {
-        let (result, moves) = self.run(game, limits, true, &mut |_| {});
-        Analysis {
-            moves,
-            depth: result.depth,
-            nodes: result.nodes,
-            time: result.time,
-        }
-    }
-
-    fn run(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        all_moves: bool,
-        progress: &mut dyn FnMut(&SearchResult),
-    ) -> (SearchResult, Vec<MoveScore>) {
-        let start = Instant::now();
-        self.table.new_search();
-        let side = game.position().side_to_move();
-        let shared = Shared {
-            table: &self.table,
-            control: &self.control,
-            rules: game.rules(),
-            eval: &self.eval,
-            probe: self.options.probe.as_deref(),
-            budget: limits.time_budget(side),
-            node_limit: limits.nodes,
-            nodes: AtomicU64::new(0),
-            helpers_stop: AtomicBool::new(false),
-        };
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 10)
-            .clamp(1, MAX_PLY as u32 - 10);
-        let stop_early = !limits.infinite;
-        let helpers = self.options.threads.max(1) - 1;
-        std::thread::scope(|scope| {
-            // An analysis of every root move searches each of them with the full window, a search
-            // that does not depend on the others': its helpers take root moves (see
-            // `Worker::search_iteration`). A search for the best move runs its helpers on their own.
-            let mut root_helpers = Vec::new();
-            for id in 1..=helpers {
-                if all_moves {
-                    root_helpers.push(Worker::new(&shared, game, id));
-                    continue;
-                }
-                let shared = &shared;
-                scope.spawn(move || {
-                    let mut worker = Worker::new(shared, game, id);
-                    worker.iterate(max_depth, false, false, &mut [], &mut |_| {});
-                });
+/// Searches `game` within `limits` with the engine's parts in `setup`: the best move, or with
+/// `all_moves` every root move's score (best first), calling `progress` after each completed
+/// iteration.
+pub(crate) fn run(
+    setup: Setup,
+    game: &Game,
+    limits: &Limits,
+    all_moves: bool,
+    progress: &mut dyn FnMut(&SearchResult),
+) -> (SearchResult, Vec<MoveScore>) {
+    let start = Instant::now();
+    setup.table.new_search();
+    let side = game.position().side_to_move();
+    let shared = Shared {
+        table: setup.table,
+        control: setup.control,
+        rules: game.rules(),
+        eval: setup.eval,
+        probe: setup.probe,
+        budget: limits.time_budget(side),
+        node_limit: limits.nodes,
+        nodes: AtomicU64::new(0),
+        helpers_stop: AtomicBool::new(false),
+    };
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as u32 - 10)
+        .clamp(1, MAX_PLY as u32 - 10);
+    let stop_early = !limits.infinite;
+    let helpers = setup.threads.max(1) - 1;
+    std::thread::scope(|scope| {
+        // An analysis of every root move searches each of them with the full window, a search
+        // that does not depend on the others': its helpers take root moves (see
+        // `Worker::search_iteration`). A search for the best move runs its helpers on their own.
+        let mut root_helpers = Vec::new();
+        for id in 1..=helpers {
+            if all_moves {
+                root_helpers.push(Worker::new(&shared, game, id));
+                continue;
             }
-            let mut worker = Worker::new(&shared, game, 0);
-            let result = worker.iterate(
-                max_depth,
-                all_moves,
-                stop_early,
-                &mut root_helpers,
-                &mut |r| {
-                    let mut r = r.clone();
-                    r.time = start.elapsed();
-                    r.nodes = shared.nodes.load(Ordering::Relaxed);
-                    r.hashfull = shared.table.hashfull();
-                    progress(&r);
-                },
-            );
-            shared.helpers_stop.store(true, Ordering::Relaxed);
-            let mut result = result;
-            result.time = start.elapsed();
-            result.nodes = shared.nodes.load(Ordering::Relaxed) + worker.unflushed();
-            result.hashfull = shared.table.hashfull();
-            let mut scores = worker.root_scores();
-            scores.sort_by_key(|m| -m.score);
-            (result, scores)
-        })
-    }
-}
-
-impl Default for Engine {
-    fn default() -> Self {
-        Engine::new(EngineOptions::default())
-    }
+            let shared = &shared;
+            scope.spawn(move || {
+                let mut worker = Worker::new(shared, game, id);
+                worker.iterate(max_depth, false, false, &mut [], &mut |_| {});
+            });
+        }
+        let mut worker = Worker::new(&shared, game, 0);
+        let result = worker.iterate(
+            max_depth,
+            all_moves,
+            stop_early,
+            &mut root_helpers,
+            &mut |r| {
+                let mut r = r.clone();
+                r.time = start.elapsed();
+                r.nodes = shared.nodes.load(Ordering::Relaxed);
+                r.hashfull = shared.table.hashfull();
+                progress(&r);
+            },
+        );
+        shared.helpers_stop.store(true, Ordering::Relaxed);
+        let mut result = result;
+        result.time = start.elapsed();
+        result.nodes = shared.nodes.load(Ordering::Relaxed) + worker.unflushed();
+        result.hashfull = shared.table.hashfull();
+        let mut scores = worker.root_scores();
+        scores.sort_by_key(|m| -m.score);
+        (result, scores)
+    })
 }
 
 /// What all threads of one search share.
@@ -1311,64 +975,6 @@ const BLANK_CHILD: Child = Child {
     key: 0,
 };
 
-/// The ordering value of a move that is not the table move: captures (biggest first), then the
-/// killers, then the history.
-// The value is picked from candidates all computed first, and the killers are compared as bytes
-// (see `Killers`): the `if` chain of `Option<Move>` comparisons it replaces branched on whether a
-// move is a killer, a coin toss, and the search's mispredictions fell from 5.18 M to 4.76 M a
-// million nodes without it (`valgrind --tool=callgrind --branch-sim=yes`, `bench -d 18`).
-#[inline]
-fn move_order(mv: Move, captured: u8, killers: Killers, history: &[i32; 12]) -> i32 {
-    let quiet = history[mv.house()];
-    let quiet = if killers.is_second(mv) {
-        (1 << 22) - 1
-    } else {
-        quiet
-    };
-    let quiet = if killers.is_first(mv) { 1 << 22 } else { quiet };
-    if captured > 0 {
-        (1 << 24) + i32::from(captured)
-    } else {
-        quiet
-    }
-}
-
-/// The two killer moves of a ply (quiet moves that cut there lately, the latest first), as houses,
-/// `NO_KILLER` where there is none: compared with a move by one byte each, where `Option<Move>`
-/// compared its tag and then its value with branches.
-#[derive(Clone, Copy)]
-struct Killers([u8; 2]);
-
-const NO_KILLER: u8 = u8::MAX;
-
-impl Killers {
-    const NONE: Killers = Killers([NO_KILLER; 2]);
-
-    #[inline]
-    fn is_first(self, mv: Move) -> bool {
-        self.0[0] == mv.house() as u8
-    }
-
-    #[inline]
-    fn is_second(self, mv: Move) -> bool {
-        self.0[1] == mv.house() as u8
-    }
-
-    #[inline]
-    fn contains(self, mv: Move) -> bool {
-        self.is_first(mv) | self.is_second(mv)
-    }
-
-    /// These killers after `mv` cut: it comes first, the old first second (unless it was `mv`).
-    fn with_first(self, mv: Move) -> Killers {
-        if self.is_first(mv) {
-            self
-        } else {
-            Killers([mv.house() as u8, self.0[0]])
-        }
-    }
-}
-
 /// The score of a position without legal moves for its side to move: decided by the stores, or
 /// each player gathers their own row.
 fn end_score(pos: Board, ply: usize) -> i32 {
@@ -1421,76 +1027,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn movetime_iterations_go_on_until_the_time_is_up() {
-        // `movetime` means search that long: no iteration is refused before the time is up (one
-        // that is cut short loses nothing against not starting it).
-        let t = Duration::from_millis(200);
-        assert_eq!(Limits::movetime(t).time_budget(Side::South), Some((t, t)));
-    }
-
-    fn on_clock(millis: u64, increment: u64) -> Limits {
-        let clock = Clock {
-            time: Duration::from_millis(millis),
-            increment: Duration::from_millis(increment),
-        };
-        // North's clock is far larger: a plan that read the wrong clock would show it.
-        let other = Clock {
-            time: Duration::from_secs(3600),
-            increment: Duration::ZERO,
-        };
-        Limits {
-            clocks: Some([clock, other]),
-            ..Limits::default()
-        }
-    }
-
-    #[test]
-    fn the_clock_plan_keeps_the_overhead_off_the_clock() {
-        let ms = Duration::from_millis;
-        // Sudden death, 10 s: 25 moves' share of what is left after the default 30 ms.
-        let (soft, hard) = on_clock(10_000, 0).time_budget(Side::South).unwrap();
-        assert_eq!(soft, (ms(9_970) / 25).mul_f64(0.6));
-        assert_eq!(hard, ms(9_970) * 3 / 25);
-        // Whatever the overhead, the search never plans to run into it.
-        for overhead in [0, 30, 100, 1_000, 5_000] {
-            for (millis, increment) in [(50, 0), (300, 100), (1_000, 0), (60_000, 500)] {
-                let mut limits = on_clock(millis, increment);
-                limits.move_overhead = ms(overhead);
-                let (soft, hard) = limits.time_budget(Side::South).unwrap();
-                let usable = ms(millis.saturating_sub(overhead));
-                assert!(
-                    soft <= hard && hard <= usable,
-                    "{limits:?}: {soft:?} {hard:?}"
-                );
-            }
-        }
-        // An overhead as large as the clock leaves nothing to plan with.
-        let mut limits = on_clock(800, 0);
-        limits.move_overhead = ms(1_000);
-        assert_eq!(
-            limits.time_budget(Side::South),
-            Some((Duration::ZERO, Duration::ZERO))
-        );
-    }
-
-    #[test]
-    fn the_clock_plan_spreads_the_time_over_the_moves_to_go() {
-        let plan = |moves_to_go| {
-            let mut limits = on_clock(10_030, 0);
-            limits.moves_to_go = moves_to_go;
-            limits.time_budget(Side::South).unwrap()
-        };
-        let ms = Duration::from_millis;
-        // The last move before the clock is refilled may use all of it; with two to go, a move
-        // plans with half of it and stops there.
-        assert_eq!(plan(Some(1)), (ms(6_000), ms(10_000)));
-        assert_eq!(plan(Some(2)), (ms(3_000), ms(5_000)));
-        // Beyond 25 moves to go the plan is that of sudden death.
-        assert_eq!(plan(Some(40)), plan(None));
-        assert_eq!(plan(None), (ms(400).mul_f64(0.6), ms(1_200)));
-    }
-
-    #[test]
     fn reductions_grow_with_depth_and_move_number() {
         let r = &*REDUCTIONS;
         for depth in 1..64 {
@@ -1503,31 +1039,5 @@ mod tests {
         // ln(3)·ln(3)/1.3 = 0.93 and ln(20)·ln(6)/1.3 = 4.12, rounded.
         assert_eq!(r[3][2], 1);
         assert_eq!(r[20][5], 4);
-    }
-
-    #[test]
-    fn killers_keep_the_latest_cut_first_and_order_above_the_history() {
-        let [a, b, c] = [0, 3, 5].map(|h| Move::new(h).unwrap());
-        let k = Killers::NONE;
-        assert!(!k.contains(a) && !k.contains(b));
-        let k = k.with_first(a).with_first(b);
-        assert!(k.is_first(b) && k.is_second(a) && !k.contains(c));
-        let k = k.with_first(b);
-        assert!(
-            k.is_first(b) && k.is_second(a),
-            "the same killer again changes nothing"
-        );
-        let k = k.with_first(a);
-        assert!(k.is_first(a) && k.is_second(b));
-        let history = [1000; 12];
-        assert_eq!(move_order(a, 0, k, &history), 1 << 22);
-        assert_eq!(move_order(b, 0, k, &history), (1 << 22) - 1);
-        assert_eq!(move_order(c, 0, k, &history), 1000);
-        assert_eq!(
-            move_order(c, 4, k, &history),
-            (1 << 24) + 4,
-            "captures first"
-        );
-        assert_eq!(move_order(a, 2, k, &history), (1 << 24) + 2);
     }
 }

@@ -12,7 +12,7 @@ use std::path::Path;
 use oware_egtb::{EgtbError, Tablebase};
 use oware_rules::{Game, Move, Position, RuleSet};
 
-use crate::search::Probe;
+use crate::Probe;
 
 /// A database directory opened for one rule set, usable as the engine's [`Probe`].
 pub struct TablebaseProbe {
@@ -43,11 +43,20 @@ impl TablebaseProbe {
             RuleSet::Abapa => 2 * value - i32::from(pos.board_seeds()),
         })
     }
+}
+
+impl Probe for TablebaseProbe {
+    fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32> {
+        if rules != self.tablebase.rules() {
+            return None;
+        }
+        self.board_difference(pos)
+    }
 
     /// The move to play straight from the database, with its value, when that is safe: under awari
     /// (values do not depend on history: a repetition splits the seeds, worth 0 from anywhere) and
     /// the position is covered. Under abapa the search probes the database itself, where exact.
-    pub fn root_move(&self, game: &Game) -> Option<(Move, i32)> {
+    fn root_move(&self, game: &Game) -> Option<(Move, i32)> {
         if game.is_over()
             || game.rules() != RuleSet::Awari
             || self.tablebase.rules() != RuleSet::Awari
@@ -64,22 +73,16 @@ impl TablebaseProbe {
     }
 }
 
-impl Probe for TablebaseProbe {
-    fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32> {
-        if rules != self.tablebase.rules() {
-            return None;
-        }
-        self.board_difference(pos)
-    }
-}
-
+/// Databases built for a test, shared by the tests of the modules that use them.
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use oware_egtb::build::build;
     use oware_egtb::store::DirStore;
 
-    fn built(rules: RuleSet, seeds: usize) -> (tempdir::Dir, TablebaseProbe) {
+    /// The databases of `rules` up to `seeds` seeds, in a directory removed when the first half of
+    /// the pair is dropped.
+    pub(crate) fn built(rules: RuleSet, seeds: usize) -> (tempdir::Dir, TablebaseProbe) {
         let dir = tempdir::Dir::new(rules.name());
         let mut store = DirStore::new(dir.path());
         build(&mut store, rules, seeds, &(), |_| {}).unwrap();
@@ -88,15 +91,16 @@ mod tests {
     }
 
     /// A throwaway directory removed on drop (no extra dependency for one test).
-    mod tempdir {
+    pub(crate) mod tempdir {
         pub struct Dir(std::path::PathBuf);
         impl Dir {
             pub fn new(tag: &str) -> Dir {
-                let path = std::env::temp_dir().join(format!(
-                    "oware-engine-tb-{tag}-{}-{:?}",
-                    std::process::id(),
-                    std::thread::current().id()
-                ));
+                // Tests run in threads of one process, and may build the same rule set at once.
+                static NEXT: std::sync::atomic::AtomicUsize =
+                    std::sync::atomic::AtomicUsize::new(0);
+                let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let path = std::env::temp_dir()
+                    .join(format!("oware-engine-tb-{tag}-{}-{n}", std::process::id()));
                 std::fs::create_dir_all(&path).unwrap();
                 Dir(path)
             }

@@ -5,9 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use oware_engine::{
-    choose_move, choose_move_with, plies_to_end, Engine, EngineOptions, Limits, Probe, WIN,
-};
+use oware_engine::{choose_move, plies_to_end, Engine, EngineOptions, Limits, Probe, WIN};
 use oware_rules::{Game, Move, Position, RuleSet, Side};
 
 fn game(pos: &str, rules: RuleSet) -> Game {
@@ -212,7 +210,13 @@ fn every_level_plays_legal_moves() {
     let mut e = engine();
     let mut random = 7u64;
     for level in 1..=10 {
-        let mv = choose_move_with(&mut e, &g, level, Duration::from_millis(20), &mut random);
+        let mv = oware_engine::player::choose_move_with(
+            &mut e,
+            &g,
+            level,
+            Duration::from_millis(20),
+            &mut random,
+        );
         assert!(g.legal_moves().contains(mv.unwrap()), "level {level}");
     }
 }

@@ -31,8 +31,8 @@ pub fn spawn_move(
         let permit = engines.acquire().await;
         let mv = tokio::task::spawn_blocking(move || {
             permit.with_engine(|engine| {
-                let mut random = oware_engine::seed_from_clock();
-                oware_engine::choose_move_with(engine, &game, level, time, &mut random)
+                let mut random = oware_engine::player::seed_from_clock();
+                oware_engine::player::choose_move_with(engine, &game, level, time, &mut random)
             })
         })
         .await

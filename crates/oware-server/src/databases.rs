@@ -143,4 +143,8 @@ impl Probe for Databases {
     fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32> {
         self.of(rules)?.probe(pos, rules)
     }
+
+    fn root_move(&self, game: &Game) -> Option<(Move, i32)> {
+        self.of(game.rules())?.root_move(game)
+    }
 }

@@ -84,6 +84,32 @@ async fn the_analysis_board_shows_database_values() {
     server.stop().await;
 }
 
+/// The computer's move comes from the same place as the protocol's and `oware play`'s
+/// (`oware_engine::player`): in an awari position the database covers, at full strength, the
+/// database's move. Here C and D both win, D with all three seeds on the board: a search that
+/// probes the database plays C, the database D.
+#[tokio::test]
+async fn the_computer_plays_the_database_move_where_it_covers_the_position() {
+    let dir = awari_database(4);
+    let server = TestServer::start(Config {
+        databases: Databases::open(dir.path()).unwrap(),
+        ..quick_config()
+    })
+    .await;
+    let (id, token, _) = create(
+        server.addr,
+        json!({"mode": "computer", "level": 10, "side": "N", "rules": "awari",
+               "position": "0-0-1-1-0-0-0-0-0-0-1-0-23-22-S"}),
+    )
+    .await;
+    let mut me = Client::connect(server.addr, &id, Some(&token)).await;
+    me.wait_for(|g| !g["moves"].as_str().unwrap().is_empty())
+        .await;
+    assert_eq!(me.moves(), "D");
+    me.close().await;
+    server.stop().await;
+}
+
 #[test]
 fn a_directory_without_databases_is_refused() {
     let dir = tempfile::tempdir().unwrap();

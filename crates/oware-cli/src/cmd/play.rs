@@ -4,19 +4,26 @@
 //! Reads one command per line, so it works as well from a script as from a person:
 //! a move letter, `undo`, `save FILE`, `load FILE`, `new`, `moves`, `hint`, `eval`, `computer SIDE`,
 //! `level N`, `go`, `help`, `quit`.
+//!
+//! The computer's moves and hints are chosen as everywhere else ([`oware_engine::player`]): with
+//! `--egtb`, a position the databases cover is answered from them at full strength.
 
 use std::io::{self, Write};
 use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
-use oware_engine::{describe_score, Engine, EngineOptions, Limits};
+use std::sync::Arc;
+
+use oware_engine::player::{self, Level};
+use oware_engine::tablebase::TablebaseProbe;
+use oware_engine::{describe_score, Engine, EngineOptions, Limits, Probe};
 use oware_rules::ogn::Record;
 use oware_rules::{Game, Move, PlayError, Side};
 
 use super::PositionArgs;
 use crate::display::diagram;
-use crate::input::{read_line, Line};
+use oware_engine::input::{read_line, Line};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -38,6 +45,9 @@ pub struct Args {
     /// full strength two threads scored +82 Elo against one at 100 ms, docs/engine-matches.md)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
+    /// Endgame database directory (built by `oware egtb build`) for the game's rule set
+    #[arg(long, value_name = "DIR")]
+    pub egtb: Option<String>,
 }
 
 const HELP: &str = "\
@@ -76,6 +86,8 @@ struct Session<W: Write> {
     live_eval: bool,
     /// Created on first use (its table takes memory).
     engine: Option<Engine>,
+    /// The endgame databases the engine probes, if any.
+    probe: Option<Arc<dyn Probe>>,
     random: u64,
 }
 
@@ -147,6 +159,7 @@ impl<W: Write> Session<W> {
             Engine::new(EngineOptions {
                 hash_mb: 32,
                 threads: self.threads,
+                probe: self.probe.clone(),
                 ..EngineOptions::default()
             })
         });
@@ -184,7 +197,7 @@ impl<W: Write> Session<W> {
         let (level, time, mut random) = (self.level, self.movetime, self.random);
         let label = format!("The computer ({side}, level {level}) is thinking");
         let mv = self.thinking(&label, move |engine, game| {
-            oware_engine::choose_move_with(engine, game, level, time, &mut random)
+            player::choose_move_with(engine, game, level, time, &mut random)
         })?;
         self.random = self.random.wrapping_add(0x9e37_79b9_7f4a_7c15);
         match mv {
@@ -206,11 +219,20 @@ impl<W: Write> Session<W> {
         if self.game.is_over() {
             return Ok(None);
         }
-        let time = self.movetime.min(Duration::from_millis(1000));
-        let r = self.thinking(label, move |engine, game| {
-            engine.search(game, &Limits::movetime(time), &mut |_| {})
+        let limits = Limits::movetime(self.movetime.min(Duration::from_millis(1000)));
+        let mut random = self.random;
+        let choice = self.thinking(label, move |engine, game| {
+            let full_strength = Level::new(*oware_engine::LEVELS.end());
+            player::choose(
+                engine,
+                game,
+                full_strength,
+                &limits,
+                &mut random,
+                &mut |_| {},
+            )
         })?;
-        Ok(r.best.map(|b| (b, r.score, r.pv)))
+        Ok(choice.and_then(|c| c.result.best.map(|b| (b, c.result.score, c.result.pv))))
     }
 
     fn show_evaluation(&mut self) -> anyhow::Result<()> {
@@ -410,6 +432,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             super::Exit::bad_input(format!("--computer {word:?}: expected south, north or off"))
         })?,
     };
+    let probe = match &args.egtb {
+        None => None,
+        Some(dir) => {
+            let tablebase = TablebaseProbe::open(dir, game.rules())
+                .map_err(|e| super::Exit::bad_input(format!("--egtb {dir}: {e}")))?;
+            Some(Arc::new(tablebase) as Arc<dyn Probe>)
+        }
+    };
     let stdout = io::stdout();
     let mut session = Session {
         game,
@@ -420,7 +450,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads: super::threads_or_every_processor(args.threads),
         live_eval: false,
         engine: None,
-        random: oware_engine::seed_from_clock(),
+        probe,
+        random: player::seed_from_clock(),
     };
     match computer {
         None => writeln!(

@@ -1,0 +1,325 @@
+//! Choosing the move to play: the one path that the protocol's `go`, the web server's computer,
+//! `oware play` (its moves and hints) and the tuning example all take, so that a position gets the
+//! same kind of answer whoever asks.
+//!
+//! At full strength a position the engine's endgame databases cover is answered from them at once
+//! (see [`Probe::root_move`]); otherwise the engine searches. Lower levels search shallower and add
+//! noise to the scores of the root moves, so they make the mistakes a person makes (a slightly worse
+//! move, a threat seen too late) but never a random move: a move is only chosen if its searched score
+//! is within twice the noise of the best, and never one that loses by force when another does not.
+//! They never take the database's move: a beginner who plays endings perfectly is no beginner.
+
+use std::time::{Duration, Instant};
+
+use oware_rules::{Game, Move};
+
+use crate::{Engine, EngineOptions, Limits, MoveScore, Probe, SearchResult, WIN_THRESHOLD};
+
+/// Lowest and highest playing level accepted by [`choose_move`].
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
+
+/// What a level means: search depth (plies; `None` = as deep as time allows) and the largest noise
+/// added to a root move's score, in centiseeds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Level {
+    pub depth: Option<u32>,
+    pub noise: i32,
+}
+
+impl Level {
+    /// The settings of `level` (clamped to 1..=10).
+    pub fn new(level: u8) -> Level {
+        let (depth, noise) = match level.clamp(*LEVELS.start(), *LEVELS.end()) {
+            1 => (Some(1), 250),
+            2 => (Some(2), 200),
+            3 => (Some(2), 120),
+            4 => (Some(3), 90),
+            5 => (Some(4), 70),
+            6 => (Some(6), 50),
+            7 => (Some(8), 30),
+            8 => (Some(11), 15),
+            9 => (Some(16), 6),
+            _ => (None, 0),
+        };
+        Level { depth, noise }
+    }
+}
+
+/// Picks a move for the side to move in `game` at `level` (1 = beginner .. 10 = full strength),
+/// thinking for at most about `max_time`. `None` when the game is over.
+pub fn choose_move(game: &Game, level: u8, max_time: Duration) -> Option<Move> {
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 16,
+        ..EngineOptions::default()
+    });
+    choose_move_with(&mut engine, game, level, max_time, &mut seed_from_clock())
+}
+
+/// [`choose_move`] with a given engine (its table and databases are used) and random state (for
+/// repeatable tests).
+pub fn choose_move_with(
+    engine: &mut Engine,
+    game: &Game,
+    level: u8,
+    max_time: Duration,
+    random: &mut u64,
+) -> Option<Move> {
+    let limits = Limits::movetime(max_time);
+    choose(
+        engine,
+        game,
+        Level::new(level),
+        &limits,
+        random,
+        &mut |_| {},
+    )
+    .and_then(|choice| choice.result.best)
+}
+
+/// Where a chosen move came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The endgame databases' best move, without a search.
+    Database,
+    /// A search at full strength, or the analysis a lower level picks from.
+    Search,
+}
+
+/// A chosen move, with what the protocol reports of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// The move (`best`), its expected reply, score, line and the search's figures. From the
+    /// databases: depth 0, no nodes, and the final store difference the database promises as the
+    /// score.
+    pub result: SearchResult,
+    pub source: Source,
+    /// At a level below full strength, every root move's score that the level picked from, best
+    /// first; empty otherwise.
+    pub moves: Vec<MoveScore>,
+}
+
+/// Chooses a move for the side to move in `game` at `level` within `limits` (the level's depth
+/// caps theirs), calling `progress` after each completed iteration of a full-strength search.
+/// `None` when the game is over. Starts the engine's clock, as [`Engine::search`] does.
+pub fn choose(
+    engine: &mut Engine,
+    game: &Game,
+    level: Level,
+    limits: &Limits,
+    random: &mut u64,
+    progress: &mut dyn FnMut(&SearchResult),
+) -> Option<Choice> {
+    engine.control().reset(false);
+    choose_controlled(engine, game, level, limits, random, progress)
+}
+
+/// Like [`choose`], without resetting the engine's control: the caller has called
+/// [`crate::SearchControl::reset`] (e.g. with pondering on) and may stop the search at any time.
+pub fn choose_controlled(
+    engine: &mut Engine,
+    game: &Game,
+    level: Level,
+    limits: &Limits,
+    random: &mut u64,
+    progress: &mut dyn FnMut(&SearchResult),
+) -> Option<Choice> {
+    if game.is_over() {
+        return None;
+    }
+    if level.is_full_strength() {
+        if let Some(result) = database_move(engine, game) {
+            return Some(Choice {
+                result,
+                source: Source::Database,
+                moves: Vec::new(),
+            });
+        }
+        let result = engine.search_controlled(game, limits, progress);
+        return result.best.is_some().then_some(Choice {
+            result,
+            source: Source::Search,
+            moves: Vec::new(),
+        });
+    }
+    let limits = Limits {
+        depth: limits.depth.min(level.depth).or(level.depth),
+        ..limits.clone()
+    };
+    let analysis = engine.analyze_controlled(game, &limits);
+    let mv = level.pick(&analysis.moves, random)?;
+    let chosen = analysis.moves.iter().find(|s| s.mv == mv)?;
+    let result = SearchResult {
+        best: Some(mv),
+        ponder: chosen.pv.get(1).copied(),
+        score: chosen.score,
+        depth: analysis.depth,
+        seldepth: 0,
+        nodes: analysis.nodes,
+        time: analysis.time,
+        pv: chosen.pv.clone(),
+        hashfull: 0,
+    };
+    Some(Choice {
+        result,
+        source: Source::Search,
+        moves: analysis.moves,
+    })
+}
+
+/// The databases' move where the engine has databases that answer at the root, as a result: the
+/// score is the final store difference they promise (the stores now plus the value over the
+/// board), in centiseeds.
+fn database_move(engine: &Engine, game: &Game) -> Option<SearchResult> {
+    let probe: &dyn Probe = engine.options().probe.as_deref()?;
+    let (mv, value) = probe.root_move(game)?;
+    let pos = game.position();
+    let me = pos.side_to_move();
+    let stores = i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()));
+    Some(SearchResult {
+        best: Some(mv),
+        ponder: None,
+        score: 100 * (stores + value),
+        depth: 0,
+        seldepth: 0,
+        nodes: 0,
+        time: Duration::ZERO,
+        pv: vec![mv],
+        hashfull: 0,
+    })
+}
+
+impl Level {
+    /// Full strength: no depth limit, no noise.
+    pub fn is_full_strength(&self) -> bool {
+        self.depth.is_none() && self.noise == 0
+    }
+
+    /// Picks among analysed root moves (see [`Engine::analyze`]): each score gets a uniform noise in
+    /// `-noise..=noise`, the highest wins; a move that loses by force is never picked while another
+    /// does not.
+    pub fn pick(&self, scores: &[MoveScore], random: &mut u64) -> Option<Move> {
+        let best = scores.iter().map(|m| m.score).max()?;
+        let safe = |s: i32| s > -WIN_THRESHOLD || best <= -WIN_THRESHOLD;
+        let noise = self.noise.max(0);
+        scores
+            .iter()
+            .filter(|m| safe(m.score))
+            .map(|m| {
+                let n = (next_random(random) % (2 * noise as u64 + 1)) as i32 - noise;
+                (m.score + n, m.mv)
+            })
+            .max_by_key(|&(s, _)| s)
+            .map(|(_, mv)| mv)
+    }
+}
+
+/// A random seed from the clock, for the levels' noise.
+pub fn seed_from_clock() -> u64 {
+    let t = Instant::now();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (t.elapsed().as_nanos() as u64).rotate_left(32) ^ 0x5851_f42d_4c95_7f2d
+}
+/// SplitMix64 step.
+fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::tests::built;
+    use oware_rules::{Position, RuleSet};
+    use std::sync::Arc;
+
+    /// Awari, South to move, 3 seeds on the board, South one seed ahead: C and D both win, D with
+    /// all three seeds (the databases' best move). A search that probes the databases as it goes
+    /// plays C.
+    pub(crate) const COVERED: &str = "0-0-1-1-0-0-0-0-0-0-1-0-23-22-S";
+
+    fn covered() -> Game {
+        Game::from_position(COVERED.parse::<Position>().unwrap(), RuleSet::Awari)
+    }
+
+    fn letter(choice: &Option<Choice>) -> Option<char> {
+        choice.as_ref()?.result.best.map(Move::letter)
+    }
+
+    #[test]
+    fn full_strength_plays_the_database_move_where_it_covers_the_position() {
+        let (_dir, probe) = built(RuleSet::Awari, 4);
+        let limits = Limits::depth(8);
+        let full = Level::new(10);
+        let mut random = 1;
+        let mut with_databases = Engine::new(EngineOptions {
+            hash_mb: 1,
+            probe: Some(Arc::new(probe)),
+            ..EngineOptions::default()
+        });
+        let searched = with_databases.search(&covered(), &limits, &mut |_| {});
+        assert_eq!(searched.best.map(Move::letter), Some('C'));
+        let choice = choose(
+            &mut with_databases,
+            &covered(),
+            full,
+            &limits,
+            &mut random,
+            &mut |_| {},
+        );
+        assert_eq!(letter(&choice), Some('D'));
+        let choice = choice.unwrap();
+        assert_eq!(choice.source, Source::Database);
+        // South's stores lead by one and it takes the last three seeds: four seeds ahead at the end.
+        assert_eq!((choice.result.score, choice.result.depth), (400, 0));
+        let mv = choose_move_with(
+            &mut with_databases,
+            &covered(),
+            10,
+            Duration::from_millis(50),
+            &mut random,
+        );
+        assert_eq!(mv.map(Move::letter), Some('D'));
+
+        // A lower level searches, and gives the moves it picked from.
+        let choice = choose(
+            &mut with_databases,
+            &covered(),
+            Level::new(5),
+            &limits,
+            &mut random,
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(choice.source, Source::Search);
+        assert_eq!(choice.moves.len(), covered().legal_moves().len());
+    }
+
+    #[test]
+    fn nothing_is_chosen_when_the_game_is_over() {
+        let (_dir, probe) = built(RuleSet::Awari, 2);
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: 1,
+            probe: Some(Arc::new(probe)),
+            ..EngineOptions::default()
+        });
+        let over: Position = "0-0-0-0-0-0-0-0-0-0-0-0-25-23-S".parse().unwrap();
+        let game = Game::from_position(over, RuleSet::Awari);
+        assert!(game.is_over());
+        for level in [1, 10] {
+            let choice = choose(
+                &mut engine,
+                &game,
+                Level::new(level),
+                &Limits::depth(4),
+                &mut 1,
+                &mut |_| {},
+            );
+            assert_eq!(choice, None);
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The words of the protocol's commands, checked: `go`, `position` and the `Weights` option.
+
+use std::time::Duration;
+
+use oware_rules::{Game, Position, RuleSet};
+
+use crate::Weights;
+use crate::{Clock, Limits, MAX_PLY};
+
+/// What `go` asked for, validated.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Go {
+    pub limits: Limits,
+    pub ponder: bool,
+}
+
+/// Parses the words after `go`.
+pub(super) fn parse_go(words: &[&str]) -> Result<Go, String> {
+    let mut go = Go::default();
+    let mut clocks = [Clock::default(); 2];
+    let mut has_clock = false;
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        let mut number = |what: &str| -> Result<u64, String> {
+            i += 1;
+            let text = words
+                .get(i)
+                .ok_or_else(|| format!("go {what}: a number is missing"))?;
+            text.parse::<u64>()
+                .map_err(|_| format!("go {what}: {text:?} is not a whole number"))
+        };
+        match word {
+            "depth" => {
+                let d = number("depth")?;
+                if d == 0 || d > MAX_PLY as u64 - 10 {
+                    return Err(format!(
+                        "go depth: {d} is out of range 1..={}",
+                        MAX_PLY - 10
+                    ));
+                }
+                go.limits.depth = Some(d as u32);
+            }
+            "movetime" => go.limits.movetime = Some(Duration::from_millis(number("movetime")?)),
+            "nodes" => go.limits.nodes = Some(number("nodes")?),
+            "wtime" => {
+                clocks[0].time = Duration::from_millis(number("wtime")?);
+                has_clock = true;
+            }
+            "btime" => {
+                clocks[1].time = Duration::from_millis(number("btime")?);
+                has_clock = true;
+            }
+            "winc" => clocks[0].increment = Duration::from_millis(number("winc")?),
+            "binc" => clocks[1].increment = Duration::from_millis(number("binc")?),
+            "movestogo" => {
+                let moves = number("movestogo")?;
+                let in_range = u32::try_from(moves).ok().filter(|&m| m > 0);
+                go.limits.moves_to_go = Some(in_range.ok_or_else(|| {
+                    format!("go movestogo: {moves} is out of range 1..={}", u32::MAX)
+                })?);
+            }
+            "infinite" => go.limits.infinite = true,
+            "ponder" => go.ponder = true,
+            other => return Err(format!("go: unknown word {other:?}")),
+        }
+        i += 1;
+    }
+    if has_clock {
+        go.limits.clocks = Some(clocks);
+    }
+    Ok(go)
+}
+
+/// Parses the words after `position`: the game they describe.
+pub(super) fn parse_position(words: &[&str], rules: RuleSet) -> Result<Game, String> {
+    let (start, rest) = match words {
+        ["startpos", rest @ ..] => (Position::start(), rest),
+        ["fen", text, rest @ ..] => (
+            text.parse::<Position>()
+                .map_err(|e| format!("position fen {text}: {e}"))?,
+            rest,
+        ),
+        ["fen"] => return Err("position fen: the position string is missing".into()),
+        _ => return Err("position: expected `startpos` or `fen <position-string>`".into()),
+    };
+    let moves = match rest {
+        [] => Vec::new(),
+        ["moves", letters @ ..] => oware_rules::parse_move_letters(&letters.concat())
+            .map_err(|e| format!("position moves: {e}"))?,
+        [other, ..] => return Err(format!("position: expected `moves`, found {other:?}")),
+    };
+    Game::replay(start, rules, &moves).map_err(|(ply, e)| {
+        format!(
+            "position moves: {}: {e}",
+            oware_rules::describe_ply(start.side_to_move(), ply, moves[ply])
+        )
+    })
+}
+
+/// Evaluation weights changed by `name=value,name=value` (e.g. `threat=20,kroo=0`), starting from
+/// `base`; `<empty>` or nothing leaves them as they are.
+pub(super) fn parse_weights(text: &str, base: Weights) -> Result<Weights, String> {
+    let mut weights = base;
+    for item in text.split(',').map(str::trim) {
+        if item.is_empty() || item == "<empty>" {
+            continue;
+        }
+        let (name, value) = item
+            .split_once('=')
+            .ok_or_else(|| format!("setoption Weights: {item:?} is not name=value"))?;
+        let value: i32 = value
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v: &i32| v.abs() <= 10_000)
+            .ok_or_else(|| {
+                format!("setoption Weights: {value:?} is not a number in -10000..=10000")
+            })?;
+        if !weights.set(name.trim(), value) {
+            return Err(format!(
+                "setoption Weights: unknown term {name:?} (terms: {}, and by column {}, as \
+                 <term>_a to <term>_f or all six at once; each also as <name>_opening)",
+                crate::BOARD_TERMS.join(", "),
+                crate::HOUSE_TERMS.join(", ")
+            ));
+        }
+    }
+    Ok(weights)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_words_are_validated() {
+        let go = parse_go(&["wtime", "1000", "btime", "2000", "winc", "10"]).unwrap();
+        let clocks = go.limits.clocks.unwrap();
+        assert_eq!(clocks[0].time, Duration::from_millis(1000));
+        assert_eq!(clocks[1].time, Duration::from_millis(2000));
+        assert_eq!(clocks[0].increment, Duration::from_millis(10));
+        assert!(parse_go(&["depth"]).is_err());
+        assert!(parse_go(&["depth", "-3"]).is_err());
+        assert!(parse_go(&["depth", "0"]).is_err());
+        assert!(parse_go(&["sideways"]).is_err());
+        assert!(parse_go(&["infinite", "ponder"]).unwrap().ponder);
+        let go = parse_go(&["wtime", "1000", "btime", "2000", "movestogo", "3"]).unwrap();
+        assert_eq!(go.limits.moves_to_go, Some(3));
+        assert!(parse_go(&["wtime", "1000", "btime", "2000"])
+            .unwrap()
+            .limits
+            .moves_to_go
+            .is_none());
+        assert!(parse_go(&["movestogo", "0"]).is_err());
+        assert!(parse_go(&["movestogo", "99999999999"]).is_err());
+    }
+
+    #[test]
+    fn weights_are_validated() {
+        let base = crate::Weights::DEFAULT;
+        let w = parse_weights("threat=20, kroo=0", base).unwrap();
+        assert_eq!((w.threat, w.kroo, w.store), ([20; 6], [0; 6], base.store));
+        let w = parse_weights("kroo_c=5,empty_opening=-3", base).unwrap();
+        assert_eq!(
+            w.kroo,
+            [
+                base.kroo[0],
+                base.kroo[1],
+                5,
+                base.kroo[3],
+                base.kroo[4],
+                base.kroo[5]
+            ]
+        );
+        // The opening weights in `Weights::as_array`'s order: the board terms', then six a house
+        // term.
+        let empty = crate::BOARD_TERMS.len()
+            + 6 * crate::HOUSE_TERMS
+                .iter()
+                .position(|&t| t == "empty")
+                .unwrap();
+        assert_eq!(w.opening[empty..empty + 6], [-3; 6]);
+        assert_eq!(parse_weights("<empty>", base).unwrap(), base);
+        assert!(parse_weights("threat", base).is_err());
+        assert!(parse_weights("threat=x", base).is_err());
+        assert!(parse_weights("colour=3", base).is_err());
+        assert!(parse_weights("threat=99999", base).is_err());
+    }
+
+    #[test]
+    fn positions_are_validated() {
+        let g = parse_position(&["startpos", "moves", "FfEa"], RuleSet::Abapa).unwrap();
+        assert_eq!(g.ply_count(), 4);
+        let g = parse_position(&["startpos", "moves", "F", "f"], RuleSet::Abapa).unwrap();
+        assert_eq!(g.ply_count(), 2);
+        assert!(parse_position(&["startpos", "moves", "FF"], RuleSet::Abapa).is_err());
+        assert!(parse_position(&["startpos", "moves", "Fz"], RuleSet::Abapa).is_err());
+        assert!(parse_position(&["fen", "4-4-4"], RuleSet::Abapa).is_err());
+        assert!(parse_position(&["fen"], RuleSet::Abapa).is_err());
+        assert!(parse_position(&["sideways"], RuleSet::Abapa).is_err());
+        assert!(parse_position(&["startpos", "FfEa"], RuleSet::Abapa).is_err());
+        let g = parse_position(
+            &["fen", "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N", "moves", "a"],
+            RuleSet::Abapa,
+        )
+        .unwrap();
+        assert_eq!(g.ply_count(), 1);
+    }
+}

@@ -1,0 +1,317 @@
+//! The referee's side of the engine protocol: engines run as processes ([`EngineProcess`]), games
+//! played between them on a time per move or on clocks the referee keeps ([`play_game`]), and the
+//! tally of a match with its Elo difference. `oware match` is this module with arguments and
+//! printing.
+//!
+//! Every move is checked with the rules crate: an illegal move, a malformed answer, a crash or a
+//! long silence loses the game. An engine whose clock runs out (by more than the margin) loses. An
+//! engine that offers the `EngineTurn` option (the Aualé GUI's engines do) is told its side before
+//! each search.
+
+use std::time::Duration;
+
+use oware_rules::ogn::Outcome;
+use oware_rules::{Game, Move, Position, RuleSet, Side};
+
+mod clock;
+mod process;
+
+pub use clock::TimeControl;
+pub use process::{EngineProcess, RefereeError};
+
+/// How the engines are given their time.
+#[derive(Debug, Clone, Copy)]
+pub enum Pace {
+    /// This many milliseconds a move.
+    MoveTime(u64),
+    /// The clocks, and how far past its clock an engine may answer (`--time-margin`).
+    Clock(TimeControl, Duration),
+}
+
+/// A game longer than this is stopped and scored as a repetition would be (it cannot happen between
+/// sensible engines; it bounds a misbehaving one).
+const MAX_PLIES: usize = 1000;
+
+/// An opening: a start position and moves from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opening {
+    /// The game so far: legal, and not over.
+    game: Game,
+}
+
+/// Every pair of first moves, 36 openings.
+pub fn default_openings(rules: RuleSet) -> Vec<Opening> {
+    let mut list = Vec::new();
+    let row = |side| (0..6).filter_map(move |column| Move::for_side(side, column));
+    for a in row(Side::South) {
+        for b in row(Side::North) {
+            let mut game = Game::new(rules);
+            if game.play(a).is_ok() && game.play(b).is_ok() && !game.is_over() {
+                list.push(Opening { game });
+            }
+        }
+    }
+    list
+}
+
+/// Reads openings, checking that each is legal and leaves a game to play.
+pub fn parse_openings(text: &str, rules: RuleSet) -> Result<Vec<Opening>, String> {
+    let mut list = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (start, moves_text) = match line.split_once(char::is_whitespace) {
+            Some((first, rest)) if first.contains('-') => (first, rest),
+            _ if line.contains('-') => (line, ""),
+            _ => ("", line),
+        };
+        let start = if start.is_empty() {
+            Position::start()
+        } else {
+            start
+                .parse()
+                .map_err(|e| format!("line {}: bad position: {e}", i + 1))?
+        };
+        let moves = oware_rules::parse_move_letters(moves_text)
+            .map_err(|e| format!("line {}: {e}", i + 1))?;
+        let game = Game::replay(start, rules, &moves)
+            .map_err(|(ply, e)| format!("line {}: ply {}: {e}", i + 1, ply + 1))?;
+        if game.is_over() {
+            return Err(format!("line {}: the opening ends the game", i + 1));
+        }
+        list.push(Opening { game });
+    }
+    if list.is_empty() {
+        return Err("no openings in the file".into());
+    }
+    Ok(list)
+}
+
+/// How one game ended for the engine playing South.
+pub struct Played {
+    pub game: Game,
+    pub outcome: Outcome,
+    /// Why, in words (the rules' end reason, or a forfeit).
+    pub reason: String,
+    /// South's and North's time left at the end, on clocks.
+    pub clocks: [Duration; 2],
+}
+
+/// Plays one game from `opening` between `engines` (South, North) at `pace`. An engine that
+/// misbehaves (an illegal or malformed move, a crash, a silence, a fallen flag) loses the game; an
+/// engine that refuses the position, or one that stops reading between games, stops the match
+/// (the error).
+pub fn play_game(
+    engines: [&mut EngineProcess; 2],
+    opening: &Opening,
+    pace: Pace,
+) -> Result<Played, RefereeError> {
+    let [south, north] = engines;
+    south.send("ucinewgame")?;
+    north.send("ucinewgame")?;
+    let mut game = opening.game.clone();
+    let rules = game.rules();
+    // South's and North's time left, on clocks, and the moves each has played on them.
+    let mut clocks = match pace {
+        Pace::Clock(tc, _) => [tc.start; 2],
+        Pace::MoveTime(_) => [Duration::ZERO; 2],
+    };
+    let mut played = [0u32; 2];
+    while !game.is_over() {
+        if game.ply_count() >= MAX_PLIES {
+            let end = oware_rules::repetition_end(game.position(), rules);
+            let outcome = match end.score.winner() {
+                Some(Side::South) => Outcome::SouthWins,
+                Some(Side::North) => Outcome::NorthWins,
+                None => Outcome::Draw,
+            };
+            return Ok(Played {
+                game,
+                outcome,
+                reason: format!("stopped after {MAX_PLIES} plies, {}", end.score),
+                clocks,
+            });
+        }
+        let side = game.position().side_to_move();
+        let engine = if side == Side::South {
+            &mut *south
+        } else {
+            &mut *north
+        };
+        let forfeit = |why: String| {
+            let outcome = match side {
+                Side::South => Outcome::NorthWins,
+                Side::North => Outcome::SouthWins,
+            };
+            (outcome, format!("{side} forfeits: {why}"))
+        };
+        // The mover's time left, on clocks.
+        let left = clocks[side.index()];
+        let answer = match pace {
+            // Generous: the engine is judged on legality here, not on its clock.
+            Pace::MoveTime(ms) => engine.best_move(
+                &game,
+                &format!("movetime {ms}"),
+                Duration::from_millis(ms.saturating_mul(3).saturating_add(5000)),
+            ),
+            Pace::Clock(tc, margin) => {
+                let inc = tc.increment.as_millis();
+                let mut limits = format!(
+                    "wtime {} btime {} winc {inc} binc {inc}",
+                    clocks[0].as_millis(),
+                    clocks[1].as_millis()
+                );
+                if let Some(moves) = tc.moves_to_go(played[side.index()]) {
+                    limits += &format!(" movestogo {moves}");
+                }
+                // A few seconds past the flag, to tell a late answer from none.
+                engine.best_move(&game, &limits, left + margin + Duration::from_secs(5))
+            }
+        };
+        let thought = answer.as_ref().map_or(Duration::ZERO, |&(_, t)| t);
+        let flag_fell = matches!(pace, Pace::Clock(_, margin) if thought > left + margin);
+        let problem = match answer {
+            Err(e @ RefereeError::Refused(_)) => return Err(e),
+            Err(e) => Some(e.to_string()),
+            Ok(_) if flag_fell => Some(format!(
+                "out of time (thought {} ms with {} ms left)",
+                thought.as_millis(),
+                left.as_millis()
+            )),
+            Ok((word, _)) => match word.parse::<Move>() {
+                Err(_) => Some(format!("answered bestmove {word:?}")),
+                Ok(mv) => match game.play(mv) {
+                    Ok(_) => None,
+                    Err(e) => Some(format!("{mv}: {e}")),
+                },
+            },
+        };
+        if let Some(why) = problem {
+            if flag_fell {
+                clocks[side.index()] = Duration::ZERO;
+            }
+            let (outcome, reason) = forfeit(why);
+            return Ok(Played {
+                game,
+                outcome,
+                reason,
+                clocks,
+            });
+        }
+        if let Pace::Clock(tc, _) = pace {
+            // In time (the flag did not fall, or fell by less than the margin): the time thought
+            // comes off, the increment on, and at the end of a period the start time again.
+            let mover = side.index();
+            played[mover] += 1;
+            clocks[mover] = tc.after_move(left, thought, played[mover]);
+        }
+    }
+    let end = game.end().expect("the loop ends with the game");
+    Ok(Played {
+        outcome: Outcome::of_game(&game),
+        reason: format!("{} {}", end.score, end.reason),
+        game,
+        clocks,
+    })
+}
+
+/// Wins, draws and losses of the first engine.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct Tally {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Score fraction and the Elo difference with its 95% interval (normal approximation on the
+    /// per-game scores; the ends are clamped where the score is 0 or 1).
+    pub fn elo(&self) -> (f64, f64, f64, f64) {
+        let n = f64::from(self.games().max(1));
+        let (w, d, l) = (
+            f64::from(self.wins) / n,
+            f64::from(self.draws) / n,
+            f64::from(self.losses) / n,
+        );
+        let p = w + d / 2.0;
+        let variance = w * (1.0 - p).powi(2) + d * (0.5 - p).powi(2) + l * p.powi(2);
+        let margin = 1.96 * (variance / n).sqrt();
+        let elo = |p: f64| {
+            let p = p.clamp(0.001, 0.999);
+            // `+ 0.0` turns a negative zero into zero, so an even score prints as +0.
+            -400.0 * (1.0 / p - 1.0).log10() + 0.0
+        };
+        (p, elo(p), elo(p - margin), elo(p + margin))
+    }
+}
+
+/// Today's date as OGN writes it (`2026.11.22`), from the system clock (UTC).
+pub fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_are_checked() {
+        let list = parse_openings("# comment\nFf\n\nFfEa # four plies\n", RuleSet::Abapa).unwrap();
+        assert_eq!(list.len(), 2);
+        assert_eq!(list[1].game.moves().len(), 4);
+        let list = parse_openings("4-4-4-4-4-0-5-5-5-5-4-4-0-0-N a\n", RuleSet::Abapa).unwrap();
+        assert_eq!(list[0].game.moves().len(), 1);
+        assert!(parse_openings("FF\n", RuleSet::Abapa).is_err());
+        assert!(parse_openings("4-4-4 F\n", RuleSet::Abapa).is_err());
+        assert!(parse_openings("# nothing\n", RuleSet::Abapa).is_err());
+        assert_eq!(default_openings(RuleSet::Abapa).len(), 36);
+        assert_eq!(default_openings(RuleSet::Awari).len(), 36);
+    }
+
+    #[test]
+    fn elo_from_the_tally() {
+        let even = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
+        let (p, elo, low, high) = even.elo();
+        assert_eq!(p, 0.5);
+        assert!(elo.abs() < 1e-9);
+        assert!(low < 0.0 && high > 0.0);
+        let strong = Tally {
+            wins: 75,
+            draws: 0,
+            losses: 25,
+        };
+        let (_, elo, low, _) = strong.elo();
+        assert!((elo - 190.8).abs() < 1.0, "{elo}");
+        assert!(low > 0.0);
+    }
+
+    #[test]
+    fn dates_are_civil() {
+        let d = today();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"));
+    }
+}
