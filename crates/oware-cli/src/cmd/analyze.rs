@@ -241,18 +241,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn games_are_read_from_records_and_move_lists() {
-        let g = read_game("FfEa\n", RuleSet::Abapa).unwrap();
-        assert_eq!(g.ply_count(), 4);
-        let g = read_game("[Variant \"awari\"]\n\n1. F f 2. E a *\n", RuleSet::Abapa).unwrap();
-        assert_eq!((g.ply_count(), g.rules()), (4, RuleSet::Awari));
-        assert!(read_game("FF", RuleSet::Abapa)
-            .unwrap_err()
-            .contains("ply 2"));
-        assert!(read_game("1. F f 2. Q *", RuleSet::Abapa).is_err());
-    }
-
-    #[test]
     fn bounded_scores_make_losses_readable() {
         assert_eq!(bounded(oware_engine::WIN - 3), 4800);
         assert_eq!(bounded(-oware_engine::WIN + 3), -4800);

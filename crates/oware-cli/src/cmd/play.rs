@@ -414,9 +414,7 @@ pub fn load_record(path: &Path) -> anyhow::Result<Game> {
     let record: Record = text
         .parse()
         .with_context(|| format!("{} is not a valid game record", path.display()))?;
-    record
-        .game()
-        .map_err(|(ply, e)| anyhow::anyhow!("ply {}: {e}", ply + 1))
+    Ok(record.game()?)
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
