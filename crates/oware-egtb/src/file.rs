@@ -51,14 +51,20 @@ fn kind_code(kind: IndexKind) -> u8 {
 }
 
 fn header(rules: RuleSet, seeds: usize, entries: &[u8]) -> [u8; HEADER_LEN] {
+    header_for(rules, seeds, entries.len() as u64, crc32fast::hash(entries))
+}
+
+/// The header of a level of `count` entries whose CRC-32 is `crc`, for writers that never hold the
+/// whole level at once (a distributed build writes it from the slices of its ranks).
+pub fn header_for(rules: RuleSet, seeds: usize, count: u64, crc: u32) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[..8].copy_from_slice(&MAGIC);
     h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
     h[12] = rules_code(rules);
     h[13] = kind_code(index_kind(rules));
     h[14] = seeds as u8;
-    h[16..24].copy_from_slice(&(entries.len() as u64).to_le_bytes());
-    h[24..28].copy_from_slice(&crc32fast::hash(entries).to_le_bytes());
+    h[16..24].copy_from_slice(&count.to_le_bytes());
+    h[24..28].copy_from_slice(&crc.to_le_bytes());
     h
 }
 

@@ -1,45 +1,38 @@
-//! Endgame databases for oware by retrograde analysis, for both rule sets.
+//! Endgame databases for oware, as their users probe them: the index of every level, the value codes,
+//! the file format, and the memory-mapped [`Tablebase`]. Building them (retrograde analysis, the
+//! searches, verification) is the job of the `oware-egtb-build` crate.
 //!
 //! - [`index`]: every board of `k` seeds, mover to move in houses 0..6, ranked combinatorially (and
 //!   the compact index that leaves out boards that cannot follow a move).
-//! - [`solve`]: retrograde analysis of one level by thresholds, in parallel (rayon).
-//! - [`path_search`]: abapa only, exact values for boards a cycle touches, by path-tracking search.
-//! - [`build`]: the level loop, over a [`store::LevelStore`] (files in a directory, or memory).
+//! - [`values`]: the one-byte codes of values and bounds, and the moves between boards.
 //! - [`file`]: the file format: header with magic, version, rule set, level, count and CRC-32.
 //! - [`Tablebase`]: opening a directory and probing positions and moves.
-//! - [`check`]: re-deriving every entry from its successors (`verify`) and counting (`stats`).
 //!
 //! ```
-//! use oware_egtb::{build::build, store::MemoryStore, Tablebase};
+//! use oware_egtb::tablebase::{LevelData, Levels};
+//! use oware_egtb::Tablebase;
 //! use oware_rules::{Position, RuleSet};
-//! let mut store = MemoryStore::default();
-//! let levels = build(&mut store, RuleSet::Awari, 4, &(), |_| {}).unwrap();
+//! // Level 0 of awari has one board, the empty one, worth 0.
+//! let mut levels = Levels::new(RuleSet::Awari);
+//! levels.push(LevelData::Memory(vec![oware_egtb::values::encode(
+//!     RuleSet::Awari,
+//!     oware_egtb::Bounds::exact(0),
+//! )].into()));
 //! let tb = Tablebase::from_levels(levels);
-//! // South's only move F makes a and b hold 2 each and captures them: North is left with nothing,
-//! // and South, having no choice, gets all 4 seeds.
-//! let p: Position = "0-0-0-0-0-2-1-1-0-0-0-0-22-22-S".parse().unwrap();
-//! let probe = tb.probe(&p).unwrap();
-//! assert_eq!((probe.value, probe.exact), (4, true));
-//! assert_eq!(tb.best_moves(&p).unwrap()[0].to_string(), "F");
+//! let p: Position = "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S".parse().unwrap();
+//! assert_eq!(tb.probe(&p).unwrap().value, 0);
 //! ```
 
 use std::path::PathBuf;
 
 use oware_rules::RuleSet;
 
-mod abapa_moves;
-pub mod build;
-pub mod check;
 pub mod file;
 pub mod index;
-pub mod path_search;
-pub mod pn_search;
-pub mod solve;
-pub mod store;
 pub mod tablebase;
 pub mod values;
 
-pub use tablebase::{Probe, Tablebase};
+pub use tablebase::{LevelData, Levels, Probe, Tablebase};
 pub use values::Bounds;
 
 /// What can go wrong with a database.

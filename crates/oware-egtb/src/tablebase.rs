@@ -1,15 +1,35 @@
 //! Probing: the value of any position whose board holds no more seeds than the database covers, the
 //! value of each of its moves, and the best moves.
 
+use std::ops::Deref;
 use std::path::Path;
+use std::sync::Arc;
 
 use oware_rules::{Move, Position, RuleSet, Side};
 
+use crate::file::{open_level, LevelFile};
 use crate::index::{rotate, Board, LevelIndex};
-use crate::solve::LowerLevels;
-use crate::store::{DirStore, LevelData, LevelStore};
-use crate::values::{decode, index_kind, successors, terminal_value, through_move, Bounds};
+use crate::values::{index_kind, stored_bounds, successors, terminal_value, through_move, Bounds};
 use crate::EgtbError;
+
+/// A finished level's entries, one byte per board in index order.
+pub enum LevelData {
+    /// A checked, memory-mapped file.
+    File(LevelFile),
+    /// Entries held in memory.
+    Memory(Arc<[u8]>),
+}
+
+impl Deref for LevelData {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            LevelData::File(f) => f.entries(),
+            LevelData::Memory(m) => m,
+        }
+    }
+}
 
 /// Levels 0..n of one rule set, with their indices.
 pub struct Levels {
@@ -58,7 +78,7 @@ impl Levels {
         let (index, data) = self.level(seeds)?;
         let i = index.rank(board)?;
         let code = data[i as usize];
-        Some(decode(self.rules, seeds, code).unwrap_or_else(|| widest(self.rules, seeds)))
+        Some(stored_bounds(self.rules, seeds, code))
     }
 
     /// The bounds of any board of a held level: boards left out of the compact index are worked out
@@ -85,22 +105,6 @@ impl Levels {
             }));
         }
         best
-    }
-}
-
-fn widest(rules: RuleSet, seeds: usize) -> Bounds {
-    let k = seeds as i8;
-    match rules {
-        RuleSet::Awari => Bounds { lo: -k, hi: k },
-        RuleSet::Abapa => Bounds { lo: 0, hi: k },
-    }
-}
-
-impl LowerLevels for Levels {
-    fn bounds(&self, seeds: usize, board: &Board) -> Bounds {
-        debug_assert_eq!(board.iter().map(|&v| v as usize).sum::<usize>(), seeds);
-        self.stored(board)
-            .expect("a move's board is in the index of a finished lower level")
     }
 }
 
@@ -143,11 +147,10 @@ impl Tablebase {
     /// Opens every consecutive level from 0 found in `dir`. Fails if there is no level 0, or if any
     /// file found is damaged or foreign.
     pub fn open(dir: impl AsRef<Path>, rules: RuleSet) -> Result<Tablebase, EgtbError> {
-        let store = DirStore::new(dir.as_ref());
         let mut levels = Levels::new(rules);
         while levels.len() <= crate::values::max_level(rules) {
-            match store.load(rules, levels.len())? {
-                Some(data) => levels.push(data),
+            match open_level(dir.as_ref(), rules, levels.len())? {
+                Some(file) => levels.push(LevelData::File(file)),
                 None => break,
             }
         }

@@ -77,8 +77,8 @@ impl Probe for TablebaseProbe {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use oware_egtb::build::build;
-    use oware_egtb::store::DirStore;
+    use oware_egtb_build::build::build;
+    use oware_egtb_build::store::DirStore;
 
     /// The databases of `rules` up to `seeds` seeds, in a directory removed when the first half of
     /// the pair is dropped.

@@ -6,8 +6,8 @@ mod common;
 use common::*;
 use serde_json::json;
 
-use oware_egtb::build::build;
-use oware_egtb::store::DirStore;
+use oware_egtb_build::build::build;
+use oware_egtb_build::store::DirStore;
 use oware_rules::RuleSet;
 use oware_server::databases::{DatabaseError, Databases};
 use oware_server::Config;

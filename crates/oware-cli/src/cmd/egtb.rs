@@ -8,12 +8,13 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Subcommand;
-use oware_egtb::build::{build_with, pending_work, progress_bar};
-use oware_egtb::check::{level_stats, verify_level, LevelStats};
-use oware_egtb::path_search::SearchBudget;
-use oware_egtb::store::DirStore;
 use oware_egtb::values::max_level;
 use oware_egtb::Tablebase;
+use oware_egtb_build::build::{build_with, pending_work};
+use oware_egtb_build::check::{level_stats, verify_level, LevelStats};
+use oware_egtb_build::distributed::LowerMode;
+use oware_egtb_build::store::DirStore;
+use oware_egtb_build::SearchBudget;
 use oware_rules::RuleSet;
 
 use super::{parse_position, Exit};
@@ -46,6 +47,18 @@ pub enum EgtbCommand {
         /// those
         #[arg(long, value_name = "N", default_value_t = 0)]
         search_nodes: u64,
+        /// Build as one rank of an MPI job (`mpirun -np N oware egtb build --mpi ...`): each rank
+        /// holds a slice of every level; awari only; needs an oware built with `--features mpi`
+        #[arg(long)]
+        mpi: bool,
+        /// With --mpi: how a rank reads lower-level values it does not hold: `mapped` (the files,
+        /// memory-mapped from a shared file system), `replicated` (the files read whole into every
+        /// rank) or `messages` (each rank keeps its slice and asks the owners)
+        #[arg(long, value_name = "MODE", requires = "mpi")]
+        lower: Option<LowerMode>,
+        /// Testing the failure path: rank RANK kills itself (SIGKILL) while building level LEVEL
+        #[arg(long, value_name = "RANK:LEVEL", hide = true, requires = "mpi")]
+        test_kill_rank: Option<String>,
     },
     /// The value of a position and of each of its moves
     Probe {
@@ -86,7 +99,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             dir,
             threads,
             search_nodes,
-        } => run_build(rules, max_seeds, dir, threads, search_nodes),
+            mpi,
+            lower,
+            test_kill_rank,
+        } => {
+            if mpi {
+                let lower = lower.unwrap_or(LowerMode::Mapped);
+                let kill = test_kill_rank.as_deref().map(parse_kill).transpose()?;
+                run_build_mpi(rules, max_seeds, dir, threads, lower, kill)
+            } else {
+                run_build(rules, max_seeds, dir, threads, search_nodes)
+            }
+        }
         EgtbCommand::Probe {
             rules,
             dir,
@@ -98,15 +122,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-fn pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        if t == 0 {
-            return Err(Exit::bad_input("--threads must be at least 1"));
-        }
-        builder = builder.num_threads(t);
+/// Worker threads as `--threads` asks (default: one per core).
+fn pool_builder(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPoolBuilder> {
+    let builder = rayon::ThreadPoolBuilder::new();
+    match threads {
+        Some(0) => Err(Exit::bad_input("--threads must be at least 1")),
+        Some(t) => Ok(builder.num_threads(t)),
+        None => Ok(builder),
     }
-    builder.build().context("starting worker threads")
+}
+
+fn pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+    pool_builder(threads)?
+        .build()
+        .context("starting worker threads")
 }
 
 fn run_build(
@@ -134,7 +163,7 @@ fn run_build(
             rules,
             max_seeds,
             SearchBudget::Auto(search_nodes),
-            &bar,
+            &|boards| bar.inc(boards),
             |level| {
                 let line = if level.reused {
                     format!(
@@ -169,6 +198,202 @@ fn run_build(
         dir.display()
     );
     Ok(())
+}
+
+/// `RANK:LEVEL` of the hidden failure-test flag.
+fn parse_kill(text: &str) -> anyhow::Result<(usize, usize)> {
+    let parsed = text
+        .split_once(':')
+        .and_then(|(r, l)| Some((r.parse().ok()?, l.parse().ok()?)));
+    parsed.ok_or_else(|| Exit::bad_input(format!("--test-kill-rank {text:?}: expected RANK:LEVEL")))
+}
+
+#[cfg(not(feature = "mpi"))]
+fn run_build_mpi(
+    _: RuleSet,
+    _: usize,
+    _: PathBuf,
+    _: Option<usize>,
+    _: LowerMode,
+    _: Option<(usize, usize)>,
+) -> anyhow::Result<()> {
+    Err(Exit::bad_input(
+        "--mpi: this oware was built without MPI support; build it with `cargo build --release \
+         -p oware-cli --features mpi` (needs Open MPI: apt-get install openmpi-bin libopenmpi-dev \
+         libclang-dev) and run it under mpirun",
+    ))
+}
+
+#[cfg(feature = "mpi")]
+fn run_build_mpi(
+    rules: RuleSet,
+    max_seeds: usize,
+    dir: PathBuf,
+    threads: Option<usize>,
+    lower: LowerMode,
+    kill: Option<(usize, usize)>,
+) -> anyhow::Result<()> {
+    use oware_egtb_build::distributed::{build_distributed, LevelEvent};
+    use oware_egtb_build::mpi_transport::MpiTransport;
+    use oware_egtb_build::transport::Transport;
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+    if rules != RuleSet::Awari {
+        return Err(Exit::bad_input(format!(
+            "--mpi builds awari only: build {rules} in one process (without --mpi)"
+        )));
+    }
+    if max_seeds > max_level(rules) {
+        return Err(Exit::bad_input(format!(
+            "{rules} databases go up to {} seeds, not {max_seeds}",
+            max_level(rules)
+        )));
+    }
+    // The global pool, so that the level loop (and every MPI call) stays on the thread that
+    // initialised MPI while the solver's parallel loops run on the pool.
+    pool_builder(threads)?
+        .build_global()
+        .context("starting worker threads")?;
+    let t = MpiTransport::init().context("initialising MPI")?;
+    let (rank, ranks) = (t.rank(), t.size());
+    let started = Instant::now();
+    let building = AtomicUsize::new(usize::MAX);
+    // Only rank 0 draws, a bar per level; the solver's threads reach it through a lock.
+    let bar = std::sync::Mutex::new(None::<indicatif::ProgressBar>);
+    let progress = |units: u64| {
+        if kill.is_some_and(|(r, l)| r == rank && l == building.load(Relaxed)) {
+            // SAFETY: raising a signal on this process has no memory effects.
+            unsafe { libc::raise(libc::SIGKILL) };
+        }
+        if let Ok(guard) = bar.lock() {
+            if let Some(b) = guard.as_ref() {
+                b.inc(units);
+            }
+        }
+    };
+    let mut built = 0u64;
+    let result = {
+        build_distributed(
+            &t,
+            &dir,
+            rules,
+            max_seeds,
+            lower,
+            &progress,
+            |event| match event {
+                LevelEvent::Started { seeds, work } => {
+                    building.store(seeds, Relaxed);
+                    stopped_during_level(rules, seeds, rank);
+                    if let (0, Ok(mut guard)) = (rank, bar.lock()) {
+                        *guard = Some(progress_bar(work));
+                    }
+                }
+                LevelEvent::Finished(level) => {
+                    if let Some(b) = bar.lock().ok().and_then(|mut g| g.take()) {
+                        b.finish_and_clear();
+                    }
+                    if rank != 0 {
+                        return;
+                    }
+                    if level.reused {
+                        println!(
+                            "level {:2}: {:>12} positions, already built",
+                            level.seeds, level.boards
+                        );
+                        return;
+                    }
+                    built += level.boards;
+                    let rate = level.boards as f64 / level.seconds.max(1e-9);
+                    println!(
+                        "level {:2}: {:>12} positions, {:8.2} s, {:>10.0} positions/s/rank, \
+                         {:>12} bytes exchanged ({:.2} per position) in {} exchanges, {} ranks",
+                        level.seeds,
+                        level.boards,
+                        level.seconds,
+                        rate / level.ranks as f64,
+                        level.bytes_exchanged,
+                        level.bytes_exchanged as f64 / level.boards.max(1) as f64,
+                        level.exchanges,
+                        level.ranks
+                    );
+                }
+            },
+        )
+    };
+    if let Err(e) = result {
+        // The other ranks may be waiting for this one: end the whole job.
+        eprintln!("oware egtb build (rank {rank} of {ranks}): {e}");
+        t.abort(1);
+    }
+    if rank == 0 {
+        println!(
+            "built {built} positions of {rules} in {:.2} s on {ranks} ranks ({} lower levels), files in {}",
+            started.elapsed().as_secs_f64(),
+            match lower {
+                LowerMode::Mapped => "mapped",
+                LowerMode::Replicated => "replicated",
+                LowerMode::Messages => "messages",
+            },
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// What rank 0 says when the job is ended under it (mpirun ends every rank with SIGTERM when one
+/// dies): the level that was being built. Set at each level's start; the handler only writes it.
+#[cfg(feature = "mpi")]
+static STOPPED_MESSAGE: std::sync::atomic::AtomicPtr<Box<[u8]>> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+
+#[cfg(feature = "mpi")]
+fn stopped_during_level(rules: RuleSet, seeds: usize, rank: usize) {
+    extern "C" fn on_term(_: libc::c_int) {
+        let message = STOPPED_MESSAGE.load(std::sync::atomic::Ordering::SeqCst);
+        // SAFETY: the message is leaked, never freed, and write(2) and _exit(2) are
+        // async-signal-safe.
+        unsafe {
+            if let Some(m) = message.as_ref() {
+                libc::write(2, m.as_ptr().cast(), m.len());
+            }
+            libc::_exit(1);
+        }
+    }
+    if rank != 0 {
+        return;
+    }
+    let text = format!(
+        "oware egtb build: the job was stopped while building {rules} level {seeds} (a rank \
+         died or was killed); no file of level {seeds} was written, levels below it are complete: \
+         rerun the same command to resume from level {seeds}\n"
+    );
+    let leaked: &'static mut Box<[u8]> = Box::leak(Box::new(text.into_bytes().into_boxed_slice()));
+    let first = STOPPED_MESSAGE
+        .swap(leaked, std::sync::atomic::Ordering::SeqCst)
+        .is_null();
+    if first {
+        let handler = on_term as extern "C" fn(libc::c_int);
+        // SAFETY: installs a handler that only calls async-signal-safe functions.
+        unsafe {
+            libc::signal(libc::SIGTERM, handler as libc::sighandler_t);
+            libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+        }
+    }
+}
+
+/// A progress bar for `total` work units with rate and time left, drawn on standard error, and
+/// silent when standard error is not a terminal.
+fn progress_bar(total: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(total),
+        indicatif::ProgressDrawTarget::stderr_with_hz(4),
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:40}] {percent}% {per_sec} left {eta}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
 }
 
 fn run_probe(rules: RuleSet, dir: PathBuf, text: &str, json: bool) -> anyhow::Result<()> {

@@ -18,90 +18,12 @@
 //! bound, search)`, and the same for the upper pass) keeps each pass a bound on the true value.
 
 use oware_rules::RuleSet;
-use rayon::prelude::*;
 
 use crate::abapa_moves::{successors, terminal_value};
-use crate::index::{Board, LevelIndex};
-use crate::solve::LowerLevels;
-use crate::values::{decode, encode, through_move, Bounds};
-
-/// The level being searched with the bounds the threshold solver left on it (one code per board, see
-/// [`crate::values::encode`]).
-#[derive(Clone, Copy)]
-pub struct InLevel<'a> {
-    pub index: &'a LevelIndex,
-    pub entries: &'a [u8],
-    /// Codes that replace some of `entries` (most often none).
-    pub changed: Option<&'a Overlay>,
-}
-
-impl<'a> InLevel<'a> {
-    pub fn new(index: &'a LevelIndex, entries: &'a [u8]) -> InLevel<'a> {
-        InLevel {
-            index,
-            entries,
-            changed: None,
-        }
-    }
-
-    /// The code of the board of index `rank`.
-    #[inline]
-    pub(crate) fn code(&self, rank: u64) -> u8 {
-        self.changed
-            .and_then(|o| o.get(rank))
-            .unwrap_or(self.entries[rank as usize])
-    }
-
-    pub(crate) fn bounds(&self, board: &Board) -> Option<Bounds> {
-        let i = self.index.rank(board)?;
-        decode(RuleSet::Abapa, self.index.seeds(), self.code(i))
-    }
-}
-
-/// The entries of a level that differ from another version of it, found in constant time: a bit per
-/// board says whether it has a code here, and a running count per 64 boards says where it is. A few
-/// changed entries cost about 0.2 bytes per board, much less than a second copy of the level.
-pub struct Overlay {
-    bits: Vec<u64>,
-    /// Codes before each word of `bits`.
-    before: Vec<u32>,
-    codes: Vec<u8>,
-}
-
-impl Overlay {
-    /// The entries of `now` that differ from `base` (two versions of one level).
-    pub fn diff(now: &[u8], base: &[u8]) -> Overlay {
-        let words = now.len().div_ceil(64);
-        let mut bits = vec![0u64; words];
-        let mut before = Vec::with_capacity(words);
-        let mut codes = Vec::new();
-        for (w, (now, base)) in now.chunks(64).zip(base.chunks(64)).enumerate() {
-            before.push(codes.len() as u32);
-            for (b, (&n, &o)) in now.iter().zip(base).enumerate() {
-                if n != o {
-                    bits[w] |= 1 << b;
-                    codes.push(n);
-                }
-            }
-        }
-        Overlay {
-            bits,
-            before,
-            codes,
-        }
-    }
-
-    #[inline]
-    fn get(&self, rank: u64) -> Option<u8> {
-        let (w, b) = ((rank / 64) as usize, rank % 64);
-        let word = self.bits[w];
-        if word >> b & 1 == 0 {
-            return None;
-        }
-        let below = (word & ((1u64 << b) - 1)).count_ones() as usize;
-        Some(self.codes[self.before[w] as usize + below])
-    }
-}
+use crate::in_level::{narrow_open_entries, row, InLevel};
+use crate::LowerLevels;
+use oware_egtb::index::{Board, LevelIndex};
+use oware_egtb::values::{through_move, Bounds};
 
 /// Whether playing to `next` after `history` (boards since the last capture, the current board last)
 /// repeats a position. A position is the houses *and the side to move*: boards are seen by their
@@ -159,11 +81,6 @@ impl Path {
     fn repeats(&self, next: &Board) -> bool {
         self.counts[self.boards.len() & 1][Self::bucket(next)] != 0 && repeats(&self.boards, next)
     }
-}
-
-/// The seeds on the mover's row (South's houses: boards are seen by their mover).
-pub(crate) fn row(board: &Board) -> i8 {
-    board[..6].iter().map(|&v| v as i8).sum()
 }
 
 struct Search<'a> {
@@ -346,74 +263,9 @@ pub fn search_bounds_in(
     })
 }
 
-/// How much path-tracking search an abapa build does after the threshold solver of each level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SearchBudget {
-    /// This many nodes per board and pass on every level (0: the solver's entries as they are).
-    Fixed(u64),
-    /// Levels the solver leaves with at most [`PROOF_NUMBER_OPEN`] open boards first go through the
-    /// proof-number search ([`crate::pn_search::refine_level`]), which transfers the solver's own
-    /// bounds along paths and settles most of the open boards of levels 4, 6 and 7 in seconds.
-    /// Then levels the solver left with at most [`FEW_OPEN`] open boards are searched with up to
-    /// [`EXHAUSTIVE_NODES`] nodes per board and pass; other levels with this many (0: not at all).
-    ///
-    /// The small levels matter most: every capture leads to a lower level, so a level's open boards
-    /// leave bounds on the exits of every level above. Settling the few open boards of levels 3–5
-    /// (it takes up to a few million nodes for some of them) lifts levels 0–12 from 33.6% to 47.6%
-    /// exact, while a search of the large levels themselves settles next to nothing even with
-    /// 20,000 nodes per board (docs/benchmarks.md).
-    Auto(u64),
-}
-
-/// See [`SearchBudget::Auto`]: levels with at most this many open boards after the solver are
-/// searched exhaustively (levels 0–5: up to about 180 boards; level 6 has 1,367, nearly all in one
-/// component of 9,412 boards that the search cannot finish).
-pub const FEW_OPEN: u64 = 1_000;
-
-/// See [`SearchBudget::Auto`]: levels with at most this many open boards after the solver go
-/// through the proof-number search (in a build of levels 0–12: levels 2–4 and 6–9, with 13 to
-/// 13,067 open boards; levels 10–12 have 35,317 to 163,222).
-pub const PROOF_NUMBER_OPEN: u64 = 20_000;
-
-/// See [`SearchBudget::Auto`]: enough for every open board of levels 0–5 (one of level 4 needs
-/// more than a million).
-pub const EXHAUSTIVE_NODES: u64 = 10_000_000;
-
-impl SearchBudget {
-    /// Nodes per threshold question in the first pass of the proof-number search, which runs before
-    /// the path search ([`crate::pn_search::refine_level`]): with `Auto`, on levels the solver left
-    /// with at most [`PROOF_NUMBER_OPEN`] open boards; never with `Fixed`.
-    pub fn proof_number_nodes(self, open: u64) -> Option<usize> {
-        match self {
-            SearchBudget::Fixed(_) => None,
-            SearchBudget::Auto(_) if open <= PROOF_NUMBER_OPEN => {
-                Some(crate::pn_search::REFINE_NODES)
-            }
-            SearchBudget::Auto(_) => None,
-        }
-    }
-
-    /// Nodes per board and pass for a level where the solver left `open` boards with bounds.
-    pub fn nodes_for(self, open: u64) -> u64 {
-        match self {
-            SearchBudget::Fixed(n) => n,
-            SearchBudget::Auto(n) if open <= FEW_OPEN => n.max(EXHAUSTIVE_NODES),
-            SearchBudget::Auto(n) => n,
-        }
-    }
-}
-
 /// At most this many passes of [`refine_level`]; at levels 4..=9 with 2,000 nodes a third pass
 /// already settles nothing new.
 const REFINE_PASSES: usize = 4;
-
-/// How many of a level's entries are not exact.
-pub fn open_entries(seeds: usize, entries: &[u8]) -> u64 {
-    entries
-        .iter()
-        .filter(|&&code| decode(RuleSet::Abapa, seeds, code).is_some_and(|b| !b.is_exact()))
-        .count() as u64
-}
 
 /// Tightens the non-exact entries of an abapa level in place by path-tracking search with `nodes`
 /// nodes per board and pass (0: nothing; see [`SearchBudget::nodes_for`]), pass after pass while a
@@ -455,62 +307,9 @@ fn refine_pass(
     })
 }
 
-/// Hands every entry of a level that is not exact, with its bounds, to `narrow`, in parallel, and
-/// stores the narrower bounds it returns; returns how many entries became exact and how many
-/// changed. (The searches read the level through a copy taken before the pass, since the entries
-/// change under them.)
-pub(crate) fn narrow_open_entries(
-    index: &LevelIndex,
-    entries: &mut [u8],
-    narrow: impl Fn(&Board, Bounds) -> Option<Bounds> + Sync,
-) -> (u64, u64) {
-    let seeds = index.seeds();
-    // Small chunks: a few boards of a level can take most of its time.
-    const CHUNK: usize = 1 << 6;
-    entries
-        .par_chunks_mut(CHUNK)
-        .enumerate()
-        .map(|(c, chunk)| {
-            let start = (c * CHUNK) as u64;
-            let (mut exact, mut changed) = (0, 0);
-            for (code, board) in chunk.iter_mut().zip(index.iter_from(start)) {
-                let Some(known) = decode(RuleSet::Abapa, seeds, *code) else {
-                    continue;
-                };
-                if known.is_exact() {
-                    continue;
-                }
-                if let Some(b) = narrow(&board, known) {
-                    if b != known {
-                        *code = encode(RuleSet::Abapa, b);
-                        exact += b.is_exact() as u64;
-                        changed += 1;
-                    }
-                }
-            }
-            (exact, changed)
-        })
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// An overlay hands back the newer version's code wherever the two versions differ, and nothing
-    /// elsewhere, across word boundaries and a ragged last word.
-    #[test]
-    fn an_overlay_finds_every_changed_entry() {
-        let base: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 13) as u8).collect();
-        let mut now = base.clone();
-        for r in [0, 1, 63, 64, 65, 127, 500, 998, 999] {
-            now[r] = 200 + (r % 50) as u8;
-        }
-        let overlay = Overlay::diff(&now, &base);
-        for (r, (&n, &b)) in now.iter().zip(&base).enumerate() {
-            assert_eq!(overlay.get(r as u64), (n != b).then_some(n), "rank {r}");
-        }
-    }
 
     /// A board seen by its mover repeats a position only when the same side is to move again: at an
     /// even distance back along the history.

@@ -2,12 +2,12 @@
 
 use std::fs;
 
-use oware_egtb::build::{build, build_in_memory};
-use oware_egtb::check::{level_stats, verify_level};
 use oware_egtb::file::file_name;
-use oware_egtb::path_search::SearchBudget;
-use oware_egtb::store::{DirStore, MemoryStore};
 use oware_egtb::{EgtbError, Tablebase};
+use oware_egtb_build::build::{build, build_in_memory};
+use oware_egtb_build::check::{level_stats, verify_level};
+use oware_egtb_build::store::{DirStore, MemoryStore};
+use oware_egtb_build::SearchBudget;
 use oware_rules::{Position, RuleSet};
 
 fn build_dir(rules: RuleSet, max: usize) -> (tempfile::TempDir, Vec<bool>) {
@@ -185,7 +185,7 @@ fn verify_catches_a_wrong_entry() {
     let mut altered = data.to_vec();
     altered[7] = if altered[7] == 48 { 49 } else { 48 };
     let mut store2 = MemoryStore::default();
-    use oware_egtb::store::LevelStore;
+    use oware_egtb_build::store::LevelStore;
     for seeds in 0..4 {
         let (_, d) = levels.level(seeds).unwrap();
         store2.save(RuleSet::Awari, seeds, d.to_vec()).unwrap();
@@ -259,11 +259,11 @@ fn entries_off_the_plain_fixpoint(levels: &oware_egtb::tablebase::Levels, seeds:
 /// outside what the board's moves allow, on a board with a move in the level and on one without.
 #[test]
 fn verify_catches_a_corrupted_abapa_file() {
-    use oware_egtb::check::derive;
     use oware_egtb::file::write_level;
     use oware_egtb::index::{IndexKind, LevelIndex};
     use oware_egtb::values::{encode, successors, terminal_value};
     use oware_egtb::Bounds;
+    use oware_egtb_build::check::derive;
 
     let seeds = 6;
     let dir = tempfile::tempdir().unwrap();

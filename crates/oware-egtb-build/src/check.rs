@@ -17,9 +17,9 @@
 use oware_rules::RuleSet;
 use rayon::prelude::*;
 
-use crate::index::Board;
-use crate::tablebase::Levels;
-use crate::values::{decode, successors, terminal_value, through_move, Bounds};
+use oware_egtb::index::Board;
+use oware_egtb::values::{decode, successors, terminal_value, through_move, Bounds};
+use oware_egtb::Levels;
 
 /// An entry that breaks the rules.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,14 +6,14 @@ use std::time::Instant;
 
 use oware_rules::RuleSet;
 
-use crate::index::LevelIndex;
-use crate::path_search::SearchBudget;
-use crate::solve::{solve_level, work_units, Progress};
+use oware_egtb::index::LevelIndex;
+use oware_egtb::values::{decode, index_kind, max_level};
+use oware_egtb::{EgtbError, Levels};
 
+use crate::refine::{refine_level, SearchBudget};
+use crate::solve::{solve_level, work_units};
 use crate::store::{LevelStore, MemoryStore};
-use crate::tablebase::Levels;
-use crate::values::{decode, index_kind, max_level};
-use crate::EgtbError;
+use crate::Progress;
 
 /// What building (or finding) one level gave.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,7 +103,10 @@ pub fn build_with(
         let (data, reused) = match store.load(rules, seeds)? {
             Some(data) => (data, true),
             None => {
-                let entries = solve_level(rules, &index, &levels, progress, search);
+                let mut entries = solve_level(rules, &index, &levels, progress);
+                if rules == RuleSet::Abapa {
+                    refine_level(&index, &levels, &mut entries, search);
+                }
                 (store.save(rules, seeds, entries)?, false)
             }
         };
@@ -121,19 +124,4 @@ pub fn build_with(
         });
     }
     Ok(levels)
-}
-
-/// A progress bar for `total` work units with rate and time left, drawn on standard error, and
-/// silent when standard error is not a terminal.
-pub fn progress_bar(total: u64) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::with_draw_target(
-        Some(total),
-        indicatif::ProgressDrawTarget::stderr_with_hz(4),
-    );
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{elapsed_precise} [{bar:40}] {percent}% {per_sec} left {eta}",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar
 }

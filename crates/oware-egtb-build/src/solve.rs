@@ -28,43 +28,24 @@ use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 use oware_rules::RuleSet;
 use rayon::prelude::*;
 
-use crate::index::{Board, LevelIndex};
-use crate::path_search::SearchBudget;
-use crate::values::{encode, predecessors, successors, terminal_value, through_move, Bounds};
+use oware_egtb::index::{rotate, Board, LevelIndex};
+use oware_egtb::values::{encode, successors, terminal_value, through_move, Bounds};
+use oware_rules::{Move, Position, Side};
+
+use crate::{LowerLevels, Progress};
 
 /// Boards per unit of parallel work and of dirty tracking.
-const CHUNK: u64 = 1 << 12;
+pub(crate) const CHUNK: u64 = 1 << 12;
 
 /// The flags of a board that joined a set and whose predecessors are still to be told. Each scheme
 /// keeps them in two bits of its own.
-const NEW_A: u8 = 1;
-const NEW_B: u8 = 2;
+pub(crate) const NEW_A: u8 = 1;
+pub(crate) const NEW_B: u8 = 2;
 
 /// abapa's safe regions, while they are worked out (no board carries a flag then, so they share the
 /// flags' bits): the board still meets A's (B's) conditions.
 const SAFE_A: u8 = NEW_A;
 const SAFE_B: u8 = NEW_B;
-
-pub trait LowerLevels: Sync {
-    /// The bounds of `board` (mover in houses 0..6) on the level of `seeds` seeds, below the level
-    /// being built.
-    fn bounds(&self, seeds: usize, board: &Board) -> Bounds;
-}
-
-/// Told how much work is done, for progress bars.
-pub trait Progress: Sync {
-    fn advance(&self, boards: u64);
-}
-
-impl Progress for () {
-    fn advance(&self, _: u64) {}
-}
-
-impl Progress for indicatif::ProgressBar {
-    fn advance(&self, boards: u64) {
-        self.inc(boards);
-    }
-}
 
 /// Work units a level reports to [`Progress`]: one pass to set up and one per threshold.
 pub fn work_units(index: &LevelIndex) -> u64 {
@@ -72,7 +53,7 @@ pub fn work_units(index: &LevelIndex) -> u64 {
 }
 
 /// Where the per-board state lives; the two rule sets pack it differently.
-trait Scheme: Sync {
+pub(crate) trait Scheme: Sync {
     fn set_terminal(&self, i: usize, v: i8);
     /// A board that can move: its best exits, and its count of moves that stay in the level.
     fn set_open(&self, i: usize, exit: Option<Bounds>, inside: u8);
@@ -108,7 +89,7 @@ const SAFE_REGION_ROUNDS: usize = 4;
 
 /// awari, two bytes per board: the value, `JOINED | (v + 64)` once solved, else the best exit `+ 64`
 /// (0: none); and the count of moves in the level (bits 0..3) with the flags (bits 3..5).
-struct AwariScheme {
+pub(crate) struct AwariScheme {
     state: Vec<AtomicU8>,
     work: Vec<AtomicU8>,
 }
@@ -116,6 +97,14 @@ struct AwariScheme {
 const AWARI_FLAGS_SHIFT: u32 = 3;
 
 impl AwariScheme {
+    /// The state of `n` boards, all still to be set up.
+    pub(crate) fn new(n: usize) -> AwariScheme {
+        AwariScheme {
+            state: atomics(n),
+            work: atomics(n),
+        }
+    }
+
     fn join(&self, i: usize, v: i8) -> bool {
         let code = JOINED | (v + 64) as u8;
         self.state[i]
@@ -295,6 +284,10 @@ impl Scheme for AbapaScheme {
     }
 }
 
+fn atomics(n: usize) -> Vec<AtomicU8> {
+    (0..n).map(|_| AtomicU8::new(0)).collect()
+}
+
 struct Solver<'a, S: Scheme> {
     rules: RuleSet,
     index: &'a LevelIndex,
@@ -305,44 +298,26 @@ struct Solver<'a, S: Scheme> {
 }
 
 /// Solves the level described by `index` under `rules`, given its lower levels; returns one byte per
-/// board in index order (see [`crate::values::encode`]). Runs on the current rayon pool.
+/// board in index order (see [`oware_egtb::values::encode`]). Runs on the current rayon pool.
 ///
-/// abapa: boards left with bounds are then searched with path tracking ([`crate::path_search`]) as
-/// `search` says; ignored for awari.
+/// abapa: boards that a cycle touches are left with bounds; [`crate::refine::refine_level`] narrows
+/// them.
 pub fn solve_level(
     rules: RuleSet,
     index: &LevelIndex,
     lower: &dyn LowerLevels,
     progress: &dyn Progress,
-    search: SearchBudget,
 ) -> Vec<u8> {
     let n = index.count() as usize;
-    let atomics = |n: usize| (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
     match rules {
-        RuleSet::Awari => {
-            let scheme = AwariScheme {
-                state: atomics(n),
-                work: atomics(n),
-            };
-            Solver::new(rules, index, scheme, progress).run(lower)
-        }
+        RuleSet::Awari => Solver::new(rules, index, AwariScheme::new(n), progress).run(lower),
         RuleSet::Abapa => {
             let scheme = AbapaScheme {
                 seeds: index.seeds() as i8,
                 low: atomics(n),
                 high: atomics(n),
             };
-            let mut entries = Solver::new(rules, index, scheme, progress).run(lower);
-            // The proof-number search first (it transfers the solver's own bounds, so it needs
-            // them as the solver left them: a copy, held only while it runs), then the path search
-            // on what is left.
-            let open = crate::path_search::open_entries(index.seeds(), &entries);
-            if let Some(nodes) = search.proof_number_nodes(open) {
-                let solver = entries.clone();
-                crate::pn_search::refine_level(index, lower, &solver, &mut entries, nodes);
-            }
-            crate::path_search::refine_level(index, lower, &mut entries, search.nodes_for(open));
-            entries
+            Solver::new(rules, index, scheme, progress).run(lower)
         }
     }
 }
@@ -440,7 +415,7 @@ impl<'a, S: Scheme> Solver<'a, S> {
 
     /// The exit of a move that leaves the level (a capture, or a board where the game is over), or
     /// `None` for a move that stays in it.
-    fn exit(&self, s: &crate::values::Successor, lower: &dyn LowerLevels) -> Option<Bounds> {
+    fn exit(&self, s: &oware_egtb::values::Successor, lower: &dyn LowerLevels) -> Option<Bounds> {
         let k = self.index.seeds();
         let after_seeds = k - s.captured as usize;
         let after = if s.captured > 0 {
@@ -564,29 +539,13 @@ impl<'a, S: Scheme> Solver<'a, S> {
             .sum()
     }
 
-    fn b_ready(&self, i: usize, t: i8) -> bool {
-        self.scheme
-            .exit_hi(i)
-            .is_none_or(|e| e <= self.scheme.neg(t))
-    }
-
     fn threshold(&self, t: i8) {
         // Boards that join by their exits alone, or whose moves in the level all lead into A already.
         (0..self.chunks()).into_par_iter().for_each(|c| {
             let range = self.chunk_range(c);
             let done = range.len() as u64;
             for i in range {
-                let mut new = 0;
-                if self.scheme.joins_a_by_exit(i, t) {
-                    new |= NEW_A;
-                }
-                if self.scheme.b_open(i)
-                    && self.scheme.count(i) == 0
-                    && self.b_ready(i, t)
-                    && self.scheme.join_b(i, t)
-                {
-                    new |= NEW_B;
-                }
+                let new = joins_by_scan(&self.scheme, i, t);
                 if new != 0 {
                     self.flag(i, new);
                 }
@@ -607,44 +566,18 @@ impl<'a, S: Scheme> Solver<'a, S> {
                 break;
             }
             dirty.into_par_iter().for_each(|c| {
-                let range = self.chunk_range(c);
-                let flagged: Vec<usize> = range
-                    .clone()
-                    .filter(|&i| self.scheme.flags(i) & (NEW_A | NEW_B) != 0)
-                    .collect();
-                // Few flags: unrank each; many: walk the chunk in order, which is cheaper per board.
-                let boards: Vec<(usize, Board)> = if flagged.len() < CHUNK as usize / 16 {
-                    flagged
-                        .iter()
-                        .map(|&i| (i, self.index.unrank(i as u64).expect("index in range")))
-                        .collect()
-                } else {
-                    self.chunk_boards(c)
-                        .filter(|(i, _)| self.scheme.flags(*i) & (NEW_A | NEW_B) != 0)
-                        .collect()
-                };
+                let boards = flagged_boards(&self.scheme, self.index, self.chunk_range(c), 0);
                 for (i, board) in boards {
                     let w = self.scheme.clear_flags(i, NEW_A | NEW_B);
-                    if w & NEW_A != 0 {
+                    for (bit, b_news) in [(NEW_A, false), (NEW_B, true)] {
+                        if w & bit == 0 {
+                            continue;
+                        }
                         predecessors(&board, self.rules, |p| {
                             let Some(j) = self.index.rank(&p) else { return };
-                            let j = j as usize;
-                            if !self.scheme.b_open(j) {
-                                return;
-                            }
-                            let before = self.scheme.decrement(j);
-                            debug_assert!(before > 0, "move count underflow");
-                            if before == 1 && self.b_ready(j, t) && self.scheme.join_b(j, t) {
-                                self.flag(j, NEW_B);
-                            }
-                        });
-                    }
-                    if w & NEW_B != 0 {
-                        predecessors(&board, self.rules, |p| {
-                            let Some(j) = self.index.rank(&p) else { return };
-                            let j = j as usize;
-                            if self.scheme.a_open(j, t) && self.scheme.join_a(j, t) {
-                                self.flag(j, NEW_A);
+                            let new = told(&self.scheme, j as usize, t, b_news);
+                            if new != 0 {
+                                self.flag(j as usize, new);
                             }
                         });
                     }
@@ -654,6 +587,139 @@ impl<'a, S: Scheme> Solver<'a, S> {
     }
 }
 
+/// The sets board `i` joins at the start of threshold `t`, as flags: A by its exits alone, B when
+/// its exits are low enough and all its moves in the level lead into A already.
+pub(crate) fn joins_by_scan<S: Scheme>(scheme: &S, i: usize, t: i8) -> u8 {
+    let mut new = 0;
+    if scheme.joins_a_by_exit(i, t) {
+        new |= NEW_A;
+    }
+    if scheme.b_open(i) && scheme.count(i) == 0 && b_ready(scheme, i, t) && scheme.join_b(i, t) {
+        new |= NEW_B;
+    }
+    new
+}
+
+/// Whether board `i`'s exits let it join `B_t` once its moves in the level all lead into A.
+fn b_ready<S: Scheme>(scheme: &S, i: usize, t: i8) -> bool {
+    scheme.exit_hi(i).is_none_or(|e| e <= scheme.neg(t))
+}
+
+/// Board `i` is told that a successor in the level joined A (`b_news` false) or B; returns the
+/// flag of the set it joins by that news (0: none).
+pub(crate) fn told<S: Scheme>(scheme: &S, i: usize, t: i8, b_news: bool) -> u8 {
+    if b_news {
+        if scheme.a_open(i, t) && scheme.join_a(i, t) {
+            return NEW_A;
+        }
+    } else if scheme.b_open(i) {
+        let before = scheme.decrement(i);
+        debug_assert!(before > 0, "move count underflow");
+        if before == 1 && b_ready(scheme, i, t) && scheme.join_b(i, t) {
+            return NEW_B;
+        }
+    }
+    0
+}
+
+/// The boards of `range` (indices into the scheme; the level's index is `first +` that) that carry
+/// news, with their boards. Few flags: unrank each; many: walk the range in order, which is cheaper
+/// per board.
+pub(crate) fn flagged_boards<S: Scheme>(
+    scheme: &S,
+    index: &LevelIndex,
+    range: std::ops::Range<usize>,
+    first: u64,
+) -> Vec<(usize, Board)> {
+    let flagged = |i: &usize| scheme.flags(*i) & (NEW_A | NEW_B) != 0;
+    let few: Vec<usize> = range.clone().filter(flagged).collect();
+    if few.len() < CHUNK as usize / 16 {
+        few.iter()
+            .map(|&i| (i, index.unrank(first + i as u64).expect("index in range")))
+            .collect()
+    } else {
+        range
+            .clone()
+            .zip(index.iter_from(first + range.start as u64))
+            .filter(|(i, _)| flagged(i))
+            .collect()
+    }
+}
+
 /// In a removal list entry: the board leaves B's safe region (else A's). Board indices of abapa
 /// levels stay far below 2^31.
 const REMOVE_B: u32 = 1 << 31;
+
+/// Every board from which the opponent's non-capturing move leads to `board` (the mover's view, the
+/// board the mover sees), calling `found` with each predecessor seen by its own mover.
+///
+/// The opponent's move sowed from an empty house of its row (houses 6..12): take the seeds back one
+/// house at a time, and keep each candidate that really plays to `board` without a capture. Legality
+/// needs no check when the mover of `board` can move: then the move fed the mover's row.
+#[inline]
+pub fn predecessors(board: &Board, rules: RuleSet, mut found: impl FnMut(Board)) {
+    for house in 6..12 {
+        if board[house] != 0 {
+            continue;
+        }
+        let mut taken = *board;
+        let mut at = house;
+        let mut sown = 0u8;
+        loop {
+            at = if at == 11 { 0 } else { at + 1 };
+            if at == house {
+                at = if at == 11 { 0 } else { at + 1 };
+            }
+            if taken[at] == 0 {
+                break;
+            }
+            taken[at] -= 1;
+            sown += 1;
+            let mut before = taken;
+            before[house] = sown;
+            let position =
+                Position::from_board(before, Side::North).expect("a level holds at most 48 seeds");
+            let played = position.play_unchecked(Move::new(house).expect("house below 12"), rules);
+            if played.captured == 0 && played.position.houses() == board {
+                found(rotate(&before));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use oware_egtb::index::IndexKind;
+
+    /// Every non-capturing move into a non-terminal board is found backwards, exactly once.
+    #[test]
+    fn predecessors_invert_non_capturing_moves() {
+        for rules in [RuleSet::Abapa, RuleSet::Awari] {
+            for k in 0..=6 {
+                let index = LevelIndex::new(k, IndexKind::Full);
+                let mut forward = Vec::new();
+                for p in index.iter_from(0) {
+                    if terminal_value(&p, rules).is_some() {
+                        continue;
+                    }
+                    for s in successors(&p, rules) {
+                        if s.captured == 0 && terminal_value(&s.board, rules).is_none() {
+                            forward.push((s.board, p));
+                        }
+                    }
+                }
+                let mut backward = Vec::new();
+                for q in index.iter_from(0) {
+                    if terminal_value(&q, rules).is_some() {
+                        continue;
+                    }
+                    predecessors(&q, rules, |p| backward.push((q, p)));
+                }
+                forward.sort();
+                backward.sort();
+                assert_eq!(forward, backward, "{rules} k={k}");
+            }
+        }
+    }
+}

@@ -4,10 +4,10 @@
 //! crate's `Position` (building it, playing, copying the houses back out and turning the board to
 //! the new mover) was about a third of its time. This plays the same rules directly on the twelve
 //! houses, turning the rules crate's sowing word to the new mover's view, and the tests below hold it to
-//! [`crate::values::successors`] (the rules crate) on every board up to 9 seeds and on boards with
+//! [`oware_egtb::values::successors`] (the rules crate) on every board up to 9 seeds and on boards with
 //! laps up to 48 seeds.
 
-use crate::index::Board;
+use oware_egtb::index::Board;
 
 /// The houses of `board` as 16 little-endian bytes (the last 4 zero).
 #[inline]
@@ -44,13 +44,13 @@ fn legal_houses_packed(x: u128) -> u8 {
     bits
 }
 
-/// [`crate::values::terminal_value`] for abapa on a packed board.
+/// [`oware_egtb::values::terminal_value`] for abapa on a packed board.
 #[inline]
 fn terminal_value_packed(x: u128) -> Option<i8> {
     (legal_houses_packed(x) == 0).then(|| (0..6).map(|c| house_of(x, c) as i8).sum())
 }
 
-/// [`crate::values::terminal_value`] for abapa: the mover's row when it has no legal move.
+/// [`oware_egtb::values::terminal_value`] for abapa: the mover's row when it has no legal move.
 #[inline]
 pub fn terminal_value(board: &Board) -> Option<i8> {
     terminal_value_packed(packed(board))
@@ -65,7 +65,7 @@ pub struct Played {
     pub over: Option<i8>,
 }
 
-/// [`crate::values::successors`] for abapa, in the same order (by house), each with whether the
+/// [`oware_egtb::values::successors`] for abapa, in the same order (by house), each with whether the
 /// game is over after it. The board stays packed in a register until it is handed out: writing it
 /// byte by byte and reading it back whole stalled the processor.
 #[inline]
@@ -121,8 +121,8 @@ mod tests {
     use oware_rules::RuleSet;
 
     use super::*;
-    use crate::index::{IndexKind, LevelIndex};
-    use crate::values;
+    use oware_egtb::index::{IndexKind, LevelIndex};
+    use oware_egtb::values;
 
     fn assert_same(board: &Board) {
         let ours: Vec<_> = successors(board)

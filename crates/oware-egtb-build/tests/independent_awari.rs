@@ -17,9 +17,9 @@
 
 use std::collections::HashMap;
 
-use oware_egtb::build::build_in_memory;
-use oware_egtb::path_search::SearchBudget;
 use oware_egtb::Tablebase;
+use oware_egtb_build::build::build_in_memory;
+use oware_egtb_build::SearchBudget;
 use oware_rules::{Position, RuleSet, Side, HOUSES};
 
 type Houses = [u8; HOUSES];

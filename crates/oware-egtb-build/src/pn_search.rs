@@ -33,10 +33,10 @@
 use oware_rules::RuleSet;
 
 use crate::abapa_moves::{successors, terminal_value};
-use crate::index::{Board, LevelIndex};
-use crate::path_search::{row, InLevel};
-use crate::solve::LowerLevels;
-use crate::values::{decode, through_move, Bounds};
+use crate::in_level::{narrow_open_entries, open_entries, row, InLevel, Overlay};
+use crate::LowerLevels;
+use oware_egtb::index::{Board, LevelIndex};
+use oware_egtb::values::{decode, through_move, Bounds};
 
 /// Proof and disproof numbers saturate here (a solved node has one of them at `INF`).
 const INF: u32 = u32::MAX / 4;
@@ -519,7 +519,7 @@ pub fn refine_level(
     for pass in 0..REFINE_PASSES {
         if pass > 0 {
             nodes *= REFINE_GROWTH;
-            let open = crate::path_search::open_entries(seeds, entries) as usize;
+            let open = open_entries(seeds, entries) as usize;
             if open * nodes > PASS_NODES {
                 break;
             }
@@ -527,16 +527,15 @@ pub fn refine_level(
         // The pass reads the entries as they were at its start: the solver's, with the few that
         // searches changed since kept apart rather than in a copy of the level, so that a level
         // takes about 2 bytes per board here, as elsewhere in the build.
-        let before = crate::path_search::Overlay::diff(entries, solver_codes);
+        let before = Overlay::diff(entries, solver_codes);
         let level = Some(InLevel {
             index,
             entries: solver_codes,
             changed: Some(&before),
         });
-        let (exact, changed) =
-            crate::path_search::narrow_open_entries(index, entries, |board, known| {
-                Some(narrow(seeds, board, lower, level, solver, known, nodes))
-            });
+        let (exact, changed) = narrow_open_entries(index, entries, |board, known| {
+            Some(narrow(seeds, board, lower, level, solver, known, nodes))
+        });
         resolved += exact;
         if changed == 0 {
             break;

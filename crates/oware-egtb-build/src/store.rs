@@ -1,35 +1,14 @@
 //! Where a level's entries live. The level loop ([`crate::build`]) only talks to a [`LevelStore`], so
 //! the same loop can write files in a directory (the normal case), keep levels in memory (tests), or,
-//! later, spread a level over the machines of a cluster.
+//! spread a level over the ranks of an MPI job (each rank saves its slice, see `crate::distributed`).
 
 use std::collections::HashMap;
-use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use oware_egtb::file::{open_level, write_level};
+use oware_egtb::{EgtbError, LevelData};
 use oware_rules::RuleSet;
-
-use crate::file::{open_level, write_level, LevelFile};
-use crate::EgtbError;
-
-/// A finished level's entries, one byte per board in index order.
-pub enum LevelData {
-    /// A checked, memory-mapped file.
-    File(LevelFile),
-    /// Entries held in memory.
-    Memory(Arc<[u8]>),
-}
-
-impl Deref for LevelData {
-    type Target = [u8];
-
-    fn deref(&self) -> &[u8] {
-        match self {
-            LevelData::File(f) => f.entries(),
-            LevelData::Memory(m) => m,
-        }
-    }
-}
 
 /// Keeps finished levels.
 pub trait LevelStore {

@@ -2,10 +2,10 @@
 //! tree from each board with the history since the last capture, a repetition ending the game the first
 //! time a position recurs (scored by `oware_rules::repetition_end`), and no transposition shortcuts.
 
-use oware_egtb::build::build_in_memory;
 use oware_egtb::index::{Board, IndexKind, LevelIndex};
-use oware_egtb::path_search::SearchBudget;
 use oware_egtb::Tablebase;
+use oware_egtb_build::build::build_in_memory;
+use oware_egtb_build::SearchBudget;
 use oware_rules::{repetition_end, Position, RuleSet, Side};
 
 /// What the mover of `pos` gets from the seeds on the board, in the rule set's units (awari: seed
@@ -148,8 +148,8 @@ fn check_abapa(tb: &Tablebase, max: usize) {
 /// path-tracking search (itself checked against the brute force above) manages to settle.
 #[test]
 fn abapa_bounds_hold_the_path_search_value_on_larger_levels() {
-    use oware_egtb::path_search::search_bounds;
     use oware_egtb::Bounds;
+    use oware_egtb_build::path_search::search_bounds;
     let max = 5;
     let levels = build_in_memory(RuleSet::Abapa, max, SearchBudget::Fixed(0)).unwrap();
     let mut settled = 0;
@@ -183,8 +183,8 @@ fn abapa_bounds_hold_the_path_search_value_on_larger_levels() {
 /// settles every board of levels 4 and 5.
 #[test]
 fn pruned_path_search_agrees_with_the_plain_one() {
-    use oware_egtb::path_search::search_bounds;
     use oware_egtb::Bounds;
+    use oware_egtb_build::path_search::search_bounds;
     let max = 5;
     let plain = build_in_memory(RuleSet::Abapa, max, SearchBudget::Fixed(0)).unwrap();
     for search in [SearchBudget::Fixed(2_000), SearchBudget::Auto(0)] {
@@ -232,9 +232,10 @@ fn pruned_path_search_agrees_with_the_plain_one() {
 /// threshold solver's bounds alone (a build with no search), so that many of its boards are open.
 #[test]
 fn proof_number_search_agrees_with_the_plain_path_search() {
-    use oware_egtb::path_search::{search_bounds, InLevel};
-    use oware_egtb::pn_search::{at_least, narrow, Outcome};
     use oware_egtb::Bounds;
+    use oware_egtb_build::in_level::InLevel;
+    use oware_egtb_build::path_search::search_bounds;
+    use oware_egtb_build::pn_search::{at_least, narrow, Outcome};
     let max = 5;
     // Exact lower levels (the default build settles every board up to 5 seeds), and the solver's
     // bounds alone on the level searched.

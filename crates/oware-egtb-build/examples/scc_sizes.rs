@@ -6,12 +6,12 @@
 //! largest components, and whether a component has a cycle of odd length (a board that comes back
 //! with the other side to move, which is not a repetition).
 //!
-//! `cargo run --release -p oware-egtb --example scc_sizes -- 12` (builds levels 0..=N in memory, as a default build does).
+//! `cargo run --release -p oware-egtb-build --example scc_sizes -- 12` (builds levels 0..=N in memory, as a default build does).
 
-use oware_egtb::build::build_in_memory;
 use oware_egtb::index::{IndexKind, LevelIndex};
-use oware_egtb::path_search::SearchBudget;
 use oware_egtb::values::{decode, successors, terminal_value};
+use oware_egtb_build::build::build_in_memory;
+use oware_egtb_build::SearchBudget;
 use oware_rules::RuleSet;
 
 const NONE: u32 = u32::MAX;
