@@ -381,10 +381,32 @@ function gamePage(id) {
     location.href = '/analysis';
   } }, t('analyseThis'));
   const hint = h('p', { class: 'hint keys-hint' });
+  // The coach: when on, on the player's turn, the best move and why, the threats on the board
+  // (houses at risk are marked), and after the game a review of the player's mistakes.
+  let coachOn = saved.get('oware.coach') === 'on';
+  let coachRisk = null;
+  const coachCheck = h('input', { type: 'checkbox', id: 'coach-toggle', onchange: (e) => {
+    coachOn = e.target.checked;
+    saved.set('oware.coach', coachOn ? 'on' : 'off');
+    delete coachBox.dataset.for;
+    coachRisk = null;
+    redraw();
+  } });
+  coachCheck.checked = coachOn;
+  const coachToggle = h('label', { class: 'coach-toggle', hidden: true }, coachCheck, ' ', Coach.text('coach.toggle'));
+  const coachBox = h('div', { class: 'coach', id: 'coach', hidden: true, 'aria-live': 'polite' });
+  const review = h('button', { class: 'secondary', id: 'coach-review-game', hidden: true, onclick: () => {
+    if (!view) return;
+    sessionStorage.setItem('oware.analyse', view.start + ' ' + view.moves);
+    sessionStorage.setItem('oware.analyseRules', view.rules);
+    sessionStorage.setItem('oware.review', you || '');
+    location.href = '/analysis';
+  } }, Coach.text('coach.review'));
   // A player's private link to continue on another device: it carries the seat's token.
   const resume = h('details', { class: 'resume', id: 'resume', hidden: true });
   fill(app, title, topPlayer, boardWrap, bottomPlayer, status, share,
-    offerBox, h('div', { class: 'row' }, rematch, undo, offerTakeback, offerDraw, resign, live),
+    offerBox, h('div', { class: 'row' }, rematch, review, undo, offerTakeback, offerDraw, resign, live),
+    h('div', { class: 'row' }, coachToggle), coachBox,
     h('h2', {}, t('moves')), moves,
     h('div', { class: 'row' }, download, copyPos, analyse), hint, resume);
 
@@ -408,7 +430,8 @@ function gamePage(id) {
   function marks(v) {
     const last = v.moves.length ? LETTERS.indexOf(v.moves[v.moves.length - 1]) : undefined;
     const playing = !v.end && !waitingForFriend(v);
-    return { legal: myTurn(v) && !pending ? v.legal : '', last, turn: playing ? v.to_move : undefined };
+    const risk = coachOn && myTurn(v) && !pending ? coachRisk : null;
+    return { legal: myTurn(v) && !pending ? v.legal : '', last, turn: playing ? v.to_move : undefined, risk };
   }
 
   // A house was pressed: the move, or why it cannot be played.
@@ -554,9 +577,32 @@ function gamePage(id) {
     }
     const keys = you === 'N' ? 'a–f' : 'A–F';
     hint.textContent = you && !v.end ? t('keysHint', { keys }) : '';
+    review.hidden = !(v.end && you);
+    coachToggle.hidden = !you || !!v.end;
+    coach(v);
     document.body.dataset.ply = v.moves.length;
     document.body.dataset.over = v.end && !animating ? '1' : '0';
     document.body.dataset.waiting = you && waitingForFriend(v) ? '1' : '0';
+  }
+
+  // The coach's advice for the position on the board, asked once per position.
+  async function coach(v) {
+    const wanted = coachOn && myTurn(v) && !pending && !animating && browse === null;
+    if (!wanted) { coachBox.hidden = true; return; }
+    const key = v.start + ' ' + v.moves;
+    coachBox.hidden = false;
+    if (coachBox.dataset.for === key) return;
+    coachBox.dataset.for = key;
+    fill(coachBox, h('p', { class: 'hint' }, Coach.text('coach.thinking')));
+    let r;
+    try { r = await Coach.explain(v.start, v.moves, v.rules); } catch (e) {
+      if (coachBox.dataset.for === key) fill(coachBox, h('p', { class: 'error' }, e.message));
+      return;
+    }
+    if (coachBox.dataset.for !== key) return;
+    fill(coachBox, Coach.advice(r), Coach.threatList(r));
+    coachRisk = Coach.housesAtRisk(r, you);
+    if (view && !animating && browse === null) board.draw(parsePosition(view.position), marks(view));
   }
 
   // The friend link while the friend has not come: the link, copy, the phone's share sheet, a QR
@@ -746,15 +792,20 @@ function analysisPage() {
       h('button', { class: 'secondary', id: 'back-to-record', onclick: () => { const at = variation ? variation.from : index; variation = null; go(at); } }, t('analysis.backToRecord'))),
     varMoves);
   const evalBox = h('div', { id: 'evaluation' });
+  // The coach: the words beside every legal move, and a review of the loaded game.
+  const reviewBox = h('div', { id: 'coach-review-box' });
+  let reviewFor = sessionStorage.getItem('oware.review');
+  sessionStorage.removeItem('oware.review');
   const btn = (label, fn) => h('button', { class: 'secondary', onclick: fn }, label);
   fill(app,
     h('h1', {}, t('analysis.title')),
-    text, h('div', { class: 'row' }, rules, h('button', { id: 'analysis-load', onclick: () => load(text.value) }, t('analysis.load'))), error,
+    text, h('div', { class: 'row' }, rules, h('button', { id: 'analysis-load', onclick: () => load(text.value) }, t('analysis.load')),
+      h('button', { class: 'secondary', id: 'coach-review-button', onclick: () => reviewGame(null) }, Coach.text('coach.review'))), error,
     boardWrap, info,
     h('div', { class: 'row' }, btn('|◀ ' + t('analysis.start'), () => go(0)), btn('◀ ' + t('analysis.prev'), () => go(index - 1)),
       btn(t('analysis.next') + ' ▶', () => go(index + 1)), btn(t('analysis.end') + ' ▶|', () => go(line() ? line().moves.length : 0)),
       btn(t('copyPos'), () => line() && copy(line().positions[index]))),
-    moves, varBox, h('p', { class: 'hint' }, t('analysis.clickHint')), evalBox);
+    moves, varBox, h('p', { class: 'hint' }, t('analysis.clickHint')), evalBox, reviewBox);
 
   // The line the board follows: the variation being tried, else the record.
   function line() { return variation ? variation.data : main; }
@@ -880,6 +931,30 @@ function analysisPage() {
     withDb ? h('p', { class: 'hint' }, t(data.rules === 'awari' ? 'analysis.dbAwari' : 'analysis.dbAbapa',
       { n: r.moves.find((m) => m.database).database.seeds })) : null);
     evalBox.dataset.for = position;
+    explainMoves(body, seq);
+  }
+
+  // The coach's words on each legal move, under the table (a column would not fit a phone), and
+  // the feeding rule when it forbids a move.
+  async function explainMoves(body, seq) {
+    let r;
+    try { r = await Coach.explain(body.position, body.moves, body.rules); } catch (e) { return; }
+    if (seq !== evalSeq) return;
+    evalBox.append(h('h2', {}, Coach.text('coach.why')), Coach.explanationList(r));
+    if (r.rule) evalBox.append(h('p', { class: 'hint coach-rule' }, r.rule));
+    evalBox.dataset.coached = body.position + ' ' + body.moves;
+  }
+
+  // The loaded game's mistakes (of `player`, or of both), each shown on the board on request.
+  async function reviewGame(player) {
+    if (!main) return;
+    fill(reviewBox, h('p', { class: 'hint' }, Coach.text('coach.thinking')));
+    let r;
+    try { r = await Coach.review(main.start, main.moves, main.rules, player || undefined); } catch (e) {
+      fill(reviewBox, h('p', { class: 'error' }, e.message));
+      return;
+    }
+    fill(reviewBox, Coach.reviewList(r, (m) => { variation = null; go(m.ply); }));
   }
 
   // A database value in the rule set's units: awari, the final seed difference over the board
@@ -899,7 +974,9 @@ function analysisPage() {
     if (e.key === 'ArrowLeft') go(index - 1);
     if (e.key === 'ArrowRight') go(index + 1);
   });
-  load(text.value, startPly ? Number(startPly) : undefined);
+  load(text.value, startPly ? Number(startPly) : undefined).then(() => {
+    if (reviewFor !== null) reviewGame(reviewFor);
+  });
 }
 
 // ---------------------------------------------------------------- rules
@@ -984,4 +1061,5 @@ document.getElementById('sound').addEventListener('change', (e) => {
   saved.set('oware.sound', e.target.checked ? 'on' : 'off');
 });
 
-route();
+// The coach's words are loaded first: the pages use them as they are drawn.
+Coach.load().catch(() => null).then(route);

@@ -93,7 +93,8 @@ class Board {
     return { x: L.col(col), y: L.rowY[own ? 1 : 0], own };
   }
 
-  // marks: { legal: letters offered, last: house index, captured: Set, sowing: house,
+  // marks: { legal: letters offered, last: house index, captured: Set, risk: Set (the coach's
+  // houses the opponent can take), sowing: house,
   // gain: side whose store just grew, turn: side whose row is lit }
   draw(pos, marks) {
     this.pos = pos;
@@ -149,6 +150,7 @@ class Board {
       if (m.last === h) classes.push('last');
       if (m.sowing === h) classes.push('sowing');
       if (m.captured && m.captured.has(h)) classes.push('captured');
+      if (m.risk && m.risk.has(h)) classes.push('at-risk');
       const g = svgEl('g', { class: classes.join(' '), 'data-house': letter }, svg);
       if (this.options.onPick) {
         g.setAttribute('tabindex', '0');

@@ -65,15 +65,20 @@ function contrast(a, b) {
   return (x + 0.05) / (y + 0.05);
 }
 
-// Plays first legal houses (alternating mouse and keyboard) until the game ends.
-async function gameAgainstComputer(browser) {
-  const { context, page } = await newPage(browser);
+// Starts a game against the computer at level 1 on `side` and waits for the player's first turn.
+async function startComputerGame(page, side) {
   await page.goto(BASE + '/');
   await page.selectOption('#computer-form select[name=level]', '1');
-  await page.selectOption('#computer-form select[name=side]', 'N');
+  await page.selectOption('#computer-form select[name=side]', side);
   await page.click('#play-computer');
   await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
   await page.waitForSelector('g.house.legal');
+}
+
+// Plays first legal houses (alternating mouse and keyboard) until the game ends.
+async function gameAgainstComputer(browser) {
+  const { context, page } = await newPage(browser);
+  await startComputerGame(page, 'N');
   let moves = 0;
   let retries = 0;
   let stale = 0;
@@ -436,10 +441,71 @@ async function colours(browser) {
   console.log('colours: light and dark, system and chosen; contrast of the small letters');
 }
 
+// The coach: the words on every legal move beside the analysis board (the seeds' example, in
+// English then Catalan), a review of a loaded game whose mistake is shown on the board, and the
+// coach's advice and marks on the game page against the computer.
+async function coach(browser) {
+  for (const [lang, words] of [['en', 'F sows 3 seeds and takes b and c: 5 seeds.'], ['ca', 'F sembra 3 llavors i captura b i c: 5 llavors.']]) {
+    const { context, page } = await newPage(browser, { locale: lang });
+    await page.goto(BASE + '/analysis');
+    await page.fill('#analysis-text', '4-4-4-4-4-3-4-1-2-4-4-4-3-3-S');
+    await page.click('#analysis-load');
+    await page.waitForSelector('#coach-moves li[data-move="F"]', { timeout: 15000 });
+    const f = await page.textContent('#coach-moves li[data-move="F"]');
+    check(f.includes(words), `the coach says why F is good in ${lang}: ${f}`);
+    check((await page.$$('#coach-moves li')).length === 6, 'words on each of the 6 legal moves');
+    await page.screenshot({ path: `${OUT}/coach-analysis-${lang}.png`, fullPage: true });
+    check(!page.errors, 'no script errors');
+    await context.close();
+  }
+  // A game where South's B leaves A to North: the review lists it, and Show goes to the position
+  // before it.
+  {
+    const { context, page } = await newPage(browser);
+    await page.goto(BASE + '/analysis');
+    await page.fill('#analysis-text', '1-4-4-4-4-4-4-4-4-4-4-1-3-3-S Bc');
+    await page.click('#analysis-load');
+    await page.waitForSelector('#analysis-moves .current[data-ply="2"]');
+    await page.click('#coach-review-button');
+    await page.waitForSelector('#coach-review li[data-ply="0"]', { timeout: 15000 });
+    const item = await page.textContent('#coach-review li[data-ply="0"]');
+    check(item.startsWith('1. B gives away'), 'the review names the mistake: ' + item);
+    check(item.includes('leaves A within North'), 'and says why: ' + item);
+    await page.click('#coach-review li[data-ply="0"] button');
+    await page.waitForFunction(() => document.getElementById('analysis-status').textContent.includes('1-4-4-4-4-4-4-4-4-4-4-1-3-3-S'));
+    await page.screenshot({ path: OUT + '/coach-review.png', fullPage: true });
+    check(!page.errors, 'no script errors');
+    await context.close();
+  }
+  // Against the computer with the coach on: advice on the player's turn, and after a resignation
+  // the review of the game opens on the analysis page.
+  {
+    const { context, page } = await newPage(browser);
+    await startComputerGame(page, 'S');
+    await page.check('#coach-toggle');
+    await page.waitForSelector('#coach-advice', { timeout: 15000 });
+    check((await page.textContent('#coach-advice')).includes('The coach suggests'), 'the coach suggests a move');
+    check((await page.textContent('#coach-threats')).length > 0, 'and says what can be taken');
+    await page.screenshot({ path: OUT + '/coach-game.png', fullPage: true });
+    await page.click('#resign');
+    await page.click('#resign');
+    await page.waitForSelector('#coach-review-game', { state: 'visible' });
+    await page.click('#coach-review-game');
+    await page.waitForURL(/\/analysis$/);
+    await page.waitForSelector('#coach-review-box section', { timeout: 15000 });
+    check(!page.errors, 'no script errors');
+    await context.close();
+  }
+  console.log('coach: words on every move in two languages, a review shown on the board, advice in a game');
+}
+
 (async () => {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
   let failed = false;
-  for (const test of [friendGame, friendConveniences, gameAgainstComputer, clockGame, analysisVariation, colours, pages]) {
+  // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
+  const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
+  for (const test of [friendGame, friendConveniences, gameAgainstComputer, clockGame, analysisVariation, coach, colours, pages]) {
+    if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);
     } catch (e) {

@@ -27,6 +27,8 @@ pub fn find(name: &str) -> Option<Asset> {
         "qrcode.js" => asset!("qrcode.js", "text/javascript; charset=utf-8"),
         "style.css" => asset!("style.css", "text/css; charset=utf-8"),
         "icon.svg" => asset!("icon.svg", "image/svg+xml"),
+        "coach.js" => asset!("coach.js", "text/javascript; charset=utf-8"),
+        "coach-messages.json" => asset!("coach-messages.json", "application/json"),
         _ => return None,
     })
 }

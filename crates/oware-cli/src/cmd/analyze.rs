@@ -7,10 +7,10 @@ use std::time::Duration;
 use std::sync::Arc;
 
 use oware_engine::tablebase::TablebaseProbe;
-use oware_engine::{describe_score, Engine, EngineOptions, Limits, MoveScore, WIN_THRESHOLD};
-use oware_rules::{Game, GameText, Position, RuleSet};
+use oware_engine::{describe_score, Engine, EngineOptions, Limits, MoveScore};
+use oware_rules::{Game, GameText, GameTextError, Position, RuleSet};
 
-use super::Exit;
+use super::{coach, Exit};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -37,6 +37,15 @@ pub struct Args {
     /// Search threads: each takes the next move to analyse (default: one per processor)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
+    /// Say in words why each legal move is good or bad (for a game: each mistake of a seed or more,
+    /// why, and the better move). The target may also be a move list such as FfEa: the position
+    /// after it. The engine searches every move to a fixed depth (--depth, 12 by default).
+    #[arg(long)]
+    pub explain: bool,
+    /// Language of the explanations: ca, es, en or fr (default: from LC_ALL, LC_MESSAGES or LANG,
+    /// else English)
+    #[arg(long, value_name = "ca|es|en|fr", requires = "explain")]
+    pub lang: Option<oware_coach::Lang>,
 }
 
 /// Losses (in centiseeds) from which a move is marked: inaccuracy `?!`, mistake `?`, blunder `??`.
@@ -47,6 +56,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if d == 0 || d > oware_engine::MAX_PLY as u32 - 10 {
             return Err(Exit::bad_input("--depth must be 1..=110"));
         }
+    }
+    if args.explain {
+        return explain(&args);
     }
     let mut engine = Engine::new(EngineOptions {
         hash_mb: args.hash.clamp(1, 4096),
@@ -74,11 +86,46 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let text = std::fs::read_to_string(path)
         .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
-    let game = GameText::parse(&text)
-        .and_then(|game| game.game(args.rules))
+    let game = read_game(&text, args.rules)
         .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
     attach_tablebase(&mut engine, args.egtb.as_deref(), game.rules())?;
     analyze_game(&mut engine, &game, &limits(300))
+}
+
+/// `--explain`: a position, or the position after a move list, with every move explained; a game
+/// file reviewed.
+fn explain(args: &Args) -> anyhow::Result<()> {
+    let lang = coach::language(args.lang);
+    let depth = args.depth.unwrap_or(coach::DEFAULT_DEPTH);
+    let out = &mut std::io::stdout().lock();
+    let target = args.target.trim();
+    if let Ok(pos) = target.parse::<Position>() {
+        let game = Game::from_position(pos, args.rules);
+        return Ok(coach::explain_position(out, &game, depth, lang)?);
+    }
+    let path = Path::new(&args.target);
+    if !path.exists() {
+        oware_rules::parse_move_letters(target).map_err(|_| {
+            Exit::bad_input(format!(
+                "{}: neither a position, a move list nor a file",
+                args.target
+            ))
+        })?;
+        let game = read_game(target, args.rules)
+            .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
+        return Ok(coach::explain_position(out, &game, depth, lang)?);
+    }
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
+    let game = read_game(&text, args.rules)
+        .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
+    Ok(coach::review_game(out, &game, depth, lang)?)
+}
+
+/// A game written as text ([`GameText`]: an OGN record, a move list, a position and moves), played
+/// under the rules it names or `rules`.
+fn read_game(text: &str, rules: RuleSet) -> Result<Game, GameTextError> {
+    GameText::parse(text).and_then(|text| text.game(rules))
 }
 
 /// Opens the databases of `rules` in `dir`, if one is given, and lets the engine's search probe them.
@@ -166,18 +213,6 @@ fn analyze_position(
     Ok(())
 }
 
-/// A score on a bounded scale, so that losses between decided and undecided scores stay readable:
-/// a decided game counts as 48 seeds.
-fn bounded(score: i32) -> i32 {
-    if score > WIN_THRESHOLD {
-        4800
-    } else if score < -WIN_THRESHOLD {
-        -4800
-    } else {
-        score.clamp(-4800, 4800)
-    }
-}
-
 fn analyze_game(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow::Result<()> {
     println!(
         "game of {} plies from {} ({})",
@@ -197,7 +232,7 @@ fn analyze_game(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow::Re
             .iter()
             .find(|s| s.mv == mv)
             .expect("the record's moves are legal");
-        let loss = (bounded(best.score) - bounded(played.score)).max(0);
+        let loss = oware_coach::engine::loss(best.score, played.score);
         let mark = MARKS
             .iter()
             .find(|(limit, _)| loss >= *limit)
@@ -241,9 +276,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bounded_scores_make_losses_readable() {
-        assert_eq!(bounded(oware_engine::WIN - 3), 4800);
-        assert_eq!(bounded(-oware_engine::WIN + 3), -4800);
-        assert_eq!(bounded(120), 120);
+    fn games_are_read_from_records_and_move_lists() {
+        let g = read_game("FfEa\n", RuleSet::Abapa).unwrap();
+        assert_eq!(g.ply_count(), 4);
+        let g = read_game("[Variant \"awari\"]\n\n1. F f 2. E a *\n", RuleSet::Abapa).unwrap();
+        assert_eq!((g.ply_count(), g.rules()), (4, RuleSet::Awari));
+        assert!(read_game("FF", RuleSet::Abapa)
+            .unwrap_err()
+            .to_string()
+            .contains("ply 2"));
+        assert!(read_game("1. F f 2. Q *", RuleSet::Abapa).is_err());
     }
 }

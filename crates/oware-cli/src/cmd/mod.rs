@@ -6,6 +6,7 @@ use oware_rules::{Position, RuleSet};
 
 pub mod analyze;
 pub mod bench;
+pub mod coach;
 pub mod egtb;
 pub mod engine;
 pub mod matches;

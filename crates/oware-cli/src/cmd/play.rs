@@ -2,8 +2,8 @@
 //! (`--computer south|north`, `--level 1..10`).
 //!
 //! Reads one command per line, so it works as well from a script as from a person:
-//! a move letter, `undo`, `save FILE`, `load FILE`, `new`, `moves`, `hint`, `eval`, `computer SIDE`,
-//! `level N`, `go`, `help`, `quit`.
+//! a move letter, `undo`, `save FILE`, `load FILE`, `new`, `moves`, `hint`, `why [MOVE]`, `eval`,
+//! `computer SIDE`, `level N`, `go`, `help`, `quit`.
 //!
 //! The computer's moves and hints are chosen as everywhere else ([`oware_engine::player`]): with
 //! `--egtb`, a position the databases cover is answered from them at full strength.
@@ -21,7 +21,7 @@ use oware_engine::{describe_score, Engine, EngineOptions, Limits, Probe};
 use oware_rules::ogn::Record;
 use oware_rules::{Game, Move, PlayError, Side};
 
-use super::PositionArgs;
+use super::{coach, PositionArgs};
 use crate::display::diagram;
 use oware_engine::input::{read_line, Line};
 
@@ -59,6 +59,7 @@ Commands:
   new           start again from the starting position
   moves         show the moves so far
   hint          the computer's suggestion for the side to move
+  why [MOVE]    in words, why the last move (or MOVE, now) is good or bad
   eval          show the evaluation after every move (again: stop)
   computer SIDE let the computer play south, north, or off
   level N       the computer's level, 1 (beginner) to 10 (full strength)
@@ -338,6 +339,7 @@ impl<W: Write> TerminalGame<W> {
                 self.computer_turns()?;
             }
             ("save" | "load", None) => writeln!(self.out, "{command} needs a file name.")?,
+            ("why", argument) => self.why(argument)?,
             (word, None) if word.chars().count() == 1 => {
                 self.play_letter(word)?;
                 self.computer_turns()?;
@@ -348,6 +350,37 @@ impl<W: Write> TerminalGame<W> {
             )?,
         }
         Ok(Next::Continue)
+    }
+
+    /// The coach's words on `MOVE` in the current position, or on the last move in the position
+    /// it was played from; in the environment's language.
+    fn why(&mut self, argument: Option<&str>) -> anyhow::Result<()> {
+        let lang = coach::language(None);
+        let (game, mv) = match argument {
+            Some(word) => match word.parse::<Move>() {
+                Ok(mv) => (self.game.clone(), mv),
+                Err(_) => {
+                    writeln!(self.out, "why takes a house letter (A-F, a-f), or nothing.")?;
+                    return Ok(());
+                }
+            },
+            None => {
+                let mut before = self.game.clone();
+                match before.undo() {
+                    Some(mv) => (before, mv),
+                    None => {
+                        writeln!(self.out, "No move yet: type why and a house letter.")?;
+                        return Ok(());
+                    }
+                }
+            }
+        };
+        if let Err(e) = game.check_move(mv) {
+            writeln!(self.out, "{e}.")?;
+            return Ok(());
+        }
+        coach::explain_move(&mut self.out, &game, mv, coach::DEFAULT_DEPTH, lang)?;
+        Ok(())
     }
 
     fn play_letter(&mut self, word: &str) -> anyhow::Result<()> {

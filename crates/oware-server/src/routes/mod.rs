@@ -2,6 +2,7 @@
 //! static files, the JSON API by area, and the WebSocket endpoint; and the API's errors.
 
 mod analysis;
+mod coach;
 mod games;
 mod pages;
 
@@ -36,6 +37,8 @@ pub fn router(state: Shared) -> Router {
         .route("/api/games/{id}/ws", get(ws::websocket))
         .route("/api/analyse", post(analysis::analyse))
         .route("/api/evaluate", post(analysis::evaluate))
+        .route("/api/coach/explain", post(coach::explain))
+        .route("/api/coach/review", post(coach::review))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)

@@ -1,0 +1,34 @@
+//! A coach for oware: it finds the ideas the strategy texts teach in a position and says why a move
+//! is good or bad, in Catalan, Spanish, English or French.
+//!
+//! - [`detect`]: the detectors, each a pure function of a position: captures and threats, houses of
+//!   one or two seeds the opponent reaches, double attacks, the kroo and the moves that overload it,
+//!   the feeding rules, tempo, weak neighbouring houses (a "bomb"), repetitions ahead.
+//! - [`explain`]: the facts about a move and the engine's verdict, in one or two sentences.
+//! - [`review`]: a game's mistakes over a threshold of seeds, with the better move.
+//! - [`oversight`]: the weak levels' human mistakes (a double attack overlooked).
+//! - [`messages`]: the words, from the catalogue the web app shares (`web/coach-messages.json`).
+//! - [`json`]: the same for the web app.
+//! - [`engine`]: the one module that asks the engine: every move's score and line at a fixed depth.
+//!
+//! ```
+//! use oware_coach::{explain, Lang};
+//! use oware_rules::{Game, Position, RuleSet};
+//! let pos: Position = "4-4-4-4-4-3-4-1-2-4-4-4-3-3-S".parse().unwrap();
+//! let game = Game::from_position(pos, RuleSet::Abapa);
+//! let why = explain(&game, "F".parse().unwrap(), &[]).unwrap();
+//! assert_eq!(why.render(Lang::En), "F sows 3 seeds and takes b and c: 5 seeds.");
+//! ```
+
+pub mod detect;
+pub mod engine;
+pub mod explain;
+pub mod json;
+pub mod messages;
+pub mod oversight;
+pub mod review;
+
+pub use engine::{Analyst, MoveValue};
+pub use explain::{explain, explain_all, Explanation, Fact, Verdict};
+pub use messages::Lang;
+pub use review::{review, Mistake};
