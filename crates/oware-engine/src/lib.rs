@@ -17,7 +17,6 @@
 //! ```
 
 mod bench;
-mod board;
 mod engine;
 mod eval;
 mod hash;
