@@ -51,6 +51,9 @@ const STRINGS = {
     'err.no-offer': 'There is no offer to answer.', 'err.friends-only': 'That is for games between friends.', 'err.not-over': 'The game is not over yet.', 'err.offer-pending': 'An offer is already waiting for an answer.',
     'err.too-many-games': 'Too many new games from this address: wait a while before starting another.', 'err.not-found': 'There is no such page.', 'err.bad-clock': 'That clock is not offered.',
     'err.shutting-down': 'The server is restarting; try again in a moment.',
+    'err.bad-message': 'The page sent something the server does not understand; reload the page.', 'err.too-large': 'That message is too long for the server.', 'err.bad-request': 'The server could not read that request; reload the page and try again.',
+    'err.bad-rules': 'Those rules are not offered: choose abapa or awari.', 'err.bad-level': 'That level is not offered: choose 1 to 10.', 'err.bad-side': 'Choose South or North.', 'err.bad-mode': 'Choose to play the computer or a friend.',
+    'err.internal': 'Something went wrong on the server; try again.', 'err.damaged': 'This game could not be read back from the server’s storage.',
   },
   fr: {
     'nav.play': 'Jouer', 'nav.analysis': 'Analyse', 'nav.rules': 'Règles',
@@ -100,6 +103,9 @@ const STRINGS = {
     'err.no-offer': 'Il n’y a pas de proposition à laquelle répondre.', 'err.friends-only': 'C’est pour les parties entre amis.', 'err.not-over': 'La partie n’est pas finie.', 'err.offer-pending': 'Une proposition attend déjà sa réponse.',
     'err.too-many-games': 'Trop de nouvelles parties depuis cette adresse : attendez un peu avant d’en commencer une autre.', 'err.not-found': 'Cette page n’existe pas.', 'err.bad-clock': 'Cette pendule n’est pas proposée.',
     'err.shutting-down': 'Le serveur redémarre ; réessayez dans un instant.',
+    'err.bad-message': 'La page a envoyé un message que le serveur ne comprend pas ; rechargez la page.', 'err.too-large': 'Ce message est trop long pour le serveur.', 'err.bad-request': 'Le serveur n’a pas pu lire cette demande ; rechargez la page et réessayez.',
+    'err.bad-rules': 'Ces règles ne sont pas proposées : choisissez abapa ou awari.', 'err.bad-level': 'Ce niveau n’est pas proposé : choisissez de 1 à 10.', 'err.bad-side': 'Choisissez Sud ou Nord.', 'err.bad-mode': 'Choisissez de jouer contre l’ordinateur ou contre un ami.',
+    'err.internal': 'Une erreur s’est produite sur le serveur ; réessayez.', 'err.damaged': 'Cette partie n’a pas pu être relue depuis le stockage du serveur.',
   },
   es: {
     'nav.play': 'Jugar', 'nav.analysis': 'Análisis', 'nav.rules': 'Reglas',
@@ -149,6 +155,9 @@ const STRINGS = {
     'err.no-offer': 'No hay ninguna propuesta que responder.', 'err.friends-only': 'Eso es para partidas entre amigos.', 'err.not-over': 'La partida aún no ha terminado.', 'err.offer-pending': 'Ya hay una propuesta esperando respuesta.',
     'err.too-many-games': 'Demasiadas partidas nuevas desde esta dirección: espera un rato antes de empezar otra.', 'err.not-found': 'Esa página no existe.', 'err.bad-clock': 'Ese reloj no se ofrece.',
     'err.shutting-down': 'El servidor se está reiniciando; vuelve a probar en un momento.',
+    'err.bad-message': 'La página ha enviado algo que el servidor no entiende; vuelve a cargar la página.', 'err.too-large': 'Ese mensaje es demasiado largo para el servidor.', 'err.bad-request': 'El servidor no ha podido leer esa petición; vuelve a cargar la página y prueba otra vez.',
+    'err.bad-rules': 'Esas reglas no se ofrecen: elige abapa o awari.', 'err.bad-level': 'Ese nivel no se ofrece: elige del 1 al 10.', 'err.bad-side': 'Elige Sur o Norte.', 'err.bad-mode': 'Elige jugar contra el ordenador o contra un amigo.',
+    'err.internal': 'Algo ha fallado en el servidor; prueba otra vez.', 'err.damaged': 'No se ha podido volver a leer esta partida del almacenamiento del servidor.',
   },
   ca: {
     'nav.play': 'Jugar', 'nav.analysis': 'Anàlisi', 'nav.rules': 'Regles',
@@ -198,6 +207,9 @@ const STRINGS = {
     'err.no-offer': 'No hi ha cap proposta per respondre.', 'err.friends-only': 'Això és per a partides entre amics.', 'err.not-over': 'La partida encara no s’ha acabat.', 'err.offer-pending': 'Ja hi ha una proposta esperant resposta.',
     'err.too-many-games': 'Massa partides noves des d’aquesta adreça: espera una estona abans de començar-ne una altra.', 'err.not-found': 'Aquesta pàgina no existeix.', 'err.bad-clock': 'Aquest rellotge no s’ofereix.',
     'err.shutting-down': 'El servidor s’està reiniciant; torna-ho a provar d’aquí a un moment.',
+    'err.bad-message': 'La pàgina ha enviat una cosa que el servidor no entén; torna a carregar la pàgina.', 'err.too-large': 'Aquest missatge és massa llarg per al servidor.', 'err.bad-request': 'El servidor no ha pogut llegir aquesta petició; torna a carregar la pàgina i prova-ho de nou.',
+    'err.bad-rules': 'Aquestes regles no s’ofereixen: tria abapa o awari.', 'err.bad-level': 'Aquest nivell no s’ofereix: tria de l’1 al 10.', 'err.bad-side': 'Tria Sud o Nord.', 'err.bad-mode': 'Tria jugar contra l’ordinador o contra un amic.',
+    'err.internal': 'Alguna cosa ha fallat al servidor; torna-ho a provar.', 'err.damaged': 'Aquesta partida no s’ha pogut tornar a llegir del magatzem del servidor.',
   },
 };
 

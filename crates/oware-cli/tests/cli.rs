@@ -104,8 +104,11 @@ fn replay_reports_the_end() {
 fn replay_refuses_illegal_moves_with_status_2() {
     let o = oware(&["replay", "FF"]);
     assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
-    assert!(err.contains("ply 2") && err.contains("F"), "{err}");
+    // The message README.md shows.
+    assert_eq!(
+        stderr(&o).trim(),
+        "oware: ply 2 (North's move F) is illegal: that house belongs to the other player"
+    );
     // A move after the end.
     let o = oware(&[
         "replay",

@@ -263,15 +263,15 @@ pub fn search_bounds_in(
     })
 }
 
-/// At most this many passes of [`refine_level`]; at levels 4..=9 with 2,000 nodes a third pass
-/// already settles nothing new.
+/// At most this many passes of [`refine_by_path_search`]; at levels 4..=9 with 2,000 nodes a third
+/// pass already settles nothing new.
 const REFINE_PASSES: usize = 4;
 
 /// Tightens the non-exact entries of an abapa level in place by path-tracking search with `nodes`
 /// nodes per board and pass (0: nothing; see [`crate::refine::SearchBudget::nodes_for`]), pass after pass while a
 /// pass changes something: each pass prunes with the bounds the previous one left, so boards
 /// settled late in a pass help the next; returns how many became exact.
-pub fn refine_level(
+pub fn refine_by_path_search(
     index: &LevelIndex,
     lower: &dyn LowerLevels,
     entries: &mut [u8],
@@ -291,8 +291,8 @@ pub fn refine_level(
     resolved
 }
 
-/// One pass of [`refine_level`], pruning with the entries as they were at its start; returns how many
-/// entries became exact and how many changed.
+/// One pass of [`refine_by_path_search`], pruning with the entries as they were at its start;
+/// returns how many entries became exact and how many changed.
 fn refine_pass(
     index: &LevelIndex,
     lower: &dyn LowerLevels,

@@ -482,30 +482,31 @@ pub fn narrow(
     b
 }
 
-/// Nodes per threshold question (and pass of [`at_least`]) in the first pass of [`refine_level`].
+/// Nodes per threshold question (and pass of [`at_least`]) in the first pass of
+/// [`refine_by_proof_numbers`].
 pub const REFINE_NODES: usize = 2_000;
 
-/// Each pass of [`refine_level`] gives each question this many times the nodes of the pass before
-/// (most boards settle with a few hundred nodes; the rest are tried again with more, and with the
-/// bounds the pass before left).
+/// Each pass of [`refine_by_proof_numbers`] gives each question this many times the nodes of the
+/// pass before (most boards settle with a few hundred nodes; the rest are tried again with more,
+/// and with the bounds the pass before left).
 pub const REFINE_GROWTH: usize = 4;
 
-/// At most this many passes of [`refine_level`] over a level: 2,000, 8,000, 32,000 and 128,000
-/// nodes per question (the fourth settles most of what three leave open at levels 6 and 7).
+/// At most this many passes of [`refine_by_proof_numbers`] over a level: 2,000, 8,000, 32,000 and
+/// 128,000 nodes per question (the fourth settles most of what three leave open at levels 6 and 7).
 pub const REFINE_PASSES: usize = 4;
 
-/// Passes of [`refine_level`] after the first stop when the boards still open times the nodes per
-/// question would pass this: the open boards of large levels that the first passes leave are mostly
-/// held by their exits, and more nodes settle few of them. With 150 million, level 8 gets two
-/// passes and level 9 three; 300 million gives level 8 a third (2 more points of exact share over
-/// levels 0-12, at 1.6 times the build time).
+/// Passes of [`refine_by_proof_numbers`] after the first stop when the boards still open times the
+/// nodes per question would pass this: the open boards of large levels that the first passes leave
+/// are mostly held by their exits, and more nodes settle few of them. With 150 million, level 8
+/// gets two passes and level 9 three; 300 million gives level 8 a third (2 more points of exact
+/// share over levels 0-12, at 1.6 times the build time).
 pub const PASS_NODES: usize = 150_000_000;
 
 /// Narrows the non-exact entries of an abapa level in place by [`narrow`], with `nodes` nodes per
 /// question in the first pass and [`REFINE_GROWTH`] times more in each pass after it, while a pass
 /// changes something (each pass folds in the entries the one before left). `solver_codes` holds the
 /// threshold solver's entries for the level, before any search. Returns how many became exact.
-pub fn refine_level(
+pub fn refine_by_proof_numbers(
     index: &LevelIndex,
     lower: &dyn LowerLevels,
     solver_codes: &[u8],

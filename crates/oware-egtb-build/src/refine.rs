@@ -12,8 +12,9 @@ pub enum SearchBudget {
     /// This many nodes per board and pass on every level (0: the solver's entries as they are).
     Fixed(u64),
     /// Levels the solver leaves with at most [`PROOF_NUMBER_OPEN`] open boards first go through the
-    /// proof-number search ([`crate::pn_search::refine_level`]), which transfers the solver's own
-    /// bounds along paths and settles most of the open boards of levels 4, 6 and 7 in seconds.
+    /// proof-number search ([`crate::pn_search::refine_by_proof_numbers`]), which transfers the
+    /// solver's own bounds along paths and settles most of the open boards of levels 4, 6 and 7 in
+    /// seconds.
     /// Then levels the solver left with at most [`FEW_OPEN`] open boards are searched with up to
     /// [`EXHAUSTIVE_NODES`] nodes per board and pass; other levels with this many (0: not at all).
     ///
@@ -40,9 +41,10 @@ pub const PROOF_NUMBER_OPEN: u64 = 20_000;
 pub const EXHAUSTIVE_NODES: u64 = 10_000_000;
 
 impl SearchBudget {
-    /// Nodes per threshold question in the first pass of the proof-number search, which runs before
-    /// the path search ([`crate::pn_search::refine_level`]): with `Auto`, on levels the solver left
-    /// with at most [`PROOF_NUMBER_OPEN`] open boards; never with `Fixed`.
+    /// Nodes per threshold question in the first pass of the proof-number search
+    /// ([`crate::pn_search::refine_by_proof_numbers`]), which runs before the path search: with
+    /// `Auto`, on levels the solver left with at most [`PROOF_NUMBER_OPEN`] open boards; never with
+    /// `Fixed`.
     pub fn proof_number_nodes(self, open: u64) -> Option<usize> {
         match self {
             SearchBudget::Fixed(_) => None,
@@ -73,7 +75,7 @@ pub fn refine_level(
     let open = open_entries(index.seeds(), entries);
     if let Some(nodes) = search.proof_number_nodes(open) {
         let solver = entries.to_vec();
-        pn_search::refine_level(index, lower, &solver, entries, nodes);
+        pn_search::refine_by_proof_numbers(index, lower, &solver, entries, nodes);
     }
-    path_search::refine_level(index, lower, entries, search.nodes_for(open));
+    path_search::refine_by_path_search(index, lower, entries, search.nodes_for(open));
 }

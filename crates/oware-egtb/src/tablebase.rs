@@ -5,10 +5,10 @@ use std::ops::Deref;
 use std::path::Path;
 use std::sync::Arc;
 
-use oware_rules::{Move, Position, RuleSet, Side};
+use oware_rules::{Move, PackedPosition, Position, RuleSet};
 
 use crate::file::{open_level, LevelFile};
-use crate::index::{rotate, Board, LevelIndex};
+use crate::index::{Board, LevelIndex};
 use crate::values::{index_kind, stored_bounds, successors, terminal_value, through_move, Bounds};
 use crate::EgtbError;
 
@@ -140,12 +140,9 @@ pub struct Tablebase {
     levels: Levels,
 }
 
-/// The board of a position seen by its mover.
+/// The board of a position seen by its mover (its own row first).
 pub fn board_of(position: &Position) -> Board {
-    match position.side_to_move() {
-        Side::South => *position.houses(),
-        Side::North => rotate(position.houses()),
-    }
+    PackedPosition::from_position(position).mover_houses()
 }
 
 impl Tablebase {

@@ -1,7 +1,7 @@
 //! The fixed positions of `oware bench`: the start, positions along a master game (with their history,
 //! so repetitions count) and a few endgames. Changing this list changes the node signature.
 
-use oware_rules::{Game, Move, PlayError, Position, RuleSet};
+use oware_rules::{Game, Move, Position, ReplayError, RuleSet};
 
 /// A master game (abapa) that the bench positions are taken from.
 const MASTER_GAME: &str =
@@ -28,13 +28,13 @@ pub fn bench_games() -> Vec<Game> {
 
 /// The games after 0, `every`, 2 × `every`, ... plies of `moves` from `start` (each with its history),
 /// before the last move and before the end of the game (recorded games may go on after the rules
-/// end them). An illegal move before the end is an error: its index and why.
+/// end them). An illegal move before the end is an error.
 pub fn games_along(
     start: Position,
     rules: RuleSet,
     moves: &[Move],
     every: usize,
-) -> Result<Vec<Game>, (usize, PlayError)> {
+) -> Result<Vec<Game>, ReplayError> {
     let mut game = Game::from_position(start, rules);
     let mut games = Vec::new();
     for (ply, &mv) in moves.iter().enumerate() {
@@ -44,7 +44,13 @@ pub fn games_along(
         if ply % every.max(1) == 0 {
             games.push(game.clone());
         }
-        game.play(mv).map_err(|e| (ply, e))?;
+        let side = game.position().side_to_move();
+        game.play(mv).map_err(|reason| ReplayError {
+            ply,
+            side,
+            mv,
+            reason,
+        })?;
     }
     Ok(games)
 }

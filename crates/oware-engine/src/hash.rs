@@ -1,14 +1,12 @@
 //! Position keys: a 64-bit hash per position, for the transposition table (repetitions are found by
 //! comparing the boards themselves, not their keys).
 //!
-//! The search's [`Board`] already holds the whole position (houses, stores, side) in one 128-bit
-//! word, so the key mixes that word with a few multiplications instead of XOR-ing a Zobrist table
+//! The search's [`PackedPosition`] already holds the whole position (houses, stores, side) in one
+//! 128-bit word, so the key mixes that word with a few multiplications instead of XOR-ing a Zobrist table
 //! entry per house (thirteen loads): it is computed for nearly every interior child, and it depends
 //! on nothing but the word, so it is the same on every run and machine.
 
-use oware_rules::Position;
-
-use crate::board::Board;
+use oware_rules::{PackedPosition, Position};
 
 /// Odd constants with well-spread bits (the golden ratio's, and the finalizer of MurmurHash3's
 /// successor variants).
@@ -19,12 +17,12 @@ const K3: u64 = 0x94d0_49bb_1331_11eb;
 /// The key of a position (houses, stores, side to move).
 #[inline]
 pub fn key(pos: &Position) -> u64 {
-    board_key(Board::from_position(pos))
+    board_key(PackedPosition::from_position(pos))
 }
 
-/// The key of the search's [`Board`].
+/// The key of the search's [`PackedPosition`].
 #[inline]
-pub fn board_key(board: Board) -> u64 {
+pub fn board_key(board: PackedPosition) -> u64 {
     let word = board.word();
     let (low, high) = (word as u64, (word >> 64) as u64);
     // Folding the high half in through a multiplication spreads its few bytes (houses 8..12, the

@@ -19,7 +19,6 @@
 #![warn(missing_docs)]
 
 mod bench;
-mod board;
 mod engine;
 mod eval;
 mod hash;

@@ -26,9 +26,8 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use oware_rules::{Game, Move, MoveSet, RuleSet, Side};
+use oware_rules::{Game, Move, MoveSet, PackedPosition, RuleSet, Side};
 
-use crate::board::Board;
 use crate::engine::{MoveScore, Probe, SearchControl, SearchResult};
 use crate::eval::EvalTable;
 use crate::hash;
@@ -192,12 +191,12 @@ struct RootMove {
 struct Worker<'a> {
     shared: &'a Shared<'a>,
     id: usize,
-    root: Board,
+    root: PackedPosition,
     /// Keys and positions since the last capture: the game's history, then the search path, in
     /// the first `path_len` entries. Allocated once for the deepest path, so entering a node is two
     /// stores rather than two vector pushes.
     keys: Vec<u64>,
-    positions: Vec<Board>,
+    positions: Vec<PackedPosition>,
     path_len: usize,
     /// Index in `keys` of the first position since the last capture.
     boundary: usize,
@@ -223,12 +222,13 @@ impl<'a> Worker<'a> {
     fn new(shared: &'a Shared<'a>, game: &Game, id: usize) -> Worker<'a> {
         let history = game.history_since_capture();
         let path_len = history.len();
-        let mut positions: Vec<Board> = history.iter().map(Board::from_position).collect();
+        let mut positions: Vec<PackedPosition> =
+            history.iter().map(PackedPosition::from_position).collect();
         let mut keys: Vec<u64> = positions.iter().map(|&b| hash::board_key(b)).collect();
         // The search path adds at most one position per ply.
-        positions.resize(path_len + MAX_PLY + 2, Board::EMPTY);
+        positions.resize(path_len + MAX_PLY + 2, PackedPosition::EMPTY);
         keys.resize(path_len + MAX_PLY + 2, 0);
-        let root = Board::from_position(game.position());
+        let root = PackedPosition::from_position(game.position());
         let root_moves = if game.is_over() {
             Vec::new()
         } else {
@@ -497,7 +497,7 @@ impl<'a> Worker<'a> {
     #[allow(clippy::too_many_arguments)] // the hot path: plain arguments, no packing and unpacking
     fn child(
         &mut self,
-        pos: Board,
+        pos: PackedPosition,
         captured: u8,
         key: u64,
         depth: i32,
@@ -552,7 +552,7 @@ impl<'a> Worker<'a> {
     /// gives there, without the path bookkeeping. `after_capture`: the move into it captured (so it
     /// has no earlier history, and a database value holds under either rule set).
     #[inline]
-    fn leaf(&mut self, pos: Board, after_capture: bool, ply: usize) -> i32 {
+    fn leaf(&mut self, pos: PackedPosition, after_capture: bool, ply: usize) -> i32 {
         if self.enter_node(ply) {
             return 0;
         }
@@ -577,7 +577,7 @@ impl<'a> Worker<'a> {
     /// are compared directly: leaves have no key (see `search`), and most stretches since a capture
     /// are short, so few comparisons are made.
     #[inline]
-    fn repetition(&self, pos: Board) -> Option<usize> {
+    fn repetition(&self, pos: PackedPosition) -> Option<usize> {
         // The child would sit at index len; sides alternate, so only every other position can match:
         // len - 2, len - 4, ... down to the last capture.
         let len = self.path_len;
@@ -593,7 +593,7 @@ impl<'a> Worker<'a> {
 
     fn search(
         &mut self,
-        pos: Board,
+        pos: PackedPosition,
         depth: i32,
         mut alpha: i32,
         beta: i32,
@@ -878,7 +878,7 @@ impl<'a> Worker<'a> {
     /// [`Worker::search`]), with the lowest path index a repetition in those searches went back to.
     fn is_singular(
         &mut self,
-        pos: Board,
+        pos: PackedPosition,
         moves: MoveSet,
         tt: Move,
         singular_beta: i32,
@@ -918,7 +918,14 @@ impl<'a> Worker<'a> {
     /// (only a child that is not a leaf uses one, to probe the table: at depth 1 every child is a
     /// leaf and gets none, 0, never read).
     #[inline]
-    fn child_entry(&self, mv: Move, board: Board, captured: u8, depth: i32, order: i32) -> Child {
+    fn child_entry(
+        &self,
+        mv: Move,
+        board: PackedPosition,
+        captured: u8,
+        depth: i32,
+        order: i32,
+    ) -> Child {
         let key = if depth > 1 {
             let k = hash::board_key(board);
             // The child will probe the table: start loading its bucket now.
@@ -937,13 +944,13 @@ impl<'a> Worker<'a> {
     }
 
     #[inline]
-    fn make_child(&self, pos: Board, mv: Move, depth: i32, order: i32) -> Child {
+    fn make_child(&self, pos: PackedPosition, mv: Move, depth: i32, order: i32) -> Child {
         let (board, captured) = pos.play(mv, self.shared.rules);
         self.child_entry(mv, board, captured, depth, order)
     }
 
     #[inline]
-    fn evaluate(&self, pos: Board) -> i32 {
+    fn evaluate(&self, pos: PackedPosition) -> i32 {
         self.shared
             .eval
             .evaluate_board(pos)
@@ -958,7 +965,7 @@ struct Child {
     order: i32,
     mv: Move,
     captured: u8,
-    board: Board,
+    board: PackedPosition,
     key: u64,
 }
 
@@ -971,13 +978,13 @@ const BLANK_CHILD: Child = Child {
         None => panic!("house 0 is a move"),
     },
     captured: 0,
-    board: Board::EMPTY,
+    board: PackedPosition::EMPTY,
     key: 0,
 };
 
 /// The score of a position without legal moves for its side to move: decided by the stores, or
 /// each player gathers their own row.
-fn end_score(pos: Board, ply: usize) -> i32 {
+fn end_score(pos: PackedPosition, ply: usize) -> i32 {
     let stores = if pos.is_decided_by_stores() {
         [pos.store(Side::South), pos.store(Side::North)]
     } else {

@@ -236,18 +236,47 @@ impl Game {
         }
     }
 
-    /// Replays `moves` from `start`; on the first move that cannot be played, returns its index
-    /// (0-based ply) with the error.
-    pub fn replay(
+    /// Replays `moves` from `start`; the first move that cannot be played is the error.
+    ///
+    /// ```
+    /// use oware_rules::{parse_move_letters, Game, Position, RuleSet};
+    /// let moves = parse_move_letters("FF").unwrap();
+    /// let error = Game::replay(Position::start(), RuleSet::Abapa, &moves).unwrap_err();
+    /// assert_eq!(error.ply, 1);
+    /// assert_eq!(
+    ///     error.to_string(),
+    ///     "ply 2 (North's move F) is illegal: that house belongs to the other player"
+    /// );
+    /// ```
+    pub fn replay(start: Position, rules: RuleSet, moves: &[Move]) -> Result<Game, ReplayError> {
+        match Game::replay_until_illegal(start, rules, moves) {
+            (game, None) => Ok(game),
+            (_, Some(error)) => Err(error),
+        }
+    }
+
+    /// Replays `moves` from `start` as far as they go: the game up to the first move that cannot be
+    /// played, and that move's error, if any. An analysis board shows the game so far and says what
+    /// is wrong with the rest.
+    pub fn replay_until_illegal(
         start: Position,
         rules: RuleSet,
         moves: &[Move],
-    ) -> Result<Game, (usize, PlayError)> {
+    ) -> (Game, Option<ReplayError>) {
         let mut game = Game::from_position(start, rules);
-        for (i, &mv) in moves.iter().enumerate() {
-            game.play(mv).map_err(|e| (i, e))?;
+        for (ply, &mv) in moves.iter().enumerate() {
+            let side = game.position().side_to_move();
+            if let Err(reason) = game.play(mv) {
+                let error = ReplayError {
+                    ply,
+                    side,
+                    mv,
+                    reason,
+                };
+                return (game, Some(error));
+            }
         }
-        Ok(game)
+        (game, None)
     }
 
     pub fn rules(&self) -> RuleSet {
@@ -366,14 +395,40 @@ impl Game {
     }
 }
 
-/// Shorthand used in error messages: "ply 3 (South's move F)".
-pub fn describe_ply(start_side: Side, ply: usize, mv: Move) -> String {
-    let side = if ply.is_multiple_of(2) {
-        start_side
-    } else {
-        start_side.opponent()
-    };
-    format!("ply {} ({}'s move {})", ply + 1, side, mv)
+/// A move of a list that cannot be played where it stands: which one, whose, and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplayError {
+    /// The index of the move in the list (0 for the first); the message counts plies from 1.
+    pub ply: usize,
+    /// The side to move when the move came.
+    pub side: Side,
+    pub mv: Move,
+    pub reason: PlayError,
+}
+
+impl fmt::Display for ReplayError {
+    /// `ply 2 (North's move F) is illegal: that house belongs to the other player`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ply {} ({}'s move {}) is illegal: ",
+            self.ply + 1,
+            self.side,
+            self.mv
+        )?;
+        match self.reason {
+            PlayError::GameOver(end) => {
+                write!(f, "the game ended before it ({} {})", end.score, end.reason)
+            }
+            PlayError::Illegal(illegal) => illegal.reason.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.reason)
+    }
 }
 
 #[cfg(test)]
@@ -499,6 +554,29 @@ mod tests {
         assert_eq!(game, before);
         while game.undo().is_some() {}
         assert_eq!(game, Game::new(RuleSet::Abapa));
+    }
+
+    #[test]
+    fn replay_errors_name_the_ply_the_side_and_the_reason() {
+        let moves = crate::parse_move_letters("FfEaE").unwrap();
+        let e = Game::replay(Position::start(), RuleSet::Abapa, &moves).unwrap_err();
+        assert_eq!((e.ply, e.side, e.mv), (4, Side::South, moves[4]));
+        assert_eq!(
+            e.to_string(),
+            "ply 5 (South's move E) is illegal: that house is empty"
+        );
+        let (game, error) = Game::replay_until_illegal(Position::start(), RuleSet::Abapa, &moves);
+        assert_eq!(game.ply_count(), 4);
+        assert_eq!(error, Some(e));
+        // A move after the end of the game.
+        let start = pos("0-0-0-0-0-1-1-1-0-0-0-0-23-22-S");
+        let moves = crate::parse_move_letters("Fa").unwrap();
+        let e = Game::replay(start, RuleSet::Abapa, &moves).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "ply 2 (North's move a) is illegal: the game ended before it (25-22 capture)"
+        );
+        assert!(std::error::Error::source(&e).is_some());
     }
 
     #[test]

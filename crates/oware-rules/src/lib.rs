@@ -3,9 +3,12 @@
 //!
 //! - [`Position`]: twelve houses, two stores, side to move; parse and print the position string
 //!   `h0-…-h11-south-north-T`; legal moves and playing a move.
+//! - [`PackedPosition`]: the same position in one 128-bit word, for search and database builds.
 //! - [`Game`]: a start position and the moves played, with the history needed to decide repetitions,
 //!   undo, and the end of the game with its reason and score.
-//! - [`ogn`]: game records in the PGN-like OGN format.
+//! - [`GameText`]: a game written as text in any common form (an OGN record, a position, a move
+//!   list, the engine protocol's `startpos moves FfEa`), read with line numbers in its errors.
+//! - [`ogn`]: game records in the PGN-like OGN format, read strictly and written canonically.
 //! - [`perft`]: move-path enumeration, the standard check of a move generator.
 //! - [`GameLine`]: a game on one line of a suite file, `<position> moves <letters>`.
 //!
@@ -20,20 +23,25 @@
 
 mod game;
 pub mod ogn;
+mod packed;
 pub mod perft;
 mod position;
 mod suite;
+mod text;
 mod types;
 
 pub use game::{
-    describe_ply, end_without_history, repetition_end, EndReason, Game, GameEnd, PlayError,
-    PlyOutcome, Score,
+    end_without_history, repetition_end, EndReason, Game, GameEnd, PlayError, PlyOutcome,
+    ReplayError, Score,
 };
+pub use packed::PackedPosition;
 pub use position::{
-    sowing, sowing_change, IllegalMove, IllegalMoveReason, Played, Position, PositionError,
+    last_sown, sowing, sowing_change, IllegalMove, IllegalMoveReason, Played, Position,
+    PositionError,
 };
 pub use suite::{GameLine, GameLineError};
+pub use text::{GameText, GameTextError, GameTextErrorKind};
 pub use types::{
     format_move_letters, parse_move_letters, InvalidMoveLetter, Move, MoveSet, RuleSet, Side,
-    UnknownRuleSet, HALF_SEEDS, HOUSES, TOTAL_SEEDS,
+    UnknownRuleSet, UnknownSide, HALF_SEEDS, HOUSES, TOTAL_SEEDS,
 };

@@ -34,8 +34,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::game::{Game, PlayError};
-use crate::position::{Position, PositionError};
+use crate::game::{Game, ReplayError};
+use crate::position::Position;
+use crate::text::{move_number, move_word, scan, GameTextError, GameTextErrorKind, ItemKind};
+
 use crate::types::{Move, RuleSet, Side};
 
 /// The tags every record carries, in the order they are written.
@@ -109,91 +111,10 @@ pub struct Record {
     pub outcome: Outcome,
 }
 
-/// What is wrong with a record, and on which line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OgnError {
-    /// 1-based line of the text.
-    pub line: usize,
-    pub kind: OgnErrorKind,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OgnErrorKind {
-    /// A tag line that is not `[Name "value"]`.
-    BadTag(String),
-    /// The same tag twice.
-    DuplicateTag(String),
-    /// A `Variant` that names neither rule set.
-    UnknownVariant(String),
-    /// A `FEN` tag that is not a valid position string.
-    BadFen(PositionError),
-    /// A word in the move text that is neither a move, a move number, a comment nor a result.
-    BadToken(String),
-    /// A move number out of sequence.
-    MoveNumber { expected: String, found: String },
-    /// A move that cannot be played (0-based ply).
-    Illegal {
-        ply: usize,
-        mv: Move,
-        error: PlayError,
-    },
-    /// A `+N` capture annotation that does not match the real capture.
-    CaptureMismatch {
-        ply: usize,
-        mv: Move,
-        written: u8,
-        actual: u8,
-    },
-    /// A `{` with no closing `}`.
-    UnclosedComment,
-    /// The result token and the `Result` tag disagree, or contradict how the moves end the game.
-    ResultMismatch { written: String, expected: String },
-    /// Something after the result token.
-    TextAfterResult(String),
-}
-
-impl fmt::Display for OgnError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: ", self.line)?;
-        match &self.kind {
-            OgnErrorKind::BadTag(t) => write!(f, "bad tag {t:?}: expected [Name \"value\"]"),
-            OgnErrorKind::DuplicateTag(t) => write!(f, "tag {t} given twice"),
-            OgnErrorKind::UnknownVariant(v) => {
-                write!(f, "unknown variant {v:?}: expected \"abapa\" or \"awari\"")
-            }
-            OgnErrorKind::BadFen(e) => write!(f, "bad FEN tag: {e}"),
-            OgnErrorKind::BadToken(t) => {
-                write!(f, "{t:?} is not a move, a move number or a result")
-            }
-            OgnErrorKind::MoveNumber { expected, found } => {
-                write!(
-                    f,
-                    "move number {found:?} out of sequence, expected {expected:?}"
-                )
-            }
-            OgnErrorKind::Illegal { ply, mv, error } => {
-                write!(f, "ply {} ({mv}): {error}", ply + 1)
-            }
-            OgnErrorKind::CaptureMismatch {
-                ply,
-                mv,
-                written,
-                actual,
-            } => write!(
-                f,
-                "ply {} ({mv}): written as capturing {written}, but it captures {actual}",
-                ply + 1
-            ),
-            OgnErrorKind::UnclosedComment => write!(f, "comment opened with '{{' is never closed"),
-            OgnErrorKind::ResultMismatch { written, expected } => {
-                write!(f, "result {written:?} does not match {expected:?}")
-            }
-            OgnErrorKind::TextAfterResult(t) => write!(f, "text after the result: {t:?}"),
-        }
-    }
-}
-
-impl std::error::Error for OgnError {}
+/// What is wrong with a record, and on which line: the errors of the general reader, which
+/// also has the kinds only the strict reader finds (a tag given twice, a move number out of
+/// sequence).
+pub type OgnError = GameTextError;
 
 impl Record {
     /// A record of `game` with the roster tags set to `?` (and `Variant`, `Result` filled in).
@@ -233,7 +154,7 @@ impl Record {
     }
 
     /// Replays the moves. Records built by parsing are already known to replay.
-    pub fn game(&self) -> Result<Game, (usize, PlayError)> {
+    pub fn game(&self) -> Result<Game, ReplayError> {
         Game::replay(self.start, self.rules, &self.moves)
     }
 
@@ -312,201 +233,149 @@ fn moves_number(first: Side, ply: usize) -> usize {
     (ply + offset) / 2 + 1
 }
 
-/// Splits a tag line `[Name "value"]` into its parts.
-fn parse_tag(line: &str) -> Option<(String, String)> {
-    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
-    let (name, rest) = inner.split_once(char::is_whitespace)?;
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return None;
-    }
-    let quoted = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
-    let mut value = String::new();
-    let mut chars = quoted.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => value.push(chars.next()?),
-            '"' => return None,
-            c => value.push(c),
-        }
-    }
-    Some((name.to_string(), value))
-}
-
 impl FromStr for Record {
     type Err = OgnError;
 
+    /// Reads a record strictly: quoted tags before the move text, each once; move numbers in
+    /// sequence; one move a word; `+N` annotations and the result checked against the moves.
+    /// ([`crate::GameText`] reads the same text, and looser forms, without these checks.)
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let err = |line: usize, kind| OgnError { line, kind };
-        let lines: Vec<&str> = text.lines().collect();
+        let err = |line: usize, kind| GameTextError { line, kind };
+        let items = scan(text)?;
         let mut tags: Vec<(String, String)> = Vec::new();
-        let mut i = 0;
-        while i < lines.len() {
-            let line = lines[i].trim();
-            if line.is_empty() {
-                i += 1;
-                continue;
-            }
-            if !line.starts_with('[') {
+        let mut tag_lines: Vec<usize> = Vec::new();
+        let mut body_at = items.len();
+        for (i, item) in items.iter().enumerate() {
+            let ItemKind::Tag {
+                name,
+                value,
+                quoted,
+                raw,
+            } = &item.kind
+            else {
+                body_at = i;
                 break;
+            };
+            if !quoted {
+                return Err(err(item.line, GameTextErrorKind::BadTag(raw.to_string())));
             }
-            let (name, value) = parse_tag(line)
-                .ok_or_else(|| err(i + 1, OgnErrorKind::BadTag(line.to_string())))?;
-            if tags.iter().any(|(n, _)| *n == name) {
-                return Err(err(i + 1, OgnErrorKind::DuplicateTag(name)));
+            if tags.iter().any(|(n, _)| n == name) {
+                return Err(err(
+                    item.line,
+                    GameTextErrorKind::DuplicateTag(name.to_string()),
+                ));
             }
-            tags.push((name, value));
-            i += 1;
+            tags.push((name.to_string(), value.clone()));
+            tag_lines.push(item.line);
         }
-        let tag_line = |name: &str| {
-            lines
-                .iter()
-                .position(|l| l.trim_start().starts_with(&format!("[{name} ")))
-                .unwrap_or(0)
-                + 1
+        let find = |name: &str| {
+            let at = tags.iter().position(|(n, _)| n == name)?;
+            Some((tags[at].1.clone(), tag_lines[at]))
         };
-        let find = |name: &str| tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
         let rules = match find("Variant") {
             None => RuleSet::Abapa,
-            Some(v) => v
+            Some((v, line)) => v
                 .parse()
-                .map_err(|_| err(tag_line("Variant"), OgnErrorKind::UnknownVariant(v)))?,
+                .map_err(|e| err(line, GameTextErrorKind::UnknownRules(e)))?,
         };
         let (start, has_fen) = match find("FEN") {
             None => (Position::start(), false),
-            Some(v) => (
+            Some((v, line)) => (
                 v.parse()
-                    .map_err(|e| err(tag_line("FEN"), OgnErrorKind::BadFen(e)))?,
+                    .map_err(|e| err(line, GameTextErrorKind::BadPosition(e)))?,
                 true,
             ),
         };
 
-        // Move text: words with their line numbers; comments may span lines.
         let mut game = Game::from_position(start, rules);
         let mut comments = Vec::new();
         let mut outcome: Option<Outcome> = None;
-        let body: Vec<(usize, &str)> = lines
-            .iter()
-            .enumerate()
-            .skip(i)
-            .map(|(n, l)| (n + 1, *l))
-            .collect();
-        let mut pending_comment: Option<(usize, String)> = None;
-        for (line_no, line) in body {
-            let mut rest = line;
-            loop {
-                if let Some((_, text)) = pending_comment.as_mut() {
-                    match rest.find('}') {
-                        Some(close) => {
-                            text.push_str(&rest[..close]);
-                            let (_, text) = pending_comment.take().unwrap();
-                            comments.push((game.ply_count(), text));
-                            rest = &rest[close + 1..];
-                            continue;
-                        }
-                        None => {
-                            text.push_str(rest);
-                            text.push('\n');
-                            break;
-                        }
-                    }
-                }
-                rest = rest.trim_start();
-                if rest.is_empty() {
-                    break;
-                }
-                if let Some(after) = rest.strip_prefix('{') {
-                    pending_comment = Some((line_no, String::new()));
-                    rest = after;
+        for item in &items[body_at..] {
+            let line = item.line;
+            let word = match &item.kind {
+                ItemKind::Comment(text) => {
+                    comments.push((game.ply_count(), text.clone()));
                     continue;
                 }
-                let end = rest
-                    .find(|c: char| c.is_whitespace() || c == '{')
-                    .unwrap_or(rest.len());
-                let word = &rest[..end];
-                rest = &rest[end..];
-                if let Some(o) = outcome {
+                ItemKind::Tag { raw, .. } => {
+                    return Err(err(line, GameTextErrorKind::BadWord(raw.to_string())))
+                }
+                ItemKind::Word(word) => *word,
+            };
+            if let Some(o) = outcome {
+                return Err(err(
+                    line,
+                    GameTextErrorKind::TextAfterResult(format!("{word} after {o}")),
+                ));
+            }
+            if let Some(o) = Outcome::from_token(word) {
+                outcome = Some(o);
+                continue;
+            }
+            // A move number: `12.` before South's move, `12...` before North's (first move only,
+            // or after a comment).
+            if move_number(word).is_some() {
+                let expected = moves_number(start.side_to_move(), game.ply_count());
+                let dots = match game.position().side_to_move() {
+                    Side::South => ".",
+                    Side::North => "...",
+                };
+                let expected = format!("{expected}{dots}");
+                if word != expected {
                     return Err(err(
-                        line_no,
-                        OgnErrorKind::TextAfterResult(format!("{word} after {o}")),
+                        line,
+                        GameTextErrorKind::MoveNumber {
+                            expected,
+                            found: word.to_string(),
+                        },
                     ));
                 }
-                if let Some(o) = Outcome::from_token(word) {
-                    outcome = Some(o);
-                    continue;
-                }
-                // A move number: `12.` before South's move, `12...` before North's (first move only,
-                // or after a comment).
-                if let Some(digits) = word.strip_suffix("...").or_else(|| word.strip_suffix('.')) {
-                    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                        let ply = game.ply_count();
-                        let expected = moves_number(start.side_to_move(), ply);
-                        let side = game.position().side_to_move();
-                        let dots = if side == Side::South { "." } else { "..." };
-                        if word != format!("{expected}{dots}") {
-                            return Err(err(
-                                line_no,
-                                OgnErrorKind::MoveNumber {
-                                    expected: format!("{expected}{dots}"),
-                                    found: word.to_string(),
-                                },
-                            ));
-                        }
-                        continue;
-                    }
-                }
-                let (letter, annotation) = match word.split_once('+') {
-                    Some((l, n)) => (l, Some(n)),
-                    None => (word, None),
+                continue;
+            }
+            let (mv, written) = match move_word(word) {
+                Some((moves, written)) if moves.len() == 1 => (moves[0], written),
+                _ => return Err(err(line, GameTextErrorKind::BadWord(word.to_string()))),
+            };
+            let ply = game.ply_count();
+            let side = game.position().side_to_move();
+            let played = game.play(mv).map_err(|reason| {
+                let replay = ReplayError {
+                    ply,
+                    side,
+                    mv,
+                    reason,
                 };
-                let mv = letter
-                    .parse::<Move>()
-                    .map_err(|_| err(line_no, OgnErrorKind::BadToken(word.to_string())))?;
-                let written = match annotation {
-                    None => None,
-                    Some(n) => Some(
-                        n.parse::<u8>()
-                            .map_err(|_| err(line_no, OgnErrorKind::BadToken(word.to_string())))?,
-                    ),
-                };
-                let ply = game.ply_count();
-                let played = game
-                    .play(mv)
-                    .map_err(|error| err(line_no, OgnErrorKind::Illegal { ply, mv, error }))?;
-                if let Some(written) = written {
-                    if written != played.captured {
-                        return Err(err(
-                            line_no,
-                            OgnErrorKind::CaptureMismatch {
-                                ply,
-                                mv,
-                                written,
-                                actual: played.captured,
-                            },
-                        ));
-                    }
-                }
+                err(line, GameTextErrorKind::Illegal(replay))
+            })?;
+            if let Some(written) = written.filter(|&w| w != played.captured) {
+                return Err(err(
+                    line,
+                    GameTextErrorKind::CaptureMismatch {
+                        ply,
+                        mv,
+                        written,
+                        actual: played.captured,
+                    },
+                ));
             }
         }
-        if let Some((line_no, _)) = pending_comment {
-            return Err(err(line_no, OgnErrorKind::UnclosedComment));
-        }
-        let last_line = lines.len().max(1);
+        let last_line = text.lines().count().max(1);
         let tag_result = find("Result");
-        let outcome = match (outcome, &tag_result) {
-            (Some(o), Some(t)) if o.token() != t => {
+        let outcome = match (outcome, tag_result) {
+            (Some(o), Some((t, line))) if o.token() != t => {
                 return Err(err(
-                    tag_line("Result"),
-                    OgnErrorKind::ResultMismatch {
-                        written: t.clone(),
+                    line,
+                    GameTextErrorKind::ResultMismatch {
+                        written: t,
                         expected: o.token().to_string(),
                     },
                 ))
             }
             (Some(o), _) => o,
-            (None, Some(t)) => Outcome::from_token(t).ok_or_else(|| {
+            (None, Some((t, line))) => Outcome::from_token(&t).ok_or_else(|| {
                 err(
-                    tag_line("Result"),
-                    OgnErrorKind::ResultMismatch {
+                    line,
+                    GameTextErrorKind::ResultMismatch {
                         written: t.clone(),
                         expected: "1-0, 0-1, 1/2-1/2 or *".into(),
                     },
@@ -517,7 +386,7 @@ impl FromStr for Record {
         if game.is_over() && outcome != Outcome::of_game(&game) {
             return Err(err(
                 last_line,
-                OgnErrorKind::ResultMismatch {
+                GameTextErrorKind::ResultMismatch {
                     written: outcome.token().to_string(),
                     expected: Outcome::of_game(&game).token().to_string(),
                 },
@@ -599,7 +468,7 @@ mod tests {
         );
         let e = wrong.parse::<Record>().unwrap_err();
         assert!(
-            matches!(e.kind, OgnErrorKind::CaptureMismatch { .. }),
+            matches!(e.kind, GameTextErrorKind::CaptureMismatch { .. }),
             "{e}"
         );
         assert!(e.to_string().contains(&format!("ply {}", ply + 1)), "{e}");
@@ -655,6 +524,10 @@ mod tests {
             "[A \"b\"] c",
         ] {
             let _ = text.parse::<Record>();
+            // The general reader too (it shares the scanner).
+            if let Ok(read) = crate::GameText::parse(text) {
+                let _ = read.game(RuleSet::Abapa);
+            }
         }
     }
 
@@ -663,7 +536,10 @@ mod tests {
         let start: Position = "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S".parse().unwrap();
         let text = format!("[FEN \"{start}\"]\n\n1. F+2 0-1\n");
         let e = text.parse::<Record>().unwrap_err();
-        assert!(matches!(e.kind, OgnErrorKind::ResultMismatch { .. }), "{e}");
+        assert!(
+            matches!(e.kind, GameTextErrorKind::ResultMismatch { .. }),
+            "{e}"
+        );
         let ok: Record = format!("[FEN \"{start}\"]\n\n1. F+2 1-0\n")
             .parse()
             .unwrap();

@@ -86,6 +86,20 @@ pub fn sowing(house: usize, seeds: usize) -> (u128, usize) {
     (SOWING[house][seeds], LAST_SOWN[house][seeds] as usize)
 }
 
+/// Where the last of `seeds` seeds (1..=48) sown from `house` falls, and how many seeds that house
+/// gains in all (one a lap: the origin is skipped on every lap). An evaluation reads threats from it.
+///
+/// ```
+/// // Twelve seeds from A: one lap of the eleven other houses, and the twelfth into B again.
+/// assert_eq!(oware_rules::last_sown(0, 12), (1, 2));
+/// assert_eq!(oware_rules::last_sown(5, 1), (6, 1));
+/// ```
+#[inline]
+pub fn last_sown(house: usize, seeds: usize) -> (usize, u8) {
+    let last = LAST_SOWN[house][seeds] as usize;
+    (last, (SOWING[house][seeds] >> (8 * last)) as u8)
+}
+
 /// As [`sowing`], but the word also takes the `seeds` out of the origin: added with wrapping
 /// arithmetic to a board word whose byte `house` holds `seeds`, it gives the board after sowing (no
 /// byte borrows or carries: the result's bytes are the houses after the move, all within 0..=48).
@@ -251,6 +265,20 @@ impl Position {
             stores,
             side,
         })
+    }
+
+    /// A position from parts that come from a position already checked (the bytes of a
+    /// [`crate::PackedPosition`]): no seed count is checked again.
+    pub(crate) fn from_parts_unchecked(
+        houses: [u8; HOUSES],
+        stores: [u8; 2],
+        side: Side,
+    ) -> Position {
+        Position {
+            cells: padded(houses),
+            stores,
+            side,
+        }
     }
 
     /// Builds a board with the given houses and side to move, putting the seeds that are not on the
@@ -633,6 +661,7 @@ mod tests {
                     expected[at] += 1;
                 }
                 let (cells, last) = p.sow(house);
+                assert_eq!(last_sown(house, seeds), (at, expected[at] - other));
                 assert_eq!(&cells[..HOUSES], &expected, "house {house}, {seeds} seeds");
                 assert_eq!(&cells[HOUSES..], &[0; CELLS - HOUSES]);
                 assert_eq!(last, at, "house {house}, {seeds} seeds");

@@ -66,6 +66,42 @@ impl fmt::Display for Side {
     }
 }
 
+/// Text that names neither side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownSide(pub String);
+
+impl fmt::Display for UnknownSide {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown side {:?}: expected S (South) or N (North)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownSide {}
+
+impl FromStr for Side {
+    type Err = UnknownSide;
+
+    /// Accepts the letters and the names, case-insensitively: `S`, `south`, `N`, `North`, …
+    ///
+    /// ```
+    /// use oware_rules::Side;
+    /// assert_eq!("north".parse::<Side>().unwrap(), Side::North);
+    /// assert_eq!("S".parse::<Side>().unwrap(), Side::South);
+    /// assert!("west".parse::<Side>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "s" | "south" => Ok(Side::South),
+            "n" | "north" => Ok(Side::North),
+            _ => Err(UnknownSide(s.to_string())),
+        }
+    }
+}
+
 /// Which rules decide feeding, captures of a whole row and repetitions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum RuleSet {
@@ -371,6 +407,23 @@ mod tests {
             set.collect::<Vec<_>>(),
             vec![Move::new(2).unwrap(), Move::new(7).unwrap()]
         );
+    }
+
+    #[test]
+    fn side_names() {
+        for (text, side) in [
+            ("S", Side::South),
+            ("s", Side::South),
+            ("South", Side::South),
+            (" north ", Side::North),
+            ("N", Side::North),
+        ] {
+            assert_eq!(text.parse::<Side>().unwrap(), side, "{text:?}");
+        }
+        for bad in ["", "x", "southward", "SN"] {
+            let e = bad.parse::<Side>().unwrap_err();
+            assert!(e.to_string().contains("S (South) or N (North)"), "{e}");
+        }
     }
 
     #[test]

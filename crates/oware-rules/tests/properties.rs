@@ -2,7 +2,10 @@
 //! reached by random play and over arbitrary boards.
 
 use oware_rules::ogn::Record;
-use oware_rules::{Game, Move, Position, RuleSet, Side, HOUSES, TOTAL_SEEDS};
+use oware_rules::{
+    format_move_letters, Game, GameText, Move, PackedPosition, Position, RuleSet, Side, HOUSES,
+    TOTAL_SEEDS,
+};
 use proptest::prelude::*;
 
 fn rules() -> impl Strategy<Value = RuleSet> {
@@ -51,8 +54,75 @@ fn total(p: &Position) -> u32 {
         + p.store(Side::North) as u32
 }
 
+/// The packed position of `pos` answers every question as `pos` does, and plays every non-empty
+/// house of the side to move (legal or not: the arithmetic must hold for all) to the same position
+/// with the same capture.
+fn packed_agrees(pos: &Position, rules: RuleSet) -> Result<(), TestCaseError> {
+    let packed = PackedPosition::from_position(pos);
+    prop_assert_eq!(packed.to_position(), *pos);
+    prop_assert_eq!(
+        packed.legal_moves(rules),
+        pos.legal_moves(rules),
+        "{} {}",
+        pos,
+        rules
+    );
+    prop_assert_eq!(packed.is_decided_by_stores(), pos.is_decided_by_stores());
+    prop_assert_eq!(packed.side_to_move(), pos.side_to_move());
+    for side in Side::BOTH {
+        prop_assert_eq!(packed.row_seeds(side), pos.row_seeds(side));
+        prop_assert_eq!(packed.store(side), pos.store(side));
+    }
+    for house in 0..HOUSES {
+        prop_assert_eq!(packed.house(house), pos.house(house));
+    }
+    let gathered = pos.gathered();
+    prop_assert_eq!(
+        packed.gathered_stores(),
+        [gathered.store(Side::South), gathered.store(Side::North)]
+    );
+    let mover = pos.side_to_move();
+    let mut seen_by_mover = [0u8; HOUSES];
+    for column in 0..6 {
+        seen_by_mover[column] = pos.house(mover.first_house() + column);
+        seen_by_mover[6 + column] = pos.house(mover.opponent().first_house() + column);
+    }
+    prop_assert_eq!(packed.mover_houses(), seen_by_mover);
+    for house in mover.first_house()..mover.first_house() + 6 {
+        if pos.house(house) == 0 {
+            continue;
+        }
+        let mv = Move::new(house).unwrap();
+        let expected = pos.play_unchecked(mv, rules);
+        let (after, captured) = packed.play(mv, rules);
+        prop_assert_eq!(
+            after.to_position(),
+            expected.position,
+            "{} {} {}",
+            pos,
+            mv,
+            rules
+        );
+        prop_assert_eq!(captured, expected.captured, "{} {} {}", pos, mv, rules);
+        prop_assert_eq!(after, PackedPosition::from_position(&expected.position));
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn the_packed_position_plays_as_the_position(pos in any_position(), rules in rules()) {
+        packed_agrees(&pos, rules)?;
+    }
+
+    #[test]
+    fn the_packed_position_plays_as_the_position_along_games(game in random_game()) {
+        for pos in game.positions() {
+            packed_agrees(pos, game.rules())?;
+        }
+    }
 
     #[test]
     fn seeds_are_conserved_and_only_the_mover_captures(pos in any_position(), rules in rules()) {
@@ -116,7 +186,20 @@ proptest! {
         let text = record.to_string();
         let back: Record = text.parse().unwrap();
         prop_assert_eq!(&back.game().unwrap(), &game);
-        prop_assert_eq!(back.to_string(), text);
+        prop_assert_eq!(&back.to_string(), &text);
+        // The general reader reads the same game from the record, and from the bare moves.
+        let read = GameText::parse(&text).unwrap();
+        prop_assert_eq!(&read.game(RuleSet::Abapa).unwrap(), &game);
+        let bare = format!("{} {}", game.start(), format_move_letters(game.moves()));
+        prop_assert_eq!(&GameText::parse(&bare).unwrap().game(game.rules()).unwrap(), &game);
+    }
+
+    #[test]
+    fn the_game_reader_never_panics(text in "[\\[\\]{}\"+.*/ 0-9A-Fa-fSNx\n-]{0,60}") {
+        if let Ok(read) = GameText::parse(&text) {
+            let _ = read.game(RuleSet::Abapa);
+        }
+        let _ = text.parse::<Record>();
     }
 
     #[test]

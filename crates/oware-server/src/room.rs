@@ -171,12 +171,13 @@ impl Room {
     /// The room of a stored game, accepting at most `moves_per_second` of the players' moves a
     /// second on average (bursts of twice as many).
     pub fn new(id: String, stored: StoredGame, moves_per_second: u32) -> Result<Room, StoreError> {
-        let game = Game::replay(stored.setup.start, stored.setup.rules, &stored.moves).map_err(
-            |(ply, e)| StoreError::Damaged {
-                game: id.clone(),
-                what: format!("ply {}: {e}", ply + 1),
-            },
-        )?;
+        let game =
+            Game::replay(stored.setup.start, stored.setup.rules, &stored.moves).map_err(|e| {
+                StoreError::Damaged {
+                    game: id.clone(),
+                    what: e.to_string(),
+                }
+            })?;
         let (updates, _) = broadcast::channel(64);
         Ok(Room {
             id,

@@ -291,6 +291,33 @@ async fn pages_and_assets_are_served() {
     assert_eq!(v["moves"], "Ff");
     assert!(v["error"].as_str().unwrap().contains("ply 3"), "{v}");
     assert_eq!(v["positions"].as_array().unwrap().len(), 3);
+    // It reads a position with moves too, and refuses what is not a game with the line.
+    let text = "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S F";
+    let (status, v) = post_json(
+        server.addr,
+        "/api/analyse",
+        json!({"text": text, "rules": "awari"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        (v["rules"].as_str(), v["moves"].as_str()),
+        (Some("awari"), Some("F"))
+    );
+    assert_eq!(v["end"]["reason"], "capture", "{v}");
+    let (status, v) = post_json(server.addr, "/api/analyse", json!({"text":"F f\n1. G"})).await;
+    assert_eq!(status, 400);
+    assert_eq!(v["error"]["code"], "bad-record", "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 2: "),
+        "{v}"
+    );
+    let long = "F".repeat(64 * 1024 + 1);
+    let (status, _) = post_json(server.addr, "/api/analyse", json!({ "text": long })).await;
+    assert_eq!(status, 400);
     let (status, v) = post_json(
         server.addr,
         "/api/evaluate",

@@ -8,15 +8,14 @@ use std::sync::Arc;
 
 use oware_engine::tablebase::TablebaseProbe;
 use oware_engine::{describe_score, Engine, EngineOptions, Limits, MoveScore};
-use oware_rules::ogn::Record;
-use oware_rules::{describe_ply, Game, Position, RuleSet};
+use oware_rules::{Game, GameText, GameTextError, Position, RuleSet};
 
 use super::{coach, Exit};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A position string (`h0-…-h11-south-north-S|N`), or a file: an OGN record or a plain move list
-    /// (`FfEa…`) played from the start
+    /// A position string (`h0-…-h11-south-north-S|N`), or a file holding a game: an OGN record, a
+    /// move list (`FfEa…`) played from the start, or a position string and the moves from it
     pub target: String,
     /// Thinking time per position in milliseconds (default: 1000 for a position, 300 per move of a
     /// game)
@@ -123,6 +122,12 @@ fn explain(args: &Args) -> anyhow::Result<()> {
     Ok(coach::review_game(out, &game, depth, lang)?)
 }
 
+/// A game written as text ([`GameText`]: an OGN record, a move list, a position and moves), played
+/// under the rules it names or `rules`.
+fn read_game(text: &str, rules: RuleSet) -> Result<Game, GameTextError> {
+    GameText::parse(text).and_then(|text| text.game(rules))
+}
+
 /// Opens the databases of `rules` in `dir`, if one is given, and lets the engine's search probe them.
 fn attach_tablebase(
     engine: &mut Engine,
@@ -136,30 +141,6 @@ fn attach_tablebase(
     );
     engine.set_probe(Some(tablebase.clone()));
     Ok(Some(tablebase))
-}
-
-/// A game from an OGN record, or from a plain move list played from the start.
-fn read_game(text: &str, rules: RuleSet) -> Result<Game, String> {
-    let plain = text.trim();
-    if !plain.is_empty()
-        && plain
-            .chars()
-            .all(|c| c.is_ascii_alphabetic() || c.is_whitespace())
-    {
-        let moves = oware_rules::parse_move_letters(plain).map_err(|e| e.to_string())?;
-        return Game::replay(Position::start(), rules, &moves).map_err(|(ply, e)| {
-            format!(
-                "{} is illegal: {e}",
-                describe_ply(Position::start().side_to_move(), ply, moves[ply])
-            )
-        });
-    }
-    let record: Record = text
-        .parse()
-        .map_err(|e: oware_rules::ogn::OgnError| e.to_string())?;
-    record
-        .game()
-        .map_err(|(ply, e)| format!("ply {}: {e}", ply + 1))
 }
 
 fn line(pv: &[oware_rules::Move]) -> String {
@@ -302,6 +283,7 @@ mod tests {
         assert_eq!((g.ply_count(), g.rules()), (4, RuleSet::Awari));
         assert!(read_game("FF", RuleSet::Abapa)
             .unwrap_err()
+            .to_string()
             .contains("ply 2"));
         assert!(read_game("1. F f 2. Q *", RuleSet::Abapa).is_err());
     }

@@ -156,10 +156,8 @@ fn suite_games(path: &std::path::Path, every: usize) -> anyhow::Result<Vec<Vec<G
             super::Exit::bad_input(format!("{}, line {}: {what}", path.display(), i + 1))
         };
         let GameLine { start, moves } = line.parse::<GameLine>().map_err(|e| bad(e.to_string()))?;
-        let along = games_along(start, RuleSet::Abapa, &moves, every).map_err(|(ply, e)| {
-            let ply = oware_rules::describe_ply(start.side_to_move(), ply, moves[ply]);
-            bad(format!("{ply}: {e}"))
-        })?;
+        let along =
+            games_along(start, RuleSet::Abapa, &moves, every).map_err(|e| bad(e.to_string()))?;
         games.push(along);
     }
     if games.iter().all(Vec::is_empty) {

@@ -73,8 +73,8 @@ enum Next {
     Quit,
 }
 
-/// The game being played and the text it prints.
-struct Session<W: Write> {
+/// A game at the terminal: the game being played, the text it prints, and the computer if it plays.
+struct TerminalGame<W: Write> {
     game: Game,
     out: W,
     /// The computer's side, if it plays.
@@ -102,7 +102,7 @@ fn parse_computer_side(word: &str) -> Option<Option<Side>> {
     }
 }
 
-impl<W: Write> Session<W> {
+impl<W: Write> TerminalGame<W> {
     fn show(&mut self) -> io::Result<()> {
         let pos = *self.game.position();
         writeln!(self.out)?;
@@ -447,9 +447,7 @@ pub fn load_record(path: &Path) -> anyhow::Result<Game> {
     let record: Record = text
         .parse()
         .with_context(|| format!("{} is not a valid game record", path.display()))?;
-    record
-        .game()
-        .map_err(|(ply, e)| anyhow::anyhow!("ply {}: {e}", ply + 1))
+    Ok(record.game()?)
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -474,7 +472,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     };
     let stdout = io::stdout();
-    let mut session = Session {
+    let mut terminal = TerminalGame {
         game,
         out: stdout.lock(),
         computer,
@@ -488,42 +486,42 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     match computer {
         None => writeln!(
-            session.out,
+            terminal.out,
             "Oware ({}): two players at one keyboard. Type help for the commands.",
-            session.game.rules()
+            terminal.game.rules()
         )?,
         Some(side) => writeln!(
-            session.out,
+            terminal.out,
             "Oware ({}): you play {} against the computer (level {}). Type help for the commands.",
-            session.game.rules(),
+            terminal.game.rules(),
             side.opponent(),
-            session.level
+            terminal.level
         )?,
     }
-    session.show()?;
-    if let Err(e) = session.computer_turns() {
-        writeln!(session.out, "Error: {e:#}")?;
+    terminal.show()?;
+    if let Err(e) = terminal.computer_turns() {
+        writeln!(terminal.out, "Error: {e:#}")?;
     }
     let stdin = io::stdin();
     let mut input = stdin.lock();
     loop {
-        session.prompt()?;
+        terminal.prompt()?;
         let line = match read_line(&mut input)? {
             Line::Text(line) => line,
             Line::TooLong => {
-                writeln!(session.out, "Error: that line is too long to be a command")?;
+                writeln!(terminal.out, "Error: that line is too long to be a command")?;
                 continue;
             }
             Line::End => {
-                writeln!(session.out)?;
+                writeln!(terminal.out)?;
                 return Ok(());
             }
         };
         // A failed save or load is reported and the game goes on.
-        match session.handle(&line) {
+        match terminal.handle(&line) {
             Ok(Next::Continue) => {}
             Ok(Next::Quit) => return Ok(()),
-            Err(e) => writeln!(session.out, "Error: {e:#}")?,
+            Err(e) => writeln!(terminal.out, "Error: {e:#}")?,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! `oware replay`: play moves from a position, print every position and the result.
 
-use oware_rules::{describe_ply, Game, Move, PlayError};
+use oware_rules::{Game, Move};
 
 use super::{Exit, PositionArgs};
 
@@ -14,26 +14,23 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let start = args.pos.start()?;
-    let mut game = Game::from_position(start, args.pos.rules);
     let letters: Vec<char> = args.moves.chars().filter(|c| !c.is_whitespace()).collect();
-    for (ply, &letter) in letters.iter().enumerate() {
-        let Some(mv) = Move::from_letter(letter) else {
-            return Err(Exit::bad_input(format!(
-                "ply {}: {letter:?} is not a move (A-F for South, a-f for North)",
-                ply + 1
-            )));
-        };
-        if let Err(err) = game.play(mv) {
-            let what = describe_ply(start.side_to_move(), ply, mv);
-            let why = match err {
-                PlayError::GameOver(end) => {
-                    format!("the game ended before it ({} {})", end.score, end.reason)
-                }
-                PlayError::Illegal(illegal) => illegal.reason.to_string(),
-            };
-            return Err(Exit::bad_input(format!("{what} is illegal: {why}")));
-        }
-        println!("{}", game.position());
+    let moves: Vec<Move> = letters
+        .iter()
+        .map_while(|&c| Move::from_letter(c))
+        .collect();
+    let (game, error) = Game::replay_until_illegal(start, args.pos.rules, &moves);
+    for position in &game.positions()[1..] {
+        println!("{position}");
+    }
+    if let Some(error) = error {
+        return Err(Exit::bad_input(error.to_string()));
+    }
+    if let Some(letter) = letters.get(moves.len()) {
+        return Err(Exit::bad_input(format!(
+            "ply {}: {letter:?} is not a move (A-F for South, a-f for North)",
+            moves.len() + 1
+        )));
     }
     match game.end() {
         Some(end) => println!("result {} {}", end.score, end.reason),

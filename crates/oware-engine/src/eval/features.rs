@@ -2,7 +2,7 @@
 //! than fast, so that the tuning tool can fit weights on the features and a test can hold the fast
 //! table to it.
 
-use oware_rules::{Position, Side, HOUSES};
+use oware_rules::{last_sown, Position, Side};
 
 use super::weights::{house_index, Weights, TERMS};
 
@@ -28,7 +28,8 @@ pub fn features(pos: &Position) -> [i32; TERMS] {
             if seeds == 0 {
                 continue;
             }
-            let (last, gained) = landing(h, seeds);
+            let (last, gained) = last_sown(h, seeds);
+            let gained = usize::from(gained);
             if (opp_first..opp_first + 6).contains(&last) {
                 f[at(6, col)] += sign;
                 let after = houses[last] as usize + gained;
@@ -73,20 +74,4 @@ pub fn evaluate(pos: &Position, w: &Weights) -> i32 {
     let captured = u32::from(pos.store(Side::South)) + u32::from(pos.store(Side::North));
     let weights = w.at_stage(captured).as_array();
     features(pos).iter().zip(weights).map(|(f, w)| f * w).sum()
-}
-
-/// Where the last seed of `seeds` sown from house `h` lands, and how many seeds that house gains on
-/// the way (one per lap; the origin is skipped on every lap).
-pub(super) fn landing(h: usize, seeds: usize) -> (usize, usize) {
-    if seeds < HOUSES {
-        ((h + seeds) % HOUSES, 1)
-    } else {
-        let rest = seeds % 11;
-        let laps = seeds / 11;
-        if rest == 0 {
-            ((h + HOUSES - 1) % HOUSES, laps)
-        } else {
-            ((h + rest) % HOUSES, laps + 1)
-        }
-    }
 }

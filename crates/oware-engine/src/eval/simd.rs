@@ -4,7 +4,7 @@
 #[cfg(target_arch = "x86_64")]
 use super::weights::HOUSE_TERMS;
 #[cfg(target_arch = "x86_64")]
-use crate::board::Board;
+use oware_rules::PackedPosition;
 
 /// [`super::table::TermTable::houses_scalar`] plus the stores' term for the house weights
 /// `weights` (see [`super::table::TermTable::house_weights`]), all twelve houses and the two
@@ -17,7 +17,7 @@ use crate::board::Board;
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "ssse3")]
 pub(super) fn house_sums_ssse3(
-    b: Board,
+    b: PackedPosition,
     steps: &[[u8; 16]; HOUSE_TERMS.len() - 1],
     weights: &[[i8; 16]; HOUSE_TERMS.len()],
 ) -> i32 {

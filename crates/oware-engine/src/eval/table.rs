@@ -2,14 +2,13 @@
 //! (house, seeds) for each stage's weights, the threat and capture terms looked up through each
 //! sowing's target house.
 
-use oware_rules::{Position, Side, HOUSES};
+use oware_rules::{last_sown, PackedPosition, Position, Side, HOUSES};
 
-use super::features::{landing, size_term};
+use super::features::size_term;
 use super::simd::has_ssse3;
 #[cfg(target_arch = "x86_64")]
 use super::simd::house_sums_ssse3;
 use super::weights::{as_byte, house_index, weight_step, Weights, HOUSE_TERMS, TERMS};
-use crate::board::{Board, STORE_BYTE};
 
 /// What one house holding a given number of seeds adds to the evaluation, for its owner.
 #[derive(Debug, Clone, Copy, Default)]
@@ -91,12 +90,12 @@ impl EvalTable {
     /// The evaluation of `pos` for the side to move: equal to [`super::evaluate`] with these weights.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.evaluate_board(Board::from_position(pos))
+        self.evaluate_board(PackedPosition::from_position(pos))
     }
 
-    /// The same for the search's [`Board`].
+    /// The same for the search's [`PackedPosition`].
     #[inline(always)]
-    pub(crate) fn evaluate_board(&self, b: Board) -> i32 {
+    pub(crate) fn evaluate_board(&self, b: PackedPosition) -> i32 {
         let captured = usize::from(b.store(Side::South)) + usize::from(b.store(Side::North));
         self.stages[captured.min(self.stages.len() - 1)].evaluate_board(b)
     }
@@ -117,7 +116,8 @@ impl TermTable {
                 let mut threat_when = 0;
                 let mut gained_here = 0;
                 if seeds > 0 {
-                    let (last, gained) = landing(h, seeds);
+                    let (last, gained) = last_sown(h, seeds);
+                    let gained = usize::from(gained);
                     if (opp_first..opp_first + 6).contains(&last) {
                         base += w.reach[col];
                         target = last as u8;
@@ -153,8 +153,8 @@ impl TermTable {
             std::array::from_fn(|t| by_house(by_term[t], weight_step(&steps, house_index(t, 0))));
         let store = as_byte(w.store);
         if let (Some(rows), Some(store)) = (&mut house_weights[0], store) {
-            rows[STORE_BYTE] = store;
-            rows[STORE_BYTE + 1] = -store;
+            rows[PackedPosition::SOUTH_STORE_BYTE] = store;
+            rows[PackedPosition::SOUTH_STORE_BYTE + 1] = -store;
         }
         TermTable {
             terms,
@@ -169,7 +169,7 @@ impl TermTable {
     // Always inlined, down to one call (of the vector path, whose processor features the search's
     // code is not compiled for): the search evaluates at most of its nodes.
     #[inline(always)]
-    fn evaluate_board(&self, b: Board) -> i32 {
+    fn evaluate_board(&self, b: PackedPosition) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if self.ssse3 {
             // SAFETY: `ssse3` is set only where the processor has SSSE3.
@@ -185,14 +185,14 @@ impl TermTable {
     /// The processor must have SSSE3.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "ssse3")]
-    fn evaluate_ssse3(&self, b: Board) -> i32 {
+    fn evaluate_ssse3(&self, b: PackedPosition) -> i32 {
         self.for_mover(b, self.board_ssse3(b))
     }
 
     /// The evaluation for the side to move, given the terms of the houses and the stores for South
     /// (South's minus North's).
     #[inline(always)]
-    fn for_mover(&self, b: Board, for_south: i32) -> i32 {
+    fn for_mover(&self, b: PackedPosition, for_south: i32) -> i32 {
         let w = &self.weights;
         // The side to move as 0 (South) or 1 (North), and the sign by arithmetic: a branch on it
         // mispredicted (the side alternates along every line of the search).
@@ -210,7 +210,7 @@ impl TermTable {
     /// `partial` plus the capture term of `b` (see [`TermTable::for_mover`]).
     #[cold]
     #[inline(never)]
-    fn add_capture(&self, b: Board, partial: i32) -> i32 {
+    fn add_capture(&self, b: PackedPosition, partial: i32) -> i32 {
         let north = b.side_index();
         partial + self.weights.capture * self.best_capture(&padded(b), 6 * north)
     }
@@ -218,7 +218,7 @@ impl TermTable {
     /// The terms of the twelve houses (all but the stores, the tempo and the capture), South's
     /// minus North's, one table entry per house.
     #[inline]
-    fn houses_scalar(&self, b: Board) -> i32 {
+    fn houses_scalar(&self, b: PackedPosition) -> i32 {
         let board = padded(b);
         let term_value = |h: usize| {
             let term = &self.terms[h][board[h] as usize & (ROW - 1)];
@@ -239,7 +239,7 @@ impl TermTable {
     /// The processor must have SSSE3.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "ssse3")]
-    fn board_ssse3(&self, b: Board) -> i32 {
+    fn board_ssse3(&self, b: PackedPosition) -> i32 {
         house_sums_ssse3(b, &self.mask_steps, &self.house_weights)
     }
 
@@ -276,6 +276,6 @@ const PADDING_OF_THREES: u128 = 0x0303_0303 << (8 * HOUSES);
 /// (its [`HouseTerm::target`] is a padding byte) looks at a house that is never a threat, and the
 /// lookups need no branch.
 #[inline]
-fn padded(b: Board) -> [u8; 16] {
+fn padded(b: PackedPosition) -> [u8; 16] {
     (b.houses_word() | PADDING_OF_THREES).to_le_bytes()
 }

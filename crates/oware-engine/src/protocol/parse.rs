@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use oware_rules::{Game, Position, RuleSet};
+use oware_rules::{Game, GameText, RuleSet};
 
 use crate::Weights;
 use crate::{Clock, Limits, MAX_PLY};
@@ -72,30 +72,23 @@ pub(super) fn parse_go(words: &[&str]) -> Result<Go, String> {
     Ok(go)
 }
 
-/// Parses the words after `position`: the game they describe.
+/// Parses the words after `position`: the game they describe. The command's shape
+/// (`startpos` or `fen <position-string>`, then `moves <letters>`) is checked here; the position
+/// and the moves are read by the rules crate's reader of games as text.
 pub(super) fn parse_position(words: &[&str], rules: RuleSet) -> Result<Game, String> {
-    let (start, rest) = match words {
-        ["startpos", rest @ ..] => (Position::start(), rest),
-        ["fen", text, rest @ ..] => (
-            text.parse::<Position>()
-                .map_err(|e| format!("position fen {text}: {e}"))?,
-            rest,
-        ),
+    let rest = match words {
+        ["startpos", rest @ ..] => rest,
+        ["fen", _, rest @ ..] => rest,
         ["fen"] => return Err("position fen: the position string is missing".into()),
         _ => return Err("position: expected `startpos` or `fen <position-string>`".into()),
     };
-    let moves = match rest {
-        [] => Vec::new(),
-        ["moves", letters @ ..] => oware_rules::parse_move_letters(&letters.concat())
-            .map_err(|e| format!("position moves: {e}"))?,
+    match rest {
+        [] | ["moves", ..] => {}
         [other, ..] => return Err(format!("position: expected `moves`, found {other:?}")),
-    };
-    Game::replay(start, rules, &moves).map_err(|(ply, e)| {
-        format!(
-            "position moves: {}: {e}",
-            oware_rules::describe_ply(start.side_to_move(), ply, moves[ply])
-        )
-    })
+    }
+    GameText::parse(&words.join(" "))
+        .and_then(|text| text.game(rules))
+        .map_err(|e| format!("position: {}", e.kind))
 }
 
 /// Evaluation weights changed by `name=value,name=value` (e.g. `threat=20,kroo=0`), starting from

@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use oware_rules::ogn::Outcome;
-use oware_rules::{Game, Move, Position, RuleSet, Side};
+use oware_rules::{Game, GameText, Move, RuleSet, Side};
 
 mod clock;
 mod process;
@@ -62,22 +62,10 @@ pub fn parse_openings(text: &str, rules: RuleSet) -> Result<Vec<Opening>, String
         if line.is_empty() {
             continue;
         }
-        let (start, moves_text) = match line.split_once(char::is_whitespace) {
-            Some((first, rest)) if first.contains('-') => (first, rest),
-            _ if line.contains('-') => (line, ""),
-            _ => ("", line),
-        };
-        let start = if start.is_empty() {
-            Position::start()
-        } else {
-            start
-                .parse()
-                .map_err(|e| format!("line {}: bad position: {e}", i + 1))?
-        };
-        let moves = oware_rules::parse_move_letters(moves_text)
-            .map_err(|e| format!("line {}: {e}", i + 1))?;
-        let game = Game::replay(start, rules, &moves)
-            .map_err(|(ply, e)| format!("line {}: ply {}: {e}", i + 1, ply + 1))?;
+        // A position string and moves, or moves from the start.
+        let game = GameText::parse(line)
+            .and_then(|text| text.game(rules))
+            .map_err(|e| format!("line {}: {}", i + 1, e.kind))?;
         if game.is_over() {
             return Err(format!("line {}: the opening ends the game", i + 1));
         }

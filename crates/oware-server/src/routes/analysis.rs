@@ -9,14 +9,13 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::json;
 
-use oware_rules::Game;
+use oware_rules::{Game, GameText, GameTextErrorKind};
 
 use super::{parse_body, parse_position, parse_rules};
 use crate::analysis::Evaluation;
 use crate::api_error::ApiError;
 use crate::app::Shared;
 use crate::model::side_letter;
-use crate::record;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -26,54 +25,47 @@ struct AnalyseRequest {
     rules: Option<String>,
 }
 
-/// Reads a record or position for the analysis board and replays it: every position, capture and
-/// the end if the record reaches it. An illegal move stops the replay with an error that says
-/// where.
+/// The longest text the analysis board reads, in bytes.
+pub const MAX_TEXT: usize = 64 * 1024;
+
+/// Reads a game as text for the analysis board ([`GameText`]: a record, a position, a move list or
+/// a position and moves) and replays it: every position, capture and the end if the game reaches
+/// it. An illegal move stops the replay with an error that says where, and the board shows the
+/// game up to it (`+N` capture marks are not checked: pasted records are read as far as they go).
 pub(super) async fn analyse(body: Bytes) -> Result<Json<serde_json::Value>, ApiError> {
     let req: AnalyseRequest = parse_body(&body)?;
     let rules = parse_rules(req.rules.as_deref())?;
-    let rec = record::read_record(&req.text, rules).map_err(|e| {
-        // Text that starts like a position string (`1-2-3`) was meant as one: say so, so the
-        // page can tell a bad position from a bad move list.
-        let code = if looks_like_position(&req.text) {
-            "bad-position"
-        } else {
-            "bad-record"
-        };
-        ApiError::bad_request(code, e.0)
-    })?;
-    let mut game = Game::from_position(rec.start, rec.rules);
-    let mut error = None;
-    let mut error_ply = None;
-    for (ply, &mv) in rec.moves.iter().enumerate() {
-        if let Err(e) = game.play(mv) {
-            error = Some(format!(
-                "{}: {e}",
-                oware_rules::describe_ply(rec.start.side_to_move(), ply, mv)
-            ));
-            error_ply = Some(ply + 1);
-            break;
-        }
+    if req.text.len() > MAX_TEXT {
+        return Err(ApiError::bad_request(
+            "bad-record",
+            format!(
+                "the text is too long ({} bytes, at most {MAX_TEXT})",
+                req.text.len()
+            ),
+        ));
     }
+    let text = GameText::parse(&req.text).map_err(|e| {
+        // A bad position is told apart from a bad move list, so that the page can say which.
+        let code = match e.kind {
+            GameTextErrorKind::BadPosition(_) => "bad-position",
+            _ => "bad-record",
+        };
+        ApiError::bad_request(code, e.to_string())
+    })?;
+    let (start, rules) = (text.start_or_default(), text.rules.unwrap_or(rules));
+    let (game, error) = Game::replay_until_illegal(start, rules, &text.moves);
     Ok(Json(json!({
-        "rules": rec.rules.name(),
-        "start": rec.start.to_string(),
+        "rules": rules.name(),
+        "start": start.to_string(),
         "moves": oware_rules::format_move_letters(game.moves()),
         "captures": game.captures(),
         "positions": game.positions().iter().map(|p| p.to_string()).collect::<Vec<_>>(),
         "end": game.end().map(|e| json!({"reason": e.reason.word(), "score": e.score.to_string(),
             "winner": e.score.winner().map(side_letter)})),
-        "error": error,
+        "error": error.map(|e| e.to_string()),
         // The number of the refused move (1 for the first), for a message in the reader's language.
-        "error_ply": error_ply,
+        "error_ply": error.map(|e| e.ply + 1),
     })))
-}
-
-/// Whether a text begins as a position string does: digits, then a dash.
-fn looks_like_position(text: &str) -> bool {
-    let text = text.trim_start();
-    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-    digits > 0 && text[digits..].trim_start().starts_with('-')
 }
 
 #[derive(Deserialize)]
@@ -103,12 +95,8 @@ pub(super) async fn evaluate(
     let pos = parse_position(&req.position)?;
     let moves = oware_rules::parse_move_letters(req.moves.as_deref().unwrap_or(""))
         .map_err(|e| ApiError::bad_request("bad-move", format!("bad moves: {e}")))?;
-    let game = Game::replay(pos, rules, &moves).map_err(|(ply, e)| {
-        ApiError::bad_request(
-            "illegal-move",
-            oware_rules::describe_ply(pos.side_to_move(), ply, moves[ply]) + &format!(": {e}"),
-        )
-    })?;
+    let game = Game::replay(pos, rules, &moves)
+        .map_err(|e| ApiError::bad_request("illegal-move", e.to_string()))?;
     let permit = state
         .engines
         .acquire_within(ANALYSIS_PATIENCE)

@@ -297,7 +297,7 @@ pub(super) async fn game_record(
     let view = room.view();
     let moves = oware_rules::parse_move_letters(&view.moves).unwrap_or_default();
     let game = Game::replay(room.setup.start, room.setup.rules, &moves)
-        .map_err(|(_, e)| ApiError::bad_request("damaged", e.to_string()))?;
+        .map_err(|e| ApiError::bad_request("damaged", e.to_string()))?;
     let name = |side: Side| match room.setup.mode {
         GameMode::Computer { side: c, level } if c == side => format!("oware level {level}"),
         _ => "Player".to_string(),

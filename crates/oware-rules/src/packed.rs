@@ -1,17 +1,17 @@
-//! The search's own board: a whole position in one 128-bit word, so that the hot path (sowing,
-//! capture, move generation, repetition checks, copies into the ordering array) works on a register
-//! instead of calling into [`Position`]'s general, checked representation.
+//! A whole position in one 128-bit word, for programs whose hot path plays millions of moves (an
+//! engine's search, an endgame database build): sowing, capture, move generation, equality and
+//! copies work on a register instead of on [`Position`]'s general, checked representation.
 //!
 //! Bytes 0..12 are the houses, byte 12 South's store, byte 13 North's, byte 14 the side to move
-//! (0 South, 1 North), byte 15 zero. Equality of boards is equality of positions. Sowing adds the rules
-//! crate's own sowing word ([`oware_rules::sowing`]), whose bytes 12..16 are zero. Tests hold sowing,
-//! capture (grand slams included) and legal moves equal to the rules crate on random games of both
-//! rule sets; the rules crate stays the authority, this is only a faster copy of its arithmetic.
+//! (0 South, 1 North), byte 15 zero. Equality of packed positions is equality of positions. Sowing
+//! adds the word of [`sowing_change`], whose bytes 12..16 are zero. [`Position`] stays the authority:
+//! the tests hold every move of random positions of both rule sets equal to it.
 
-use oware_rules::{Move, MoveSet, Position, RuleSet, Side, HOUSES};
+use crate::position::{sowing_change, Position};
+use crate::types::{Move, MoveSet, RuleSet, Side, HOUSES};
 
 /// Byte of South's store (North's is the next one).
-pub(crate) const STORE_BYTE: usize = 12;
+const STORE_BYTE: usize = 12;
 /// Byte of the side to move.
 const SIDE_BYTE: usize = 14;
 /// The twelve houses' bytes.
@@ -19,34 +19,48 @@ const HOUSES_MASK: u128 = (1 << (8 * HOUSES)) - 1;
 /// Six bytes: one row.
 const ROW_MASK: u64 = 0xffff_ffff_ffff;
 
-/// A position as one word (see the module documentation).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Board(u128);
+/// A position as one word (see the module documentation). Built from a [`Position`] and changed only
+/// by moves, so its seeds always add up to 48.
+///
+/// ```
+/// use oware_rules::{Move, PackedPosition, Position, RuleSet};
+/// let start = PackedPosition::from_position(&Position::start());
+/// let (after, captured) = start.play(Move::from_letter('F').unwrap(), RuleSet::Abapa);
+/// assert_eq!(captured, 0);
+/// assert_eq!(after.to_position().to_string(), "4-4-4-4-4-0-5-5-5-5-4-4-0-0-N");
+/// assert_eq!(after.legal_moves(RuleSet::Abapa).to_string(), "abcdef");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PackedPosition(u128);
 
-impl Board {
+impl PackedPosition {
     /// No seeds anywhere, South to move: not a position of the game, a filler for arrays.
-    pub const EMPTY: Board = Board(0);
+    pub const EMPTY: PackedPosition = PackedPosition(0);
 
-    pub fn from_position(pos: &Position) -> Board {
+    /// The byte of the word that holds South's store (North's is the next): for code that reads
+    /// the whole word at once, as a vector evaluation does.
+    pub const SOUTH_STORE_BYTE: usize = STORE_BYTE;
+
+    /// The packed form of `pos`.
+    pub fn from_position(pos: &Position) -> PackedPosition {
         let mut bytes = [0u8; 16];
         bytes[..HOUSES].copy_from_slice(pos.houses());
         bytes[STORE_BYTE] = pos.store(Side::South);
         bytes[STORE_BYTE + 1] = pos.store(Side::North);
         bytes[SIDE_BYTE] = pos.side_to_move().index() as u8;
-        Board(u128::from_le_bytes(bytes))
+        PackedPosition(u128::from_le_bytes(bytes))
     }
 
-    /// The rules crate's position (for the rare paths: game ends, repetitions, database probes).
+    /// The position (for the rare paths: game ends, repetitions, database probes, printing).
     pub fn to_position(self) -> Position {
         let b = self.0.to_le_bytes();
-        let houses: [u8; HOUSES] = b[..HOUSES].try_into().expect("twelve houses");
-        // Every board comes from a valid position by valid moves, so the seeds add up to 48.
-        Position::new(
+        let mut houses = [0u8; HOUSES];
+        houses.copy_from_slice(&b[..HOUSES]);
+        Position::from_parts_unchecked(
             houses,
             [b[STORE_BYTE], b[STORE_BYTE + 1]],
             self.side_to_move(),
         )
-        .expect("a board keeps the 48 seeds of the position it came from")
     }
 
     /// The whole word (houses, stores, side).
@@ -61,16 +75,19 @@ impl Board {
         self.0 & HOUSES_MASK
     }
 
+    /// Seeds in one house (0..12).
     #[inline]
     pub fn house(self, house: usize) -> u8 {
         (self.0 >> (8 * house)) as u8
     }
 
+    /// Seeds in a player's store.
     #[inline]
     pub fn store(self, side: Side) -> u8 {
         (self.0 >> (8 * (STORE_BYTE + side.index()))) as u8
     }
 
+    /// The side to move.
     #[inline]
     pub fn side_to_move(self) -> Side {
         if (self.0 >> (8 * SIDE_BYTE)) as u8 == 0 {
@@ -80,7 +97,8 @@ impl Board {
         }
     }
 
-    /// The side to move's index (0 South, 1 North, as [`Side::index`]).
+    /// The side to move's index (0 South, 1 North, as [`Side::index`]): arithmetic on it costs no
+    /// branch, where a [`Side`] made from the side byte is one, and the side alternates at every ply.
     #[inline]
     pub fn side_index(self) -> usize {
         (self.0 >> (8 * SIDE_BYTE)) as u8 as usize
@@ -92,9 +110,7 @@ impl Board {
         self.row_from(side.first_house())
     }
 
-    /// The row that starts at house `first` (0 or 6) as the low six bytes of a word. The hot paths
-    /// find `first` from [`Board::side_index`] by arithmetic: a [`Side`] made from the side byte
-    /// is a branch, and the side alternates at every ply.
+    /// The row that starts at house `first` (0 or 6) as the low six bytes of a word.
     #[inline]
     fn row_from(self, first: usize) -> u64 {
         (self.0 >> (8 * first)) as u64 & ROW_MASK
@@ -106,6 +122,28 @@ impl Board {
         row_sum(self.row(side))
     }
 
+    /// The houses seen by the side to move: its own row first (houses 0..6), the opponent's after
+    /// (6..12), each read from its owner's left. Endgame databases index boards this way, so that
+    /// one table serves both sides.
+    ///
+    /// ```
+    /// use oware_rules::{PackedPosition, Position};
+    /// let pos: Position = "1-2-3-4-5-6-0-0-0-0-0-1-13-13-N".parse().unwrap();
+    /// let packed = PackedPosition::from_position(&pos);
+    /// assert_eq!(packed.mover_houses(), [0, 0, 0, 0, 0, 1, 1, 2, 3, 4, 5, 6]);
+    /// ```
+    #[inline]
+    pub fn mover_houses(self) -> [u8; HOUSES] {
+        let houses = self.houses_word();
+        // North to move: the rows swap places, a rotation of the twelve bytes by six.
+        let shift = 48 * self.side_index() as u32;
+        let view = ((houses >> shift) | (houses << (96 - shift))) & HOUSES_MASK;
+        let bytes = view.to_le_bytes();
+        let mut out = [0u8; HOUSES];
+        out.copy_from_slice(&bytes[..HOUSES]);
+        out
+    }
+
     /// One store holds more than 24, or both hold 24.
     #[inline]
     pub fn is_decided_by_stores(self) -> bool {
@@ -115,18 +153,17 @@ impl Board {
         ((stores + 0x6767) & 0x8080 != 0) | (stores == 0x1818)
     }
 
-    /// Plays `mv` (a non-empty house of the side to move), as
-    /// [`Position::play_unchecked`]: the board after it and the seeds captured (0 for a grand slam
-    /// under abapa).
-    // Always inlined: the compiler left it a call (the board returned through memory), 2-5% of the
-    // bench's processor time to depth 22, same signature.
+    /// Plays `mv` (a non-empty house of the side to move), as [`Position::play_unchecked`]: the
+    /// position after it and the seeds captured (0 for a grand slam under abapa).
+    // Always inlined: the compiler left it a call (the position returned through memory), which
+    // cost a search a few percent of its time.
     #[inline(always)]
-    pub fn play(self, mv: Move, rules: RuleSet) -> (Board, u8) {
+    pub fn play(self, mv: Move, rules: RuleSet) -> (PackedPosition, u8) {
         let house = mv.house();
         let seeds = self.house(house) as usize;
         debug_assert!(self.side_to_move().owns(house) && seeds > 0);
         // One addition empties the origin and sows (no masking of the origin's byte).
-        let (change, last) = oware_rules::sowing_change(house, seeds);
+        let (change, last) = sowing_change(house, seeds);
         let mut word = self.0.wrapping_add(change);
         let me = self.side_index();
         // The opponent's first house.
@@ -145,7 +182,7 @@ impl Board {
                 captured += v;
                 first -= 1;
             }
-            let row = row_sum(Board(word).row_from(low));
+            let row = row_sum(PackedPosition(word).row_from(low));
             if rules == RuleSet::Abapa && row == captured {
                 captured = 0; // a grand slam captures nothing
             } else {
@@ -155,7 +192,7 @@ impl Board {
             }
         }
         word ^= 1 << (8 * SIDE_BYTE);
-        (Board(word), captured)
+        (PackedPosition(word), captured)
     }
 
     /// The legal moves of the side to move (as [`Position::legal_moves`]).
@@ -182,7 +219,7 @@ impl Board {
         self.legal_moves_rare(rules)
     }
 
-    /// [`Board::legal_moves`] under awari, or when the opponent's row is empty.
+    /// [`PackedPosition::legal_moves`] under awari, or when the opponent's row is empty.
     #[inline(never)]
     fn legal_moves_rare(self, rules: RuleSet) -> MoveSet {
         let me = self.side_to_move();
@@ -213,12 +250,24 @@ impl Board {
         }
     }
 
-    /// The board after each player has gathered their own row into their store (a game end).
+    /// The stores after each player has gathered their own row (a game end), South's first.
     pub fn gathered_stores(self) -> [u8; 2] {
         [
             self.store(Side::South) + self.row_seeds(Side::South),
             self.store(Side::North) + self.row_seeds(Side::North),
         ]
+    }
+}
+
+impl From<Position> for PackedPosition {
+    fn from(pos: Position) -> PackedPosition {
+        PackedPosition::from_position(&pos)
+    }
+}
+
+impl From<PackedPosition> for Position {
+    fn from(packed: PackedPosition) -> Position {
+        packed.to_position()
     }
 }
 
@@ -243,94 +292,12 @@ fn nonempty_bits(row: u64) -> u16 {
 mod tests {
     use super::*;
 
-    /// Every position of random games (a fixed generator), both rule sets.
-    fn random_positions(rules: RuleSet) -> Vec<Position> {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        let mut out = Vec::new();
-        for _ in 0..400 {
-            let mut pos = Position::start();
-            // Random play may circle forever without a capture: a fixed length per game.
-            for _ in 0..300 {
-                out.push(pos);
-                let moves: Vec<_> = pos.legal_moves(rules).collect();
-                if moves.is_empty() {
-                    break;
-                }
-                pos = pos
-                    .play_unchecked(moves[next() as usize % moves.len()], rules)
-                    .position;
-            }
-        }
-        out
-    }
-
     #[test]
-    fn sowing_capture_and_moves_equal_the_rules_crate() {
-        for rules in [RuleSet::Abapa, RuleSet::Awari] {
-            let positions = random_positions(rules);
-            assert!(positions.len() > 10_000);
-            let (mut captures, mut grand_slams) = (0, 0);
-            for pos in &positions {
-                let board = Board::from_position(pos);
-                assert_eq!(board.to_position(), *pos);
-                assert_eq!(
-                    board.legal_moves(rules),
-                    pos.legal_moves(rules),
-                    "{pos} {rules}"
-                );
-                assert_eq!(board.is_decided_by_stores(), pos.is_decided_by_stores());
-                for side in [Side::South, Side::North] {
-                    assert_eq!(board.row_seeds(side), pos.row_seeds(side));
-                }
-                assert_eq!(
-                    board.gathered_stores(),
-                    [
-                        pos.gathered().store(Side::South),
-                        pos.gathered().store(Side::North)
-                    ]
-                );
-                // Every non-empty house of the side to move, legal or not (the search plays only
-                // legal ones, but the arithmetic must hold for all).
-                let first = pos.side_to_move().first_house();
-                for house in first..first + 6 {
-                    if pos.house(house) == 0 {
-                        continue;
-                    }
-                    let mv = Move::new(house).unwrap();
-                    let expected = pos.play_unchecked(mv, rules);
-                    let (after, captured) = board.play(mv, rules);
-                    assert_eq!(after.to_position(), expected.position, "{pos} {mv} {rules}");
-                    assert_eq!(captured, expected.captured, "{pos} {mv} {rules}");
-                    if captured > 0 {
-                        captures += 1;
-                    }
-                    if rules == RuleSet::Abapa
-                        && captured == 0
-                        && pos.play_unchecked(mv, RuleSet::Awari).captured > 0
-                    {
-                        grand_slams += 1;
-                    }
-                }
-            }
-            assert!(captures > 1000, "{rules}: {captures} captures");
-            if rules == RuleSet::Abapa {
-                assert!(grand_slams > 0, "no grand slam was exercised");
-            }
-        }
-    }
-
-    #[test]
-    fn moves_of_every_row_pattern_equal_the_rules_crate() {
+    fn moves_of_every_row_pattern_equal_the_position() {
         // Every set of non-empty houses, both sides, with the opponent's row full and empty (then
         // only moves that reach it are legal under abapa, and under awari only feeding ones).
         for rules in [RuleSet::Abapa, RuleSet::Awari] {
-            for side in [Side::South, Side::North] {
+            for side in Side::BOTH {
                 for bits in 0..64u32 {
                     let mut houses = [1u8; HOUSES];
                     let first = side.first_house();
@@ -348,8 +315,8 @@ mod tests {
                             h[of..of + 6].fill(0);
                         }
                         let pos = Position::from_board(h, side).unwrap();
-                        let board = Board::from_position(&pos);
-                        assert_eq!(board.legal_moves(rules), pos.legal_moves(rules), "{pos}");
+                        let packed = PackedPosition::from_position(&pos);
+                        assert_eq!(packed.legal_moves(rules), pos.legal_moves(rules), "{pos}");
                     }
                 }
             }
@@ -361,17 +328,27 @@ mod tests {
         // South's F (5 seeds) sows North's a..e (1-1-1-1-2, f empty): they become 2-2-2-2-3, the
         // whole row.
         let pos: Position = "0-0-0-0-0-5-1-1-1-1-2-0-18-19-S".parse().unwrap();
-        let board = Board::from_position(&pos);
+        let packed = PackedPosition::from_position(&pos);
         let mv = Move::new(5).unwrap();
-        let (abapa, captured) = board.play(mv, RuleSet::Abapa);
+        let (abapa, captured) = packed.play(mv, RuleSet::Abapa);
         assert_eq!(captured, 0);
         assert_eq!(
             abapa.to_position(),
             pos.play_unchecked(mv, RuleSet::Abapa).position
         );
-        let (awari, captured) = board.play(mv, RuleSet::Awari);
+        let (awari, captured) = packed.play(mv, RuleSet::Awari);
         assert_eq!(captured, 11);
         assert_eq!(awari.store(Side::South), 29);
         assert_eq!(awari.side_to_move(), Side::North);
+    }
+
+    #[test]
+    fn the_empty_filler_converts_without_panicking() {
+        let pos = PackedPosition::EMPTY.to_position();
+        assert_eq!(pos.board_seeds(), 0);
+        assert_eq!(
+            PackedPosition::EMPTY.legal_moves(RuleSet::Abapa),
+            MoveSet::EMPTY
+        );
     }
 }
