@@ -19,8 +19,8 @@
 //! or stand before the first, and the move text ends with the result: `1-0` (South won), `0-1`,
 //! `1/2-1/2` or `*` (unfinished).
 //!
-//! [`Record::to_string`] writes the canonical form; parsing that form gives the same record back, and
-//! writing it again gives the same text.
+//! [`Record`]'s `Display` writes the canonical form; parsing that form gives the same record back,
+//! and writing it again gives the same text.
 //!
 //! ```
 //! use oware_rules::ogn::Record;
