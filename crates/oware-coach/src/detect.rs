@@ -11,6 +11,7 @@ pub const KROO_SEEDS: u8 = 12;
 /// A capture a move makes (or would make, for a threat).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Capture {
+    /// The move.
     pub mv: Move,
     /// Seeds the move sows.
     pub sown: u8,
@@ -95,7 +96,9 @@ pub fn most_seeds(captures: &[Capture]) -> u8 {
 /// A house with one or two seeds: a third seed from the opponent makes it 2 or 3, a capture.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Exposed {
+    /// The house (0..12).
     pub house: usize,
+    /// Seeds in it (1 or 2).
     pub seeds: u8,
     /// The opponent's houses whose last seed falls here when sown (counted as the seeds teach:
     /// by the seeds in each of the opponent's houses).
@@ -125,6 +128,7 @@ pub fn exposed_houses(pos: &Position, side: Side) -> Vec<Exposed> {
 /// Two or more of the defender's houses attacked at once, so that no reply saves them all.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DoubleAttack {
+    /// The side whose move attacks.
     pub attacker: Side,
     /// The attacker's captures, most seeds first; they end in different houses.
     pub threats: Vec<Capture>,
@@ -177,6 +181,7 @@ pub fn double_attack(pos: &Position, rules: RuleSet) -> Option<DoubleAttack> {
 /// A move of the kroo's owner's opponent that adds seeds to the kroo so that it takes less.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Overload {
+    /// The opponent's move.
     pub mv: Move,
     /// Where the kroo's last seed falls after this move.
     pub lands_on: usize,
@@ -187,8 +192,11 @@ pub struct Overload {
 /// A house of 12 or more seeds: sown, it laps the board.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Kroo {
+    /// The house (0..12).
     pub house: usize,
+    /// The side whose row holds it.
     pub owner: Side,
+    /// Seeds in it.
     pub seeds: u8,
     /// Full laps over the eleven other houses.
     pub laps: u8,
@@ -251,6 +259,7 @@ pub fn kroos(pos: &Position, rules: RuleSet) -> Vec<Kroo> {
 /// When a feeding rule limits the side to move's choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FeedingRule {
+    /// The rule set, which decides what the rule asks.
     pub rules: RuleSet,
     /// The opponent's row is empty: under abapa a move must give them seeds.
     pub opponent_empty: bool,
@@ -286,6 +295,7 @@ pub fn feeding_rule(pos: &Position, rules: RuleSet) -> Option<FeedingRule> {
 /// Tempo: what a move leaves the opponent to play with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tempo {
+    /// The move.
     pub mv: Move,
     /// The opponent's legal moves after it (0: the game ends).
     pub replies: usize,
@@ -347,7 +357,9 @@ pub fn weak_runs(pos: &Position, side: Side) -> Vec<std::ops::RangeInclusive<usi
 /// A move that brings back a position seen since the last capture: the game ends at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Repeat {
+    /// The move.
     pub mv: Move,
+    /// How the game ends.
     pub end: GameEnd,
 }
 

@@ -8,6 +8,7 @@ use oware_rules::{Game, Move};
 /// One legal move as the engine sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveValue {
+    /// The move.
     pub mv: Move,
     /// Centiseeds for the side to move; decided games are beyond ±29 000 (see [`plies_to_end`]).
     pub score: i32,
@@ -34,6 +35,7 @@ impl Analyst {
         }
     }
 
+    /// The depth every move is searched to, in plies.
     pub fn depth(&self) -> u32 {
         self.depth
     }

@@ -14,39 +14,82 @@ pub const CLOSE: i32 = 50;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fact {
     /// The move brings back an earlier position and ends the game.
-    Repeats { end: GameEnd },
+    Repeats {
+        /// How the game ends.
+        end: GameEnd,
+    },
     /// The move ends the game otherwise (a store passes 24, or the opponent cannot move).
-    Ends { end: GameEnd },
+    Ends {
+        /// How the game ends.
+        end: GameEnd,
+    },
     /// The move captures (a kroo when it sows 12 or more).
-    Captures { capture: Capture },
+    Captures {
+        /// What it takes.
+        capture: Capture,
+    },
     /// The move would take the opponent's whole row: under abapa it captures nothing.
-    GrandSlam { capture: Capture },
+    GrandSlam {
+        /// What it would take.
+        capture: Capture,
+    },
     /// After the move the opponent cannot save every attacked house.
-    DoubleAttack { targets: Vec<usize> },
+    DoubleAttack {
+        /// The opponent's houses attacked.
+        targets: Vec<usize>,
+    },
     /// The move adds to the opponent's kroo so that it takes less.
-    Overloads { house: usize, before: u8, after: u8 },
+    Overloads {
+        /// The kroo's house.
+        house: usize,
+        /// Seeds the kroo would take before the move.
+        before: u8,
+        /// Seeds it would take after.
+        after: u8,
+    },
     /// The opponent's row was empty: the move feeds it, as the rules require.
     MustFeed,
     /// After the move the opponent's `reply` attacks two or more houses at once.
-    LeavesDoubleAttack { reply: Move, targets: Vec<usize> },
+    LeavesDoubleAttack {
+        /// The opponent's attacking reply.
+        reply: Move,
+        /// The mover's houses it attacks.
+        targets: Vec<usize>,
+    },
     /// After the move the opponent captures: their best capture.
-    LeavesThreat { capture: Capture },
+    LeavesThreat {
+        /// The opponent's best capture.
+        capture: Capture,
+    },
     /// After the move the opponent's `reply` overloads the mover's kroo.
     KrooOverloaded {
+        /// The opponent's reply.
         reply: Move,
+        /// The mover's kroo.
         house: usize,
+        /// Seeds the kroo would take before the reply.
         before: u8,
+        /// Seeds it would take after.
         after: u8,
     },
     /// The opponent threatened `threat` before the move; afterwards nothing they can take touches
     /// its houses.
-    Parries { threat: Capture },
+    Parries {
+        /// The opponent's threat before the move.
+        threat: Capture,
+    },
     /// The move leaves the opponent few moves (tempo).
-    Squeeze { replies: usize },
+    Squeeze {
+        /// The opponent's legal moves after it.
+        replies: usize,
+    },
     /// The move empties the mover's row: the opponent must feed it.
     ForcesFeeding,
     /// Nothing of the above.
-    Quiet { sown: u8 },
+    Quiet {
+        /// Seeds the move sows.
+        sown: u8,
+    },
 }
 
 impl Fact {
@@ -176,7 +219,9 @@ pub fn facts(game: &Game, mv: Move) -> Vec<Fact> {
 pub struct Verdict {
     /// Centiseeds for the mover.
     pub score: i32,
+    /// The best move's score, in centiseeds for the mover.
     pub best: Move,
+    /// The best move.
     pub best_score: i32,
     /// Centiseeds given away against the best (0 for the best move).
     pub loss: i32,
@@ -187,9 +232,13 @@ pub struct Verdict {
 /// A move with what it does and what the engine thinks of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Explanation {
+    /// The move explained.
     pub mv: Move,
+    /// The side that plays it.
     pub mover: Side,
+    /// What the move does, from the detectors.
     pub facts: Vec<Fact>,
+    /// What the engine thinks of it; `None` when no analysis was given.
     pub verdict: Option<Verdict>,
 }
 

@@ -118,9 +118,13 @@ pub const MAX_REQUEST_MOVES: usize = 1000;
 /// is checked.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Request {
+    /// The start position in the position notation; the usual start when absent or empty.
     pub position: Option<String>,
+    /// The moves played from it, as concatenated letters (`FfEa`).
     pub moves: String,
+    /// `abapa` or `awari`; abapa, the default rule set, when absent or empty.
     pub rules: Option<String>,
+    /// `ca`, `es`, `en` or `fr`; English when absent or empty.
     pub lang: Option<String>,
 }
 

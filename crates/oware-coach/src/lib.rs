@@ -4,8 +4,9 @@
 //! - [`detect`]: the detectors, each a pure function of a position: captures and threats, houses of
 //!   one or two seeds the opponent reaches, double attacks, the kroo and the moves that overload it,
 //!   the feeding rules, tempo, weak neighbouring houses (a "bomb"), repetitions ahead.
-//! - [`explain`]: the facts about a move and the engine's verdict, in one or two sentences.
-//! - [`review`]: a game's mistakes over a threshold of seeds, with the better move.
+//! - [`explain`](mod@explain): the facts about a move and the engine's verdict, in one or two
+//!   sentences.
+//! - [`review`](mod@review): a game's mistakes over a threshold of seeds, with the better move.
 //! - [`oversight`]: the weak levels' human mistakes (a double attack overlooked).
 //! - [`messages`]: the words, from the catalogue the web app shares (`web/coach-messages.json`).
 //! - [`json`]: the same for the web app.
@@ -19,6 +20,8 @@
 //! let why = explain(&game, "F".parse().unwrap(), &[]).unwrap();
 //! assert_eq!(why.render(Lang::En), "F sows 3 seeds and takes b and c: 5 seeds.");
 //! ```
+
+#![warn(missing_docs)]
 
 pub mod detect;
 pub mod engine;

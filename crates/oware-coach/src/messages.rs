@@ -17,10 +17,14 @@ const CATALOGUE: &str = include_str!(concat!(
 /// A language of the coach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Lang {
+    /// Catalan.
     Ca,
+    /// Spanish.
     Es,
+    /// English, the default.
     #[default]
     En,
+    /// French.
     Fr,
 }
 

@@ -14,7 +14,9 @@ pub struct Mistake {
     pub ply: usize,
     /// The move's number as records write it: `7.` for South, `7...` for North.
     pub label: String,
+    /// The move played, explained.
     pub played: Explanation,
+    /// The engine's best move there, explained.
     pub better: Explanation,
     /// Centiseeds given away.
     pub loss: i32,

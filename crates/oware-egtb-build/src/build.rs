@@ -18,10 +18,13 @@ use crate::Progress;
 /// What building (or finding) one level gave.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LevelReport {
+    /// The level: seeds on the board.
     pub seeds: usize,
+    /// Boards in the level's index.
     pub boards: u64,
     /// Found already built (resumed), not built now.
     pub reused: bool,
+    /// Wall-clock seconds spent on the level (next to nothing when reused).
     pub seconds: f64,
     /// Entries whose value is exact (all of them for awari).
     pub exact: u64,

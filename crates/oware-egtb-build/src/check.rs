@@ -24,7 +24,9 @@ use oware_egtb::Levels;
 /// An entry that breaks the rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadEntry {
+    /// The entry's position in the level's index.
     pub index: u64,
+    /// The board at that index.
     pub board: Board,
     /// The stored bounds, `None` if the byte is not a valid code.
     pub stored: Option<Bounds>,
@@ -35,8 +37,11 @@ pub struct BadEntry {
 /// The outcome of verifying one level.
 #[derive(Debug, Clone)]
 pub struct LevelCheck {
+    /// The level: seeds on the board.
     pub seeds: usize,
+    /// Boards checked.
     pub boards: u64,
+    /// Entries that disagree with their successors or are not valid codes.
     pub bad: u64,
     /// The first few bad entries, by index.
     pub examples: Vec<BadEntry>,
@@ -166,15 +171,20 @@ pub fn verify_level(levels: &Levels, seeds: usize) -> LevelCheck {
 /// Per-level counts for `stats`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LevelStats {
+    /// The level: seeds on the board.
     pub seeds: usize,
+    /// Boards in the level.
     pub boards: u64,
     /// The mover wins (awari: gains more than the opponent; abapa: more than half the seeds, for
     /// certain).
     pub wins: u64,
+    /// The mover draws, for certain.
     pub draws: u64,
+    /// The mover loses, for certain.
     pub losses: u64,
     /// abapa: the bounds straddle a draw, so the result is not known.
     pub unknown: u64,
+    /// Entries whose value is exact.
     pub exact: u64,
     /// abapa: the entries left open, by how far apart their bounds are: `hi - lo` = 1, 2, 3 or more
     /// seeds (all zero for awari, whose entries are exact).

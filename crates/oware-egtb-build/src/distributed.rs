@@ -3,7 +3,7 @@
 //!
 //! Each rank owns a contiguous slice of every level ([`Slices`]) and holds only the working state of
 //! its slice (the awari solver's two bytes per board). The level is solved by the threshold method of
-//! [`crate::solve`], with the same per-board state ([`AwariScheme`]): a board that joins a set tells
+//! [`crate::solve`], with the same per-board state (`AwariScheme`): a board that joins a set tells
 //! its predecessors, and predecessors owned by other ranks are told by batched messages, one buffer
 //! per destination per round ([`Outbox`]), exchanged all-to-all until no rank has news left. The
 //! sets a threshold ends with are the least fixpoints of their rules whatever the order of the news,
@@ -73,21 +73,33 @@ impl std::str::FromStr for LowerMode {
 /// What can stop a distributed build.
 #[derive(Debug, thiserror::Error)]
 pub enum DistributedError {
+    /// A database file could not be read or written.
     #[error(transparent)]
     Egtb(#[from] EgtbError),
+    /// Exchanging data with the other ranks failed while building a level.
     #[error("level {seeds}: {source}")]
     Transport {
+        /// The level being built.
         seeds: usize,
+        /// What the transport reported.
         source: TransportError,
     },
+    /// Another rank reported an error while building a level.
     #[error("level {seeds}: rank {rank} failed: {message}")]
     Rank {
+        /// The level being built.
         seeds: usize,
+        /// The rank that failed.
         rank: usize,
+        /// Its error, as text.
         message: String,
     },
+    /// The rule set cannot be built across ranks.
     #[error("{rules} levels are built in one process only (their path searches need the whole level): build them without --mpi")]
-    SingleProcessOnly { rules: RuleSet },
+    SingleProcessOnly {
+        /// The rule set asked for.
+        rules: RuleSet,
+    },
 }
 
 /// The levels below the one being built, as one rank holds them.
@@ -96,12 +108,15 @@ pub enum RankLevels {
     Whole(Levels),
     /// This rank's slice of each level; values of other boards are asked of their owners.
     Sliced {
+        /// The rule set of the levels.
         rules: RuleSet,
+        /// Each level's index with this rank's slice of its entries.
         levels: Vec<(LevelIndex, Vec<u8>)>,
     },
 }
 
 impl RankLevels {
+    /// No levels yet; held whole or sliced according to `mode`.
     pub fn new(rules: RuleSet, mode: LowerMode) -> RankLevels {
         match mode {
             LowerMode::Messages => RankLevels::Sliced {
@@ -112,6 +127,7 @@ impl RankLevels {
         }
     }
 
+    /// Number of levels held (levels `0..len()`).
     pub fn len(&self) -> usize {
         match self {
             RankLevels::Whole(l) => l.len(),
@@ -119,6 +135,7 @@ impl RankLevels {
         }
     }
 
+    /// Whether no level is held, not even level 0.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -481,10 +498,15 @@ impl SliceState {
 /// What building (or finding) one level gave, the same on every rank.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DistributedLevelReport {
+    /// The level: seeds on the board.
     pub seeds: usize,
+    /// Boards in the level's index.
     pub boards: u64,
+    /// Found already built (resumed), not built now.
     pub reused: bool,
+    /// Wall-clock seconds spent on the level.
     pub seconds: f64,
+    /// Ranks in the job.
     pub ranks: usize,
     /// Bytes all ranks sent to others while building the level.
     pub bytes_exchanged: u64,
@@ -496,9 +518,12 @@ pub struct DistributedLevelReport {
 pub enum LevelEvent<'a> {
     /// Building level `seeds` starts; this rank will report `work` units to its [`Progress`].
     Started {
+        /// The level starting.
         seeds: usize,
+        /// Work units this rank will report.
         work: u64,
     },
+    /// The level is done (or was found already built).
     Finished(&'a DistributedLevelReport),
 }
 

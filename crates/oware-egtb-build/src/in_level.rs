@@ -7,16 +7,19 @@ use oware_rules::RuleSet;
 use rayon::prelude::*;
 
 /// The level being searched with the bounds the threshold solver left on it (one code per board, see
-/// [`crate::values::encode`]).
+/// [`oware_egtb::values::encode`]).
 #[derive(Clone, Copy)]
 pub struct InLevel<'a> {
+    /// The level's index.
     pub index: &'a LevelIndex,
+    /// One code per board of the index, as the threshold solver left them.
     pub entries: &'a [u8],
     /// Codes that replace some of `entries` (most often none).
     pub changed: Option<&'a Overlay>,
 }
 
 impl<'a> InLevel<'a> {
+    /// The level as the solver left it, with no changed codes.
     pub fn new(index: &'a LevelIndex, entries: &'a [u8]) -> InLevel<'a> {
         InLevel {
             index,

@@ -26,6 +26,8 @@
 //! assert_eq!(tb.best_moves(&p).unwrap()[0].to_string(), "F");
 //! ```
 
+#![warn(missing_docs)]
+
 use oware_egtb::index::Board;
 use oware_egtb::values::Bounds;
 use oware_egtb::Levels;
@@ -64,6 +66,7 @@ impl LowerLevels for Levels {
 /// Told how much work is done (in the units of [`solve::work_units`]), for progress bars: the
 /// library draws nothing itself.
 pub trait Progress: Sync {
+    /// Adds `boards` work units done.
     fn advance(&self, boards: u64);
 }
 

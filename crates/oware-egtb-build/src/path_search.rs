@@ -268,7 +268,7 @@ pub fn search_bounds_in(
 const REFINE_PASSES: usize = 4;
 
 /// Tightens the non-exact entries of an abapa level in place by path-tracking search with `nodes`
-/// nodes per board and pass (0: nothing; see [`SearchBudget::nodes_for`]), pass after pass while a
+/// nodes per board and pass (0: nothing; see [`crate::refine::SearchBudget::nodes_for`]), pass after pass while a
 /// pass changes something: each pass prunes with the bounds the previous one left, so boards
 /// settled late in a pass help the next; returns how many became exact.
 pub fn refine_by_path_search(

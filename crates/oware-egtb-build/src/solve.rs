@@ -15,7 +15,7 @@
 //! joins `A`, its predecessors' counts drop; when a board joins `B`, its predecessors join `A`.
 //! Boards that join at a sweep are flagged and handled at a later sweep over the (dirty parts of the)
 //! level, so no queue is needed. Working memory: two bytes per board for both rule sets (see
-//! [`AwariScheme`] and [`AbapaScheme`] for how they are packed), plus, for abapa's safe regions, a list
+//! `AwariScheme` and `AbapaScheme` for how they are packed), plus, for abapa's safe regions, a list
 //! of the boards taken out of a region that are still to be handled.
 //!
 //! awari: the value is `t` for a board that joins `A` at `t`, `-t` for one that joins `B`, and 0 (a

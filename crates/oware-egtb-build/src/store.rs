@@ -29,12 +29,14 @@ pub struct DirStore {
 }
 
 impl DirStore {
+    /// Levels in directory `dir` (created when the first level is saved).
     pub fn new(dir: impl AsRef<Path>) -> DirStore {
         DirStore {
             dir: dir.as_ref().to_path_buf(),
         }
     }
 
+    /// The directory of the files.
     pub fn dir(&self) -> &Path {
         &self.dir
     }

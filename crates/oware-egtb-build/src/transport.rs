@@ -25,7 +25,9 @@ impl std::error::Error for TransportError {}
 
 /// The ranks of a job, as one of them sees them.
 pub trait Transport {
+    /// This rank's number, `0..size()`.
     fn rank(&self) -> usize;
+    /// Ranks in the job.
     fn size(&self) -> usize;
     /// Collective (every rank calls it, in the same order as every other collective): sends
     /// `outgoing[d]` to rank `d` (`outgoing` has [`Transport::size`] buffers, this rank's own
@@ -41,6 +43,7 @@ pub struct Counted<'a> {
 }
 
 impl<'a> Counted<'a> {
+    /// Counts what goes through `inner`.
     pub fn new(inner: &'a dyn Transport) -> Counted<'a> {
         Counted {
             inner,
@@ -130,6 +133,7 @@ pub struct Slices {
 }
 
 impl Slices {
+    /// Slices of `count` boards among `ranks` ranks (at least one).
     pub fn new(count: u64, ranks: usize) -> Slices {
         assert!(ranks > 0, "a job has at least one rank");
         let start = |r: usize| (count as u128 * r as u128 / ranks as u128) as u64;
@@ -138,6 +142,7 @@ impl Slices {
         }
     }
 
+    /// Ranks that share the level.
     pub fn ranks(&self) -> usize {
         self.starts.len() - 1
     }
@@ -168,6 +173,7 @@ pub struct Outbox {
 }
 
 impl Outbox {
+    /// Empty batches for `ranks` ranks.
     pub fn new(ranks: usize) -> Outbox {
         Outbox {
             buffers: vec![Vec::new(); ranks],
@@ -193,6 +199,7 @@ impl Outbox {
         }
     }
 
+    /// The batches, by destination rank, as [`Transport::exchange`] takes them.
     pub fn into_buffers(self) -> Vec<Vec<u8>> {
         self.buffers
     }

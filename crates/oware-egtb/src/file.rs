@@ -27,8 +27,11 @@ use crate::index::{IndexKind, LevelIndex};
 use crate::values::index_kind;
 use crate::EgtbError;
 
+/// The first eight bytes of every database file.
 pub const MAGIC: [u8; 8] = *b"OWAREDB\x1a";
+/// The format version this program writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
+/// Bytes in the header before the one-byte entries.
 pub const HEADER_LEN: usize = 32;
 
 /// The file name of a level: `awari-07.oegtb`.

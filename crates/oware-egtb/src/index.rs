@@ -215,6 +215,7 @@ impl LevelIndex {
         self.seeds
     }
 
+    /// Which boards the index leaves out.
     pub fn kind(&self) -> IndexKind {
         self.kind
     }

@@ -5,7 +5,8 @@
 //! - [`index`]: every board of `k` seeds, mover to move in houses 0..6, ranked combinatorially (and
 //!   the compact index that leaves out boards that cannot follow a move).
 //! - [`values`]: the one-byte codes of values and bounds, and the moves between boards.
-//! - [`file`]: the file format: header with magic, version, rule set, level, count and CRC-32.
+//! - [`file`](mod@file): the file format: header with magic, version, rule set, level, count and
+//!   CRC-32.
 //! - [`Tablebase`]: opening a directory and probing positions and moves.
 //!
 //! ```
@@ -23,6 +24,8 @@
 //! assert_eq!(tb.probe(&p).unwrap().value, 0);
 //! ```
 
+#![warn(missing_docs)]
+
 use std::path::PathBuf;
 
 use oware_rules::RuleSet;
@@ -38,41 +41,80 @@ pub use values::Bounds;
 /// What can go wrong with a database.
 #[derive(Debug, thiserror::Error)]
 pub enum EgtbError {
+    /// Reading or writing a file failed.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file or directory.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
+    /// The file does not start with the database magic number.
     #[error("{}: not an oware endgame database file (wrong magic number or too short)", path.display())]
-    NotADatabase { path: PathBuf },
+    NotADatabase {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file was written in a format version this program does not read.
     #[error("{}: database format version {found} is not supported (this program reads version {})", path.display(), file::FORMAT_VERSION)]
-    UnsupportedVersion { path: PathBuf, found: u32 },
+    UnsupportedVersion {
+        /// The file.
+        path: PathBuf,
+        /// The version in its header.
+        found: u32,
+    },
+    /// The header names another rule set, index kind or level than the one asked for.
     #[error("{}: expected {expected}, but the file holds {found}", path.display())]
     WrongContents {
+        /// The file.
         path: PathBuf,
+        /// The rule set and level asked for.
         expected: String,
+        /// What the header names.
         found: String,
     },
+    /// The number of entries differs from the size of the level's index.
     #[error("{}: expected {expected} entries, found {found} (truncated or padded file)", path.display())]
     WrongSize {
+        /// The file.
         path: PathBuf,
+        /// Entries the index needs.
         expected: u64,
+        /// Entries in the file.
         found: u64,
     },
+    /// The checksum of the entries does not match the header's.
     #[error("{}: damaged file (checksum mismatch); delete it to rebuild the level", path.display())]
-    Damaged { path: PathBuf },
+    Damaged {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A level just saved cannot be found again.
     #[error("{}: no {rules} level {seeds} after saving it", dir.display())]
     MissingLevel {
+        /// The database directory.
         dir: PathBuf,
+        /// The rule set of the level.
         rules: RuleSet,
+        /// The level: seeds on the board.
         seeds: usize,
     },
+    /// The directory holds no database of this rule set.
     #[error("{}: no {rules} database here (no level 0 file)", dir.display())]
-    NoDatabase { dir: PathBuf, rules: RuleSet },
+    NoDatabase {
+        /// The directory searched.
+        dir: PathBuf,
+        /// The rule set asked for.
+        rules: RuleSet,
+    },
+    /// A level beyond the largest the value codes can express for this rule set.
     #[error("{rules} databases go up to {max} seeds, not {seeds}")]
     LevelTooHigh {
+        /// The rule set.
         rules: RuleSet,
+        /// The level asked for.
         seeds: usize,
+        /// The highest level of the rule set.
         max: usize,
     },
 }

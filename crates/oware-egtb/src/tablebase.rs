@@ -38,6 +38,7 @@ pub struct Levels {
 }
 
 impl Levels {
+    /// No levels yet: push level 0 first.
     pub fn new(rules: RuleSet) -> Levels {
         Levels {
             rules,
@@ -45,6 +46,7 @@ impl Levels {
         }
     }
 
+    /// The rule set whose values the levels hold.
     pub fn rules(&self) -> RuleSet {
         self.rules
     }
@@ -54,6 +56,7 @@ impl Levels {
         self.levels.len()
     }
 
+    /// Whether no level is held, not even level 0.
     pub fn is_empty(&self) -> bool {
         self.levels.is_empty()
     }
@@ -115,7 +118,9 @@ pub struct Probe {
     pub value: i8,
     /// Whether `value` is the exact value (always for awari).
     pub exact: bool,
+    /// The lower bound, equal to `value`.
     pub lower: i8,
+    /// The upper bound; equal to `lower` when exact.
     pub upper: i8,
 }
 
@@ -165,6 +170,7 @@ impl Tablebase {
         Tablebase { levels }
     }
 
+    /// The rule set of the database.
     pub fn rules(&self) -> RuleSet {
         self.levels.rules()
     }
@@ -174,6 +180,7 @@ impl Tablebase {
         self.levels.len() - 1
     }
 
+    /// The levels, for callers that probe boards rather than positions.
     pub fn levels(&self) -> &Levels {
         &self.levels
     }

@@ -20,15 +20,19 @@ pub const AWARI_MAX_SEEDS: usize = 48;
 /// The value of a board, or the bounds known for it, in the rule set's units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Bounds {
+    /// The lower bound: the mover gets at least this.
     pub lo: i8,
+    /// The upper bound: the mover gets at most this.
     pub hi: i8,
 }
 
 impl Bounds {
+    /// Bounds that pin the value `v` exactly.
     pub const fn exact(v: i8) -> Bounds {
         Bounds { lo: v, hi: v }
     }
 
+    /// Whether the bounds meet, that is, the value is known.
     pub const fn is_exact(self) -> bool {
         self.lo == self.hi
     }
@@ -172,8 +176,11 @@ pub fn terminal_value(board: &Board, rules: RuleSet) -> Option<i8> {
 /// captured.
 #[derive(Debug, Clone, Copy)]
 pub struct Successor {
+    /// The mover's house sown (0..6).
     pub house: usize,
+    /// The board after the move, turned so that the new mover is in houses 0..6.
     pub board: Board,
+    /// Seeds the move captured.
     pub captured: u8,
 }
 

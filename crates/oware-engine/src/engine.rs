@@ -17,6 +17,7 @@ use crate::tt::Table;
 /// final seed difference (side to move minus opponent, over the seeds *on the board*) under perfect
 /// play, or `None` when the databases do not cover it.
 pub trait Probe: Send + Sync {
+    /// The value of `pos` under `rules`, as the trait describes, or `None` when not covered.
     fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32>;
 
     /// The move to play in `game` straight from the databases, with its value (the final seed
@@ -40,6 +41,7 @@ pub struct EngineOptions {
     /// table. For an analysis of every root move ([`Engine::analyze`]), each thread takes the next
     /// root move not yet searched in each iteration.
     pub threads: usize,
+    /// The evaluation's weights.
     pub weights: Weights,
     /// Endgame databases, when present.
     pub probe: Option<Arc<dyn Probe>>,
@@ -77,6 +79,7 @@ pub struct SearchControl {
 }
 
 impl SearchControl {
+    /// A control with no search stopped or pondering.
     pub fn new() -> Arc<SearchControl> {
         Arc::new(SearchControl::default())
     }
@@ -86,6 +89,7 @@ impl SearchControl {
         self.stop.store(true, Ordering::Relaxed);
     }
 
+    /// Whether [`SearchControl::stop`] was called since the search began.
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
@@ -104,6 +108,7 @@ impl SearchControl {
         self.pondering.store(false, Ordering::Relaxed);
     }
 
+    /// Whether the search is pondering (its clock not yet running).
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
     }
@@ -129,14 +134,18 @@ pub struct SearchResult {
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Time the search took.
     pub time: Duration,
+    /// The principal variation: the best line, from the move to play.
     pub pv: Vec<Move>,
     /// Transposition table use, permille.
     pub hashfull: u32,
 }
 
 impl SearchResult {
+    /// Nodes a second over the search.
     pub fn nps(&self) -> u64 {
         let micros = self.time.as_micros().max(1) as u64;
         self.nodes.saturating_mul(1_000_000) / micros
@@ -146,9 +155,11 @@ impl SearchResult {
 /// One root move's score and line, from [`Engine::analyze`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveScore {
+    /// The root move.
     pub mv: Move,
     /// Centiseeds for the side to move at the root.
     pub score: i32,
+    /// The line expected after it, starting with it.
     pub pv: Vec<Move>,
 }
 
@@ -159,7 +170,9 @@ pub struct Analysis {
     pub moves: Vec<MoveScore>,
     /// The last iteration completed for every move, in plies (its scores are the ones given).
     pub depth: u32,
+    /// Nodes searched.
     pub nodes: u64,
+    /// Time the analysis took.
     pub time: Duration,
 }
 
@@ -174,6 +187,7 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// An engine with a fresh transposition table of `options.hash_mb`.
     pub fn new(options: EngineOptions) -> Engine {
         Engine {
             table: Table::new(options.hash_mb),
@@ -183,6 +197,7 @@ impl Engine {
         }
     }
 
+    /// The options in use.
     pub fn options(&self) -> &EngineOptions {
         &self.options
     }
@@ -204,16 +219,20 @@ impl Engine {
         self.table = Table::new(megabytes);
     }
 
+    /// Sets the number of search threads (at least one).
     pub fn set_threads(&mut self, threads: usize) {
         self.options.threads = threads.max(1);
     }
 
+    /// Sets the evaluation's weights; the transposition table is cleared, since its scores came
+    /// from the old ones.
     pub fn set_weights(&mut self, weights: Weights) {
         self.eval = EvalTable::new(&weights);
         self.options.weights = weights;
         self.table.clear();
     }
 
+    /// Sets or removes the endgame databases.
     pub fn set_probe(&mut self, probe: Option<Arc<dyn Probe>>) {
         self.options.probe = probe;
     }

@@ -16,6 +16,8 @@
 //! assert!(game.legal_moves().contains(mv));
 //! ```
 
+#![warn(missing_docs)]
+
 mod bench;
 mod engine;
 mod eval;

@@ -22,7 +22,9 @@ pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
 /// added to a root move's score, in centiseeds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Level {
+    /// Search depth in plies; `None`: as deep as time allows.
     pub depth: Option<u32>,
+    /// The largest noise added to a root move's score, in centiseeds.
     pub noise: i32,
 }
 
@@ -92,6 +94,7 @@ pub struct Choice {
     /// databases: depth 0, no nodes, and the final store difference the database promises as the
     /// score.
     pub result: SearchResult,
+    /// Whether the move came from the databases or a search.
     pub source: Source,
     /// At a level below full strength, every root move's score that the level picked from, best
     /// first; empty otherwise.

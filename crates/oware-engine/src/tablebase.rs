@@ -27,6 +27,8 @@ impl TablebaseProbe {
         })
     }
 
+    /// The databases themselves, for callers that want more than the exact value (bounds, best
+    /// moves).
     pub fn tablebase(&self) -> &Tablebase {
         &self.tablebase
     }

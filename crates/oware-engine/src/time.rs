@@ -8,7 +8,9 @@ use oware_rules::Side;
 /// A player's clock: time left and increment per move.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Clock {
+    /// Time left.
     pub time: Duration,
+    /// Time added after each move.
     pub increment: Duration,
 }
 
@@ -24,7 +26,9 @@ const PLANNED_MOVES: u32 = 25;
 /// When to stop searching. With nothing set the search runs until [`crate::SearchControl::stop`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
+    /// The most plies to search.
     pub depth: Option<u32>,
+    /// A fixed time for this move.
     pub movetime: Option<Duration>,
     /// Clocks of South and North (the protocol's `wtime`/`winc` and `btime`/`binc`).
     pub clocks: Option<[Clock; 2]>,
@@ -34,6 +38,7 @@ pub struct Limits {
     /// Time kept off the clock at every move for what happens outside the search: the search plans
     /// with the clock less this, and never runs past it.
     pub move_overhead: Duration,
+    /// The most nodes to search.
     pub nodes: Option<u64>,
     /// Search until stopped, whatever else is set.
     pub infinite: bool,
@@ -65,6 +70,7 @@ impl Limits {
                 || self.nodes.is_some())
     }
 
+    /// A search to `depth` plies and no other limit.
     pub fn depth(depth: u32) -> Limits {
         Limits {
             depth: Some(depth),
@@ -72,6 +78,7 @@ impl Limits {
         }
     }
 
+    /// A search of `time` and no other limit.
     pub fn movetime(time: Duration) -> Limits {
         Limits {
             movetime: Some(time),

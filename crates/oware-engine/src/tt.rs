@@ -45,14 +45,19 @@ const BOUNDS: [Bound; 4] = [Bound::Exact, Bound::Exact, Bound::Lower, Bound::Upp
 /// One stored search result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {
+    /// The score found, in centiseeds for the side to move.
     pub score: i16,
+    /// The depth searched, in plies.
     pub depth: u8,
+    /// The best move found, if any.
     pub mv: Option<Move>,
+    /// Whether `score` is exact or a bound.
     pub bound: Bound,
     generation: u8,
 }
 
 impl Entry {
+    /// An entry to store; the table stamps it with the current search's generation.
     pub fn new(score: i16, depth: u8, mv: Option<Move>, bound: Bound) -> Entry {
         Entry {
             score,

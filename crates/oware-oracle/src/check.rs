@@ -18,6 +18,7 @@ pub struct Mismatch {
     pub moves: String,
     /// Our position (before the sweep OpenSpiel does at the end), as a position string.
     pub position: String,
+    /// What disagrees.
     pub kind: MismatchKind,
 }
 
@@ -25,21 +26,56 @@ pub struct Mismatch {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MismatchKind {
     /// Houses, stores or side to move differ.
-    State { openspiel: String, ours: String },
+    State {
+        /// OpenSpiel's state.
+        openspiel: String,
+        /// Ours.
+        ours: String,
+    },
     /// The sets of legal moves differ.
-    LegalMoves { openspiel: String, ours: String },
+    LegalMoves {
+        /// OpenSpiel's legal moves.
+        openspiel: String,
+        /// Ours.
+        ours: String,
+    },
     /// OpenSpiel played a move we call illegal.
-    RefusedMove { mv: char, error: String },
+    RefusedMove {
+        /// The move's letter.
+        mv: char,
+        /// Why we refuse it.
+        error: String,
+    },
     /// OpenSpiel's game goes on where ours has ended.
-    WeEndedEarly { reason: EndReason, score: String },
+    WeEndedEarly {
+        /// Why our game ended.
+        reason: EndReason,
+        /// Our final score.
+        score: String,
+    },
     /// OpenSpiel's game has ended where ours goes on.
     WeGoOn,
     /// Both ended, but the final scores differ (after normalising OpenSpiel's sweep).
-    FinalScore { openspiel: String, ours: String },
+    FinalScore {
+        /// OpenSpiel's final score.
+        openspiel: String,
+        /// Ours.
+        ours: String,
+    },
     /// Both ended with the same scores, but our reason does not fit what OpenSpiel shows.
-    Reason { ours: EndReason, why: String },
+    Reason {
+        /// Our reason.
+        ours: EndReason,
+        /// What OpenSpiel's states show instead.
+        why: String,
+    },
     /// OpenSpiel's returns do not name the winner our score names.
-    Winner { openspiel: [i8; 2], ours: String },
+    Winner {
+        /// OpenSpiel's returns, player 0 first.
+        openspiel: [i8; 2],
+        /// Our final score.
+        ours: String,
+    },
     /// The trace itself is inconsistent (an action OpenSpiel did not list as legal, a terminal state
     /// before the last, a last state that is neither terminal nor marked truncated).
     BadTrace(String),
@@ -89,9 +125,11 @@ impl std::error::Error for Mismatch {}
 /// What one game exercised, to show that the comparison covers the rules' corners.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Coverage {
+    /// Games compared.
     pub games: usize,
     /// Moves compared (each with the state and legal moves after it).
     pub plies: usize,
+    /// Games ended by a capture that gave a store more than 24.
     pub ends_capture: usize,
     /// Ends with both stores at 24. Unreachable in abapa play: the capture that empties the board
     /// would take every seed of the opponent's row, a grand slam, which captures nothing. OpenSpiel's
@@ -99,12 +137,15 @@ pub struct Coverage {
     pub ends_draw: usize,
     /// Games drawn on the final score (24-24 after gathering), whatever the reason.
     pub drawn_scores: usize,
+    /// Games ended because the side to move had no legal move.
     pub ends_no_moves: usize,
+    /// Games ended by a repeated position.
     pub ends_repetition: usize,
     /// Games stopped by OpenSpiel's 1000-ply cap, compared that far.
     pub truncated: usize,
-    /// Moves that captured seeds, and those whose capture chain took more than one house.
+    /// Moves that captured seeds.
     pub captures: usize,
+    /// Captures whose chain took more than one house.
     pub chain_captures: usize,
     /// Moves that would have taken every seed of the opponent's row and so captured nothing.
     pub grand_slams: usize,
@@ -115,6 +156,7 @@ pub struct Coverage {
 }
 
 impl Coverage {
+    /// Adds `other`'s counts to these.
     pub fn add(&mut self, other: &Coverage) {
         self.games += other.games;
         self.plies += other.plies;

@@ -15,6 +15,8 @@
 //! - OpenSpiel stops any game at 1000 plies (a framework cap, not a rule): such a game is compared
 //!   that far.
 
+#![warn(missing_docs)]
+
 pub mod check;
 pub mod trace;
 

@@ -15,8 +15,11 @@ pub const TERMINAL_PLAYER: i64 = -4;
 /// The header line of a trace file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TraceHeader {
+    /// The OpenSpiel version that played the games.
     pub openspiel_version: String,
+    /// The random seed the games were played with.
     pub seed: u64,
+    /// Games in the file.
     pub games: usize,
 }
 
@@ -32,8 +35,11 @@ pub enum ToMove {
 /// OpenSpiel's view of one state, in our index order (which is also OpenSpiel's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OsState {
+    /// Seeds in each house.
     pub board: [u8; 12],
+    /// Seeds in each player's store (player 0, our South, first).
     pub stores: [u8; 2],
+    /// Who is to move.
     pub to_move: ToMove,
     /// Bit `i` set when OpenSpiel's action `i` (house `i` of the mover's row) is legal.
     pub legal_mask: u8,
@@ -42,6 +48,7 @@ pub struct OsState {
 /// One game as OpenSpiel played it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameTrace {
+    /// The game's index in the file.
     pub index: usize,
     /// OpenSpiel's actions, 0..6: the house within the mover's row.
     pub actions: Vec<u8>,
@@ -57,15 +64,33 @@ pub struct GameTrace {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TraceError {
     /// A line is not JSON.
-    Json { line: usize, message: String },
+    Json {
+        /// The line, from 1.
+        line: usize,
+        /// The JSON parser's message.
+        message: String,
+    },
     /// A line is JSON but not what the format says.
-    Malformed { line: usize, what: String },
+    Malformed {
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong with it.
+        what: String,
+    },
     /// The file has no header line.
     Empty,
     /// The header declares another format.
-    WrongFormat { found: String },
+    WrongFormat {
+        /// The format the header names.
+        found: String,
+    },
     /// The header promises a number of games the file does not hold.
-    GameCount { declared: usize, found: usize },
+    GameCount {
+        /// Games the header declares.
+        declared: usize,
+        /// Games in the file.
+        found: usize,
+    },
 }
 
 impl fmt::Display for TraceError {
@@ -90,7 +115,9 @@ impl std::error::Error for TraceError {}
 /// A whole trace file: its header and its games.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Traces {
+    /// The header line.
     pub header: TraceHeader,
+    /// The games, in order.
     pub games: Vec<GameTrace>,
 }
 

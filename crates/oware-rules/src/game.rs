@@ -110,7 +110,9 @@ impl fmt::Display for Score {
 /// How a game ended: why, and the final score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GameEnd {
+    /// Why the game ended.
     pub reason: EndReason,
+    /// The final score.
     pub score: Score,
 }
 
@@ -188,7 +190,9 @@ pub fn repetition_end(position: &Position, rules: RuleSet) -> GameEnd {
 /// What one move did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PlyOutcome {
+    /// The move played.
     pub mv: Move,
+    /// Seeds it captured.
     pub captured: u8,
     /// Set when this move ended the game.
     pub end: Option<GameEnd>,
@@ -279,6 +283,7 @@ impl Game {
         (game, None)
     }
 
+    /// The rule set the game is played under.
     pub fn rules(&self) -> RuleSet {
         self.rules
     }
@@ -310,6 +315,7 @@ impl Game {
         &self.captures
     }
 
+    /// Moves played so far.
     pub fn ply_count(&self) -> usize {
         self.moves.len()
     }
@@ -325,6 +331,7 @@ impl Game {
         self.end
     }
 
+    /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
         self.end.is_some()
     }
@@ -402,7 +409,9 @@ pub struct ReplayError {
     pub ply: usize,
     /// The side to move when the move came.
     pub side: Side,
+    /// The move.
     pub mv: Move,
+    /// Why it cannot be played.
     pub reason: PlayError,
 }
 

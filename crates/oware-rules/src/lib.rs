@@ -21,6 +21,8 @@
 //! assert_eq!(game.legal_moves().to_string(), "abcdef");
 //! ```
 
+#![warn(missing_docs)]
+
 mod game;
 pub mod ogn;
 mod packed;

@@ -19,8 +19,8 @@
 //! or stand before the first, and the move text ends with the result: `1-0` (South won), `0-1`,
 //! `1/2-1/2` or `*` (unfinished).
 //!
-//! [`Record::to_string`] writes the canonical form; parsing that form gives the same record back, and
-//! writing it again gives the same text.
+//! [`Record`]'s `Display` writes the canonical form; parsing that form gives the same record back,
+//! and writing it again gives the same text.
 //!
 //! ```
 //! use oware_rules::ogn::Record;
@@ -48,14 +48,19 @@ pub const ROSTER: [&str; 8] = [
 /// How a game stands: the token that ends the move text and the value of the `Result` tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Outcome {
+    /// South won: `1-0`.
     SouthWins,
+    /// North won: `0-1`.
     NorthWins,
+    /// A draw: `1/2-1/2`.
     Draw,
+    /// The game goes on, or its end is not given: `*`.
     #[default]
     Unfinished,
 }
 
 impl Outcome {
+    /// The token that writes the outcome (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub const fn token(self) -> &'static str {
         match self {
             Outcome::SouthWins => "1-0",
@@ -65,6 +70,7 @@ impl Outcome {
         }
     }
 
+    /// Reads what [`Outcome::token`] writes; `None` for anything else.
     pub fn from_token(token: &str) -> Option<Outcome> {
         [
             Outcome::SouthWins,
@@ -101,13 +107,17 @@ pub struct Record {
     /// All tags in the order written, the roster first. `Variant`, `FEN` and `Result` are kept in
     /// step with [`Record::rules`], [`Record::start`] and [`Record::outcome`] by the writer.
     pub tags: Vec<(String, String)>,
+    /// The rule set, as the `Variant` tag names it.
     pub rules: RuleSet,
+    /// The start position, from the `FEN` tag or the rule set's usual one.
     pub start: Position,
     /// Whether the start position is given by a `FEN` tag (written even when it is the usual start).
     pub has_fen: bool,
+    /// The moves, in order.
     pub moves: Vec<Move>,
     /// Comments, each with the number of moves played before it (0 = before the first move).
     pub comments: Vec<(usize, String)>,
+    /// How the game stands, as the `Result` tag and the move text's last token say.
     pub outcome: Outcome,
 }
 

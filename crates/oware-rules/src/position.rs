@@ -135,13 +135,27 @@ const fn padded(houses: [u8; HOUSES]) -> [u8; CELLS] {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PositionError {
     /// The string does not have the 15 fields `h0-…-h11-south-north-T`.
-    FieldCount { found: usize },
+    FieldCount {
+        /// Fields found.
+        found: usize,
+    },
     /// A house or store field is not a non-negative whole number.
-    NotANumber { field: usize, text: String },
+    NotANumber {
+        /// The field's index: 0..=11 the houses, 12 and 13 South's and North's stores.
+        field: usize,
+        /// The field as written.
+        text: String,
+    },
     /// The seeds on the board and in the stores do not add up to 48.
-    WrongTotal { total: u32 },
+    WrongTotal {
+        /// The seeds counted.
+        total: u32,
+    },
     /// The last field is not `S` or `N`.
-    BadSide { text: String },
+    BadSide {
+        /// The field as written.
+        text: String,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -218,7 +232,9 @@ impl IllegalMoveReason {
 /// A move that cannot be played, and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IllegalMove {
+    /// The move.
     pub mv: Move,
+    /// Why it cannot be played.
     pub reason: IllegalMoveReason,
 }
 

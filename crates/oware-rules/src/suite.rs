@@ -22,7 +22,9 @@ use crate::{
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameLine {
+    /// The position the moves start from.
     pub start: Position,
+    /// The moves, in order, unchecked.
     pub moves: Vec<Move>,
 }
 

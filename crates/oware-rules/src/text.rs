@@ -362,9 +362,11 @@ impl GameText {
 pub struct GameTextError {
     /// 1-based line of the text.
     pub line: usize,
+    /// What is wrong.
     pub kind: GameTextErrorKind,
 }
 
+/// What can be wrong with a game's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GameTextErrorKind {
     /// A line that begins with `[` but is not a tag, `[Name value]` (the strict reader of records:
@@ -373,7 +375,12 @@ pub enum GameTextErrorKind {
     /// The same tag twice (the strict reader).
     DuplicateTag(String),
     /// A move number out of sequence (the strict reader).
-    MoveNumber { expected: String, found: String },
+    MoveNumber {
+        /// The number that should come next.
+        expected: String,
+        /// The number written.
+        found: String,
+    },
     /// A `{` with no closing `}`.
     UnclosedComment,
     /// A `Variant` or `Rules` tag that names neither rule set.
@@ -391,14 +398,23 @@ pub enum GameTextErrorKind {
     Illegal(ReplayError),
     /// A `+N` capture annotation that does not match the real capture (`ply` counts from 0).
     CaptureMismatch {
+        /// The move's index in the game, from 0.
         ply: usize,
+        /// The move.
         mv: Move,
+        /// The capture written after it.
         written: u8,
+        /// The seeds it really captures.
         actual: u8,
     },
     /// An OGN result that contradicts how the moves end the game (or, in a record, its `Result`
     /// tag).
-    ResultMismatch { written: String, expected: String },
+    ResultMismatch {
+        /// The result written.
+        written: String,
+        /// The result the moves give.
+        expected: String,
+    },
 }
 
 impl fmt::Display for GameTextErrorKind {

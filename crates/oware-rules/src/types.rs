@@ -13,7 +13,9 @@ pub const HALF_SEEDS: u8 = 24;
 /// One of the two players. South owns houses 0..=5 (`A`–`F`), North owns 6..=11 (`a`–`f`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
+    /// Moves first from the usual start; owns houses 0..=5 (`A`–`F`).
     South = 0,
+    /// Owns houses 6..=11 (`a`–`f`).
     North = 1,
 }
 
@@ -303,26 +305,31 @@ impl MoveSet {
         self.0
     }
 
+    /// Number of moves in the set.
     #[inline]
     pub const fn len(self) -> usize {
         self.0.count_ones() as usize
     }
 
+    /// Whether the set holds no move.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether `mv` is in the set.
     #[inline]
     pub const fn contains(self, mv: Move) -> bool {
         self.0 & (1 << mv.0) != 0
     }
 
+    /// Adds `mv` to the set.
     #[inline]
     pub fn insert(&mut self, mv: Move) {
         self.0 |= 1 << mv.0;
     }
 
+    /// Takes `mv` out of the set.
     #[inline]
     pub fn remove(&mut self, mv: Move) {
         self.0 &= !(1 << mv.0);

@@ -38,6 +38,7 @@ pub struct Permit {
 /// Why no search ran.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PoolError {
+    /// Every search slot is taken.
     #[error("the engine is busy with other searches; try again in a moment")]
     Busy,
 }
@@ -103,6 +104,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// One legal move's value for the side to move and the line the engine expects after it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct MoveValue {
+    /// The move's letter.
     #[serde(rename = "move")]
     pub mv: char,
     /// The engine's score in seeds for the side to move (positive: good for the mover); for a

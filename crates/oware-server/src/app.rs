@@ -15,17 +15,23 @@ use crate::writer::StoreWriter;
 /// Why the server could not start or stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
+    /// The game database could not be opened.
     #[error("cannot open the database: {0}")]
     Store(#[from] StoreError),
+    /// Listening or serving failed.
     #[error("cannot listen: {0}")]
     Io(#[from] std::io::Error),
 }
 
 /// What every request handler shares.
 pub struct AppState {
+    /// The settings the server was started with.
     pub config: Config,
+    /// The games in play, in memory and in the database.
     pub games: Games,
+    /// WebSocket connections open now, counted against the configured maximum.
     pub connections: AtomicUsize,
+    /// The engines that play and analyse, shared by all games.
     pub engines: Arc<EnginePool>,
     /// The games each address created in the last hour.
     pub creations: AddressLimit,

@@ -2,7 +2,9 @@
 
 /// One embedded file: its content type and bytes.
 pub struct Asset {
+    /// The `Content-Type` it is served with.
     pub content_type: &'static str,
+    /// The file's content.
     pub bytes: &'static [u8],
 }
 

@@ -29,7 +29,9 @@ pub struct Clock {
 /// What clients see: the time left now, and which clock is running (the page counts it down).
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct ClockView {
+    /// Time per side at the start, in milliseconds.
     pub initial_ms: u64,
+    /// Added to a side's time after each of its timed moves, in milliseconds.
     pub increment_ms: u64,
     /// South first, at the moment the view was made.
     pub remaining_ms: [u64; 2],
@@ -55,6 +57,7 @@ pub fn now_ms() -> u64 {
 }
 
 impl Clock {
+    /// Fresh clocks: both sides have `initial_ms`, nothing is running.
     pub fn new(initial_ms: u64, increment_ms: u64) -> Clock {
         Clock {
             initial_ms,

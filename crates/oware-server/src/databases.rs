@@ -24,10 +24,17 @@ pub struct Databases {
 /// databases it was asked to use.
 #[derive(Debug, thiserror::Error)]
 pub enum DatabaseError {
+    /// The directory holds neither an abapa nor an awari database.
     #[error("{}: no endgame database here for abapa or awari (build one with `oware egtb build`)", .0.display())]
     NoneFound(PathBuf),
+    /// A database is there but could not be opened.
     #[error("the {rules} endgame database cannot be used: {source}")]
-    Unusable { rules: RuleSet, source: EgtbError },
+    Unusable {
+        /// The rule set of the database.
+        rules: RuleSet,
+        /// Why it cannot be used.
+        source: EgtbError,
+    },
 }
 
 impl std::fmt::Debug for Databases {
@@ -78,6 +85,7 @@ impl Databases {
         Ok(databases)
     }
 
+    /// Whether neither rule set has a database.
     pub fn is_empty(&self) -> bool {
         self.abapa.is_none() && self.awari.is_none()
     }

@@ -31,6 +31,9 @@ pub struct Games {
 }
 
 impl Games {
+    /// No games in memory yet; the computer thinks at most `computer_time` a move, at most
+    /// `max_rooms` games stay in memory, and each game accepts `moves_per_second` players' moves
+    /// a second.
     pub fn new(
         store: StoreWriter,
         engines: Arc<EnginePool>,

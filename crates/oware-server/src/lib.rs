@@ -20,6 +20,8 @@
 //!
 //! The browser assets in `web/` are compiled into the binary, so the server needs no other files.
 
+#![warn(missing_docs)]
+
 pub mod analysis;
 pub mod api_error;
 pub mod app;

@@ -12,7 +12,12 @@ use crate::clock::ClockView;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameMode {
     /// One person against the engine, which plays `side` at `level`.
-    Computer { side: Side, level: u8 },
+    Computer {
+        /// The engine's side.
+        side: Side,
+        /// The engine's strength, 1 (weakest) to 10.
+        level: u8,
+    },
     /// Two people, each with their own token.
     Friend,
 }
@@ -20,8 +25,11 @@ pub enum GameMode {
 /// How a game was set up; fixed for its whole life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameSetup {
+    /// Who plays.
     pub mode: GameMode,
+    /// The rule set the game is played under.
     pub rules: RuleSet,
+    /// The position the game starts from.
     pub start: Position,
     /// Time per side in milliseconds, in games played with clocks.
     pub clock_ms: Option<u64>,
@@ -47,6 +55,7 @@ impl Outcome {
         }
     }
 
+    /// Reads what [`Outcome::word`] wrote; `None` for anything else.
     pub fn parse(text: &str) -> Option<Outcome> {
         match text {
             "agreed" => Some(Outcome::Agreed),
@@ -60,12 +69,14 @@ impl Outcome {
 /// What one friend may offer the other during a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OfferKind {
+    /// Agreeing a draw.
     Draw,
     /// Taking back the offerer's last move (and the reply to it, if there is one).
     Takeback,
 }
 
 impl OfferKind {
+    /// As stored and sent: `draw` or `takeback`.
     pub fn word(self) -> &'static str {
         match self {
             OfferKind::Draw => "draw",
@@ -73,6 +84,7 @@ impl OfferKind {
         }
     }
 
+    /// Reads what [`OfferKind::word`] wrote; `None` for anything else.
     pub fn parse(text: &str) -> Option<OfferKind> {
         match text {
             "draw" => Some(OfferKind::Draw),
@@ -85,7 +97,9 @@ impl OfferKind {
 /// The seat a token gives in a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Seat {
+    /// A player of that side, who may move when it is their turn.
     Player(Side),
+    /// Someone who follows the game and may not move.
     Watcher,
 }
 
@@ -98,20 +112,31 @@ pub(crate) fn side_letter(side: Side) -> char {
 /// something is never out of step.
 #[derive(Debug, Clone, Serialize)]
 pub struct GameView {
+    /// The game's id, as in its URL.
     pub id: String,
+    /// `computer` or `friend`.
     pub mode: &'static str,
+    /// The rule set's name: `abapa` or `awari`.
     pub rules: &'static str,
+    /// The start position, in the position notation.
     pub start: String,
+    /// The moves played, as concatenated letters (`FfEa`).
     pub moves: String,
+    /// Seeds captured by each move, in order.
     pub captures: Vec<u8>,
+    /// The current position, in the position notation.
     pub position: String,
+    /// `S` or `N`: the side to move.
     pub to_move: char,
+    /// The legal moves' letters, empty once the game is over.
     pub legal: String,
     /// `S` or `N` for the computer's side, in games against it.
     pub computer: Option<char>,
+    /// The computer's level, in games against it.
     pub level: Option<u8>,
     /// Which sides have a player (the computer counts).
     pub seated: [bool; 2],
+    /// How the game ended, once it has.
     pub end: Option<EndView>,
     /// Set while the computer is thinking about its move.
     pub thinking: bool,

@@ -17,36 +17,65 @@ use crate::model::GameView;
 /// The largest message a client may send; anything longer is refused with an error.
 pub const MAX_CLIENT_MESSAGE: usize = 1024;
 
+/// A message from a client, as the module's documentation lists them.
 #[derive(Debug, Deserialize, PartialEq, Eq)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum ClientMessage {
+    /// Play a move.
     Move {
+        /// The move's letter.
         #[serde(rename = "move")]
         mv: String,
+        /// The number of moves the client saw, so that a move meant for an older position is
+        /// refused.
         #[serde(default)]
         ply: Option<usize>,
     },
+    /// Take back the player's last move and the computer's answer (against the computer).
     Undo,
+    /// Resign the game.
     Resign,
+    /// Offer the other player something (between friends).
     Offer {
+        /// `draw` or `takeback`.
         what: String,
     },
+    /// Answer the other player's offer, or withdraw one's own.
     Answer {
+        /// Whether the offer is accepted.
         accept: bool,
     },
+    /// Keep the connection alive; answered with [`ServerMessage::Pong`].
     Ping,
 }
 
+/// A message to a client.
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ServerMessage {
-    Welcome { you: Option<char> },
-    State { game: Box<GameView> },
-    Error { code: String, message: String },
+    /// Sent once on connecting: the side the client plays, or none for a watcher.
+    Welcome {
+        /// `S`, `N` or none.
+        you: Option<char>,
+    },
+    /// The whole game, after every change.
+    State {
+        /// The game as every client sees it.
+        game: Box<GameView>,
+    },
+    /// A request was refused.
+    Error {
+        /// A short machine-readable reason.
+        code: String,
+        /// What went wrong, for people.
+        message: String,
+    },
+    /// The answer to [`ClientMessage::Ping`].
     Pong,
 }
 
 impl ServerMessage {
+    /// An error message with `code` and `message`.
     pub fn error(code: &str, message: impl Into<String>) -> ServerMessage {
         ServerMessage::Error {
             code: code.to_string(),
@@ -54,6 +83,7 @@ impl ServerMessage {
         }
     }
 
+    /// The message as the JSON text of one WebSocket frame.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("server messages always serialise")
     }

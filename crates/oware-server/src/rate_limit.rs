@@ -18,6 +18,7 @@ pub struct RateLimit {
 pub const MAX_DROPPED_IN_A_ROW: u32 = 50;
 
 impl RateLimit {
+    /// A full bucket of `rate` messages a second (at least one), bursts of twice as many.
     pub fn new(rate: u32, now: std::time::Instant) -> RateLimit {
         let rate = f64::from(rate.max(1));
         RateLimit {
@@ -44,6 +45,7 @@ impl RateLimit {
         }
     }
 
+    /// Whether the client has had [`MAX_DROPPED_IN_A_ROW`] messages dropped in a row.
     pub fn should_disconnect(&self) -> bool {
         self.dropped_in_a_row >= MAX_DROPPED_IN_A_ROW
     }
@@ -84,6 +86,7 @@ pub struct AddressLimit {
 const ADDRESS_WINDOW: std::time::Duration = std::time::Duration::from_secs(3600);
 
 impl AddressLimit {
+    /// No address has created a game yet; each may create `per_hour` an hour.
     pub fn new(per_hour: usize) -> AddressLimit {
         AddressLimit {
             per_hour,

@@ -29,43 +29,66 @@ use crate::writer::StoreWriter;
 /// people.
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
+    /// No game has this id.
     #[error("there is no game {0:?}")]
     UnknownGame(String),
+    /// The token is not a player's.
     #[error("you are watching this game: only its players can move")]
     NotAPlayer,
+    /// The other side is to move.
     #[error("it is not your turn")]
     NotYourTurn,
+    /// The move was sent for another ply than the game's.
     #[error("the game has moved on since you saw it (you sent a move for ply {sent}, the game is at ply {now})")]
-    Stale { sent: usize, now: usize },
+    Stale {
+        /// The ply the client saw.
+        sent: usize,
+        /// The game's ply.
+        now: usize,
+    },
+    /// The rules refuse the move.
     #[error("{0}")]
     Illegal(PlayError),
+    /// An undo in a game between friends.
     #[error("undo is only for games against the computer")]
     UndoNotAllowed,
+    /// No move of the player's to take back.
     #[error("there is no move of yours to take back")]
     NothingToUndo,
+    /// That side's clock ran out.
     #[error("the game is over: {}'s time ran out", .0)]
     TimeOut(Side),
+    /// The second player has not taken their seat.
     #[error("your friend has not joined yet: wait for them before moving")]
     WaitingForOpponent,
+    /// The game has ended.
     #[error("the game is over")]
     Finished,
+    /// The game's move rate limit was exceeded.
     #[error("too many moves in this game: at most {0} a second")]
     TooFast(u32),
+    /// An offer or an answer in a game against the computer.
     #[error("that is only for games between friends")]
     FriendsOnly,
+    /// An answer with no offer waiting.
     #[error("there is no offer to answer")]
     NoOffer,
+    /// An offer while another waits.
     #[error("an offer is already waiting for an answer")]
     OfferPending,
+    /// A rematch of a game still in play.
     #[error("the game is not over yet")]
     NotOver,
+    /// The database failed.
     #[error("{0}")]
     Store(#[from] StoreError),
+    /// The server is stopping and takes no more changes.
     #[error("the server is stopping: try again in a moment")]
     ShuttingDown,
 }
 
 impl GameError {
+    /// The short code sent to programs with the error (`not-your-turn`, `stale`, …).
     pub fn code(&self) -> &'static str {
         match self {
             GameError::UnknownGame(_) => "unknown-game",
@@ -121,7 +144,9 @@ impl RoomState {
 
 /// One game in memory, with the channel its updates go out on.
 pub struct Room {
+    /// The game's id, as in its URL.
     pub id: String,
+    /// How the game was set up.
     pub setup: GameSetup,
     state: Mutex<RoomState>,
     /// Taken by every change, for as long as it takes to store it.
@@ -134,8 +159,11 @@ pub struct Room {
 
 /// A computer move to think about: the game as it was, and the version it was taken at.
 pub struct ComputerTurn {
+    /// The game when the computer was asked to move.
     pub game: Game,
+    /// The computer's level.
     pub level: u8,
+    /// The room's version then; the move is dropped if the game has changed since.
     pub version: u64,
 }
 
@@ -177,6 +205,7 @@ impl Room {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Every state the room announces from now on, as the JSON text of a state message.
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
         self.updates.subscribe()
     }
@@ -200,6 +229,7 @@ impl Room {
         }
     }
 
+    /// The game as every client sees it now.
     pub fn view(&self) -> GameView {
         self.view_of(&self.lock())
     }

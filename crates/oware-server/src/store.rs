@@ -12,12 +12,24 @@ use oware_rules::{Move, Position, RuleSet, Side};
 /// What went wrong with the database.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    /// SQLite refused a query or the file.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// A stored game cannot be read back.
     #[error("damaged record for game {game}: {what}")]
-    Damaged { game: String, what: String },
+    Damaged {
+        /// The game's id.
+        game: String,
+        /// What is wrong with it.
+        what: String,
+    },
+    /// The database was written by a newer server.
     #[error("the database has schema version {found}, newer than this server's {SCHEMA_VERSION}: run a newer server")]
-    NewerSchema { found: u32 },
+    NewerSchema {
+        /// The database's schema version.
+        found: u32,
+    },
+    /// The thread that writes to the database is gone.
     #[error("the database writer has stopped")]
     WriterStopped,
 }
@@ -25,9 +37,11 @@ pub enum StoreError {
 /// A game as stored: how it was set up, who holds which side, and the moves.
 #[derive(Debug, Clone)]
 pub struct StoredGame {
+    /// How the game was set up.
     pub setup: GameSetup,
     /// The token of the player of each side (South first), if that side has been taken.
     pub tokens: [Option<String>; 2],
+    /// The moves played, in order.
     pub moves: Vec<Move>,
     /// The clocks, in games played with them.
     pub clock: Option<Clock>,
@@ -82,6 +96,7 @@ const MIGRATIONS: [&str; 3] = [
 /// The schema version this server reads and writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
+/// The games' database: SQLite, one connection.
 pub struct Store {
     conn: Connection,
 }

@@ -71,6 +71,8 @@ pub struct EvalTable {
 }
 
 impl EvalTable {
+    /// The tables of `w`: one per stage of the game, or one alone where no weight changes with the
+    /// stage.
     pub fn new(w: &Weights) -> EvalTable {
         let steps = w.steps();
         let stages = if w.opening == [0; TERMS] {

@@ -35,6 +35,7 @@ pub const fn house_index(term: usize, col: usize) -> usize {
 /// house terms' are by column: index 0 is a house in column A (South's A, North's a).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Weights {
+    /// Per seed in the store.
     pub store: i32,
     /// Bonus for being the side to move.
     pub tempo: i32,
@@ -43,14 +44,19 @@ pub struct Weights {
     pub capture: i32,
     /// Per seed in the house.
     pub seeds: [i32; 6],
+    /// An empty house (fewer choices for its owner, a target once refilled with one seed).
     pub empty: [i32; 6],
+    /// A house of 1 or 2 seeds, which a sown seed makes capturable.
     pub vulnerable: [i32; 6],
     /// A house of 3 to 5 seeds.
     pub medium: [i32; 6],
     /// A house of 6 to 11 seeds.
     pub large: [i32; 6],
+    /// A house of 12 or more seeds (a kroo), whose lap round the board can capture on return.
     pub kroo: [i32; 6],
+    /// A house whose sowing reaches the opponent's row.
     pub reach: [i32; 6],
+    /// A house whose last seed lands on an opponent's house that then holds 2 or 3.
     pub threat: [i32; 6],
     /// What each weight (in the order of [`Weights::as_array`]) weighs more at the start of the
     /// game than at its end: the weight there is its own plus this times the seeds still on the

@@ -79,7 +79,9 @@ pub fn parse_openings(text: &str, rules: RuleSet) -> Result<Vec<Opening>, String
 
 /// How one game ended for the engine playing South.
 pub struct Played {
+    /// The game as played.
     pub game: Game,
+    /// Its result.
     pub outcome: Outcome,
     /// Why, in words (the rules' end reason, or a forfeit).
     pub reason: String,
@@ -208,12 +210,16 @@ pub fn play_game(
 /// Wins, draws and losses of the first engine.
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 pub struct Tally {
+    /// Games the first engine won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games the first engine lost.
     pub losses: u32,
 }
 
 impl Tally {
+    /// Games counted.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }

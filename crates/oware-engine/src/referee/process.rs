@@ -25,17 +25,33 @@ const ENGINE_TURN: &str = "EngineTurn";
 #[derive(Debug)]
 pub enum RefereeError {
     /// The command could not be started.
-    Start { command: String, source: io::Error },
+    Start {
+        /// The engine's command line.
+        command: String,
+        /// Why it could not start.
+        source: io::Error,
+    },
     /// The engine no longer reads what it is sent.
-    StoppedReading { command: String, source: io::Error },
+    StoppedReading {
+        /// The engine's command line.
+        command: String,
+        /// The error writing to it.
+        source: io::Error,
+    },
     /// No answer (`word`) in time.
     Silent {
+        /// The engine's command line.
         command: String,
+        /// The answer waited for.
         word: String,
+        /// How long the referee waited.
         timeout: Duration,
     },
     /// The engine's output ended: it exited.
-    Exited { command: String },
+    Exited {
+        /// The engine's command line.
+        command: String,
+    },
     /// The engine answered `info string error` to the referee's options or position: a setup it
     /// cannot play, not a lost game.
     Refused(String),

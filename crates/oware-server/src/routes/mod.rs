@@ -21,6 +21,7 @@ use crate::ws;
 /// The largest request body the API reads.
 const MAX_BODY: usize = 80 * 1024;
 
+/// Every route of the server (pages, assets, the JSON API, the WebSocket) over `state`.
 pub fn router(state: Shared) -> Router {
     Router::new()
         .route("/", get(pages::index))
