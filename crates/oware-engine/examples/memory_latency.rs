@@ -1,8 +1,8 @@
 //! Measures how long one random read takes on this machine for working sets of 1 to 64 MiB: each
 //! read is a cache line whose address the previous read gave (so none can start early), on 2 MiB
 //! pages where Linux grants them, as the transposition table's. This is the price of a table probe
-//! that misses the caches, and the size at which a table leaves them. On the shared machine of
-//! docs/benchmarks.md ("Ninth sitting") reads cost 8–28 ns up to somewhere between 2 and 8 MiB and
+//! that misses the caches, and the size at which a table leaves them. On the shared machines of
+//! docs/benchmarks.md reads cost 8–28 ns up to somewhere between 2 and 8 MiB and
 //! 100–230 ns beyond, the edge moving with what else runs there: a search whose table grows to 8 MiB
 //! pays the higher price, when it does, on nearly every probe the prefetch has not covered.
 //!

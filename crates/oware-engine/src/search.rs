@@ -632,7 +632,7 @@ impl<'a> Worker<'a> {
         }
         // Leaves are evaluated without a table probe: a probe is a cache miss that costs more than
         // the evaluation. (Leaves are only about an eighth of the nodes, though: most nodes have
-        // a ply or more to go and pay a probe; see docs/benchmarks.md, tenth sitting.)
+        // a ply or more to go and pay a probe.)
         if depth <= 0 {
             // No capture search here: one (captures only, standing pat on the evaluation) scored
             // +29 Elo [-24, +84] in 144 games, not enough to keep (docs/engine-matches.md).
