@@ -23,6 +23,7 @@ mod engine;
 mod eval;
 mod hash;
 pub mod input;
+mod interface;
 mod ordering;
 pub mod player;
 pub mod protocol;
@@ -33,12 +34,13 @@ mod time;
 mod tt;
 
 pub use bench::{bench_games, games_along};
-pub use engine::{Analysis, Engine, EngineOptions, MoveScore, Probe, SearchControl, SearchResult};
+pub use engine::{Engine, EngineOptions};
 pub use eval::{
     evaluate, features, house_index, EvalTable, Weights, BOARD_TERMS, HOUSE_TERMS, SIZE_TERMS,
     TERMS,
 };
 pub use hash::key as position_key;
+pub use interface::{Analysis, MoveScore, Probe, SearchControl, SearchResult};
 pub use player::{choose_move, Level, LEVELS};
 pub use search::{plies_to_end, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD};
 pub use time::{Clock, Limits, DEFAULT_MOVE_OVERHEAD};

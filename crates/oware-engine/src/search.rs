@@ -28,9 +28,9 @@ use std::time::{Duration, Instant};
 
 use oware_rules::{Game, Move, MoveSet, PackedPosition, RuleSet, Side};
 
-use crate::engine::{MoveScore, Probe, SearchControl, SearchResult};
 use crate::eval::EvalTable;
 use crate::hash;
+use crate::interface::{MoveScore, Probe, SearchControl, SearchResult};
 use crate::ordering::{move_order, Killers};
 use crate::time::Limits;
 use crate::tt::{Bound, Entry, Table};

@@ -36,6 +36,7 @@ use std::str::FromStr;
 
 use crate::game::{Game, ReplayError};
 use crate::position::Position;
+pub use crate::text::Outcome;
 use crate::text::{move_number, move_word, scan, GameTextError, GameTextErrorKind, ItemKind};
 
 use crate::types::{Move, RuleSet, Side};
@@ -44,56 +45,6 @@ use crate::types::{Move, RuleSet, Side};
 pub const ROSTER: [&str; 8] = [
     "Variant", "Event", "Site", "Date", "Round", "South", "North", "Result",
 ];
-
-/// How a game stands: the token that ends the move text and the value of the `Result` tag.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Outcome {
-    /// South won: `1-0`.
-    SouthWins,
-    /// North won: `0-1`.
-    NorthWins,
-    /// A draw: `1/2-1/2`.
-    Draw,
-    /// The game goes on, or its end is not given: `*`.
-    #[default]
-    Unfinished,
-}
-
-impl Outcome {
-    /// The token that writes the outcome (`1-0`, `0-1`, `1/2-1/2`, `*`).
-    pub const fn token(self) -> &'static str {
-        match self {
-            Outcome::SouthWins => "1-0",
-            Outcome::NorthWins => "0-1",
-            Outcome::Draw => "1/2-1/2",
-            Outcome::Unfinished => "*",
-        }
-    }
-
-    /// Reads what [`Outcome::token`] writes; `None` for anything else.
-    pub fn from_token(token: &str) -> Option<Outcome> {
-        [
-            Outcome::SouthWins,
-            Outcome::NorthWins,
-            Outcome::Draw,
-            Outcome::Unfinished,
-        ]
-        .into_iter()
-        .find(|o| o.token() == token)
-    }
-
-    /// The outcome of a finished game, or `Unfinished`.
-    pub fn of_game(game: &Game) -> Outcome {
-        match game.end() {
-            None => Outcome::Unfinished,
-            Some(end) => match end.score.winner() {
-                Some(Side::South) => Outcome::SouthWins,
-                Some(Side::North) => Outcome::NorthWins,
-                None => Outcome::Draw,
-            },
-        }
-    }
-}
 
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -27,9 +27,8 @@
 use std::fmt;
 
 use crate::game::{Game, ReplayError};
-use crate::ogn::Outcome;
 use crate::position::{Position, PositionError};
-use crate::types::{Move, RuleSet, UnknownRuleSet};
+use crate::types::{Move, RuleSet, Side, UnknownRuleSet};
 
 /// One thing read from a game's text, with the 1-based line it is on (where it starts).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -465,6 +464,56 @@ impl fmt::Display for GameTextError {
 }
 
 impl std::error::Error for GameTextError {}
+
+/// How a game stands: the token that ends the move text and the value of the `Result` tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Outcome {
+    /// South won: `1-0`.
+    SouthWins,
+    /// North won: `0-1`.
+    NorthWins,
+    /// A draw: `1/2-1/2`.
+    Draw,
+    /// The game goes on, or its end is not given: `*`.
+    #[default]
+    Unfinished,
+}
+
+impl Outcome {
+    /// The token that writes the outcome (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub const fn token(self) -> &'static str {
+        match self {
+            Outcome::SouthWins => "1-0",
+            Outcome::NorthWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::Unfinished => "*",
+        }
+    }
+
+    /// Reads what [`Outcome::token`] writes; `None` for anything else.
+    pub fn from_token(token: &str) -> Option<Outcome> {
+        [
+            Outcome::SouthWins,
+            Outcome::NorthWins,
+            Outcome::Draw,
+            Outcome::Unfinished,
+        ]
+        .into_iter()
+        .find(|o| o.token() == token)
+    }
+
+    /// The outcome of a finished game, or `Unfinished`.
+    pub fn of_game(game: &Game) -> Outcome {
+        match game.end() {
+            None => Outcome::Unfinished,
+            Some(end) => match end.score.winner() {
+                Some(Side::South) => Outcome::SouthWins,
+                Some(Side::North) => Outcome::NorthWins,
+                None => Outcome::Draw,
+            },
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
