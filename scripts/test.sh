@@ -32,6 +32,8 @@ echo "rust-version $declared (the newest a locked dependency asks for: $needed)"
 
 echo "== cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings -D clippy::incompatible_msrv
+echo "== cargo doc (every intra-doc link of the library crates resolves; the binary's doc comments are its --help text)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --exclude oware-cli --no-deps --locked --quiet
 echo "== cargo test (workspace, release mode for the deep perft and search tests)"
 cargo test --workspace --release --locked
 
