@@ -1061,5 +1061,8 @@ document.getElementById('sound').addEventListener('change', (e) => {
   saved.set('oware.sound', e.target.checked ? 'on' : 'off');
 });
 
+// The colour scheme at once, not after the coach's catalogue has loaded: no flash of the wrong
+// scheme, and a reloaded page shows the remembered one from its first paint.
+applyTheme();
 // The coach's words are loaded first: the pages use them as they are drawn.
 Coach.load().catch(() => null).then(route);
