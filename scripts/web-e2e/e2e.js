@@ -294,7 +294,8 @@ async function friendConveniences(browser) {
   await a.page.click('#resign');
   check((await a.page.textContent('#resign')).includes('Really'), 'resigning asks for a second press');
   await a.page.click('#resign');
-  await b.page.waitForFunction(() => document.body.dataset.over === '1');
+  // Each page learns of the end from its own connection: wait for both before reading them.
+  for (const x of [a, b]) await x.page.waitForFunction(() => document.body.dataset.over === '1');
   check((await b.page.textContent('#status')).includes('Has ganado'), 'the resignation, in Spanish: ' + await b.page.textContent('#status'));
   check((await a.page.textContent('#status')).includes('resignation'), 'the reason: ' + await a.page.textContent('#status'));
   await b.page.screenshot({ path: OUT + '/friend-resigned-es.png' });
