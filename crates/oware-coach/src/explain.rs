@@ -359,7 +359,18 @@ pub fn render_score(score: i32, lang: Lang) -> String {
             let key = if p > 0 { "score.win" } else { "score.loss" };
             msg::format(lang, key, &[("plies", &plies)])
         }
-        None => format!("{:+.1}", f64::from(score) / 100.0).replace('.', msg::raw(lang, "decimal")),
+        None => {
+            // Rounded to tenths first, so that a score that rounds to nothing reads `0.0`, not
+            // `-0.0` or `+0.0`.
+            let tenths = (f64::from(score) / 10.0).round() as i32;
+            let sign = match tenths.signum() {
+                1 => "+",
+                -1 => "-",
+                _ => "",
+            };
+            let (whole, tenth) = (tenths.unsigned_abs() / 10, tenths.unsigned_abs() % 10);
+            format!("{sign}{whole}{}{tenth}", msg::raw(lang, "decimal"))
+        }
     }
 }
 
@@ -724,6 +735,10 @@ mod tests {
     fn scores_and_lines_in_words() {
         assert_eq!(render_score(150, Lang::En), "+1.5");
         assert_eq!(render_score(-250, Lang::Fr), "-2,5");
+        assert_eq!(render_score(-4, Lang::En), "0.0");
+        assert_eq!(render_score(0, Lang::Ca), "0,0");
+        assert_eq!(render_score(-5, Lang::En), "-0.1");
+        assert_eq!(render_score(1234, Lang::En), "+12.3");
         let win = oware_engine::WIN - 3;
         assert_eq!(render_score(win, Lang::En), "a win in 3 plies");
         assert_eq!(render_score(-win, Lang::Es), "derrota en 3 medias jugadas");
