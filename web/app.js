@@ -900,7 +900,14 @@ function analysisPage() {
   function valueText(m) {
     if (m.end_in > 0) return t(m.end_in === 1 ? 'analysis.winIn1' : 'analysis.winIn', { n: m.end_in });
     if (m.end_in < 0) return t(m.end_in === -1 ? 'analysis.lossIn1' : 'analysis.lossIn', { n: -m.end_in });
-    return (m.score > 0 ? '+' : '') + m.score.toFixed(1);
+    // Rounded to tenths first: a value that rounds to nothing reads 0.0, not -0.0. Decimal
+    // comma or point as the page's language writes numbers.
+    const tenths = Math.round(m.score * 10);
+    const sign = tenths > 0 ? '+' : tenths < 0 ? '-' : '';
+    const digits = new Intl.NumberFormat(document.documentElement.lang || undefined, {
+      minimumFractionDigits: 1, maximumFractionDigits: 1,
+    }).format(Math.abs(tenths) / 10);
+    return sign + digits;
   }
 
   async function evaluate(data, position, over) {

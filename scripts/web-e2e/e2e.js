@@ -288,7 +288,10 @@ async function friendConveniences(browser) {
   check(a.page.url() === b.page.url(), 'both in the same rematch');
   await b.page.waitForSelector('g.house.legal');
   check(/[A-F]/.test(await b.page.getAttribute('g.house.legal', 'data-house')), 'North is South in the rematch');
-  check(await a.page.evaluate(() => document.body.dataset.waiting) === '0', 'the rematch starts at once');
+  // South's page learns of the join by a message; it needs no waiting room.
+  const started = await a.page.waitForFunction(() => document.body.dataset.waiting === '0', null, { timeout: 5000 })
+    .then(() => true, () => false);
+  check(started, 'the rematch starts at once');
   // The new North resigns (two presses): the new South wins.
   await a.page.waitForSelector('#resign:not([hidden])');
   await a.page.click('#resign');
@@ -346,6 +349,11 @@ async function pages(browser) {
           const rows = await page.$$eval('#evaluation tr', (trs) => trs.slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)));
           check(rows.length === 6, 'a value for each of the 6 legal moves: ' + JSON.stringify(rows));
           check(rows.every((r) => /^[A-F]$/.test(r[0]) && r[2].startsWith(r[0])), 'each with its best line: ' + JSON.stringify(rows));
+          // Values in the page's way of writing numbers (a decimal comma but in English), and a
+          // value that rounds to nothing without a sign.
+          const decimal = lang === 'en' ? /^\D*\d+\.\d\D*$/ : /^\D*\d+,\d\D*$/;
+          check(rows.every((r) => !/\d/.test(r[1]) || /[a-zA-Z]/.test(r[1]) || decimal.test(r[1])), `values written as ${lang} writes numbers: ` + JSON.stringify(rows));
+          check(rows.every((r) => !/^[-+]0[.,]0$/.test(r[1])), 'no signed zero: ' + JSON.stringify(rows));
         }
         await page.waitForTimeout(100);
         await shot(path.slice(1) || 'home');

@@ -39,8 +39,8 @@ use crate::solve::{
     flagged_boards, joins_by_scan, predecessors, told, AwariScheme, Scheme, CHUNK, NEW_A, NEW_B,
 };
 use crate::transport::{
-    all_max, all_sum, broadcast, read_ref, Counted, Outbox, Slices, Transport, TransportError,
-    REF_BYTES,
+    all_max, all_sum, broadcast, read_ref, Counted, Outbox, Slices, Ticket, Transport,
+    TransportError, REF_BYTES,
 };
 use crate::{LowerLevels, Progress};
 
@@ -147,14 +147,25 @@ impl RankLevels {
         t: &dyn Transport,
         queries: &[(usize, Board)],
     ) -> Result<Vec<Bounds>, TransportError> {
-        let (rules, levels) = match self {
+        let asked = self.ask(t, queries)?;
+        let answering = self.answer(t, asked)?;
+        self.values(t, answering)
+    }
+
+    /// The first step of [`RankLevels::resolve`], started: the questions go to the owners of the
+    /// boards (values at hand are looked up at once). Collective, like the two steps after it,
+    /// [`RankLevels::answer`] and [`RankLevels::values`]; other work may go on between them.
+    fn ask(&self, t: &dyn Transport, queries: &[(usize, Board)]) -> Result<Asked, TransportError> {
+        let levels = match self {
             RankLevels::Whole(levels) => {
-                return Ok(queries
-                    .iter()
-                    .map(|(seeds, board)| levels.bounds(*seeds, board))
-                    .collect())
+                return Ok(Asked::AtHand(
+                    queries
+                        .iter()
+                        .map(|(seeds, board)| levels.bounds(*seeds, board))
+                        .collect(),
+                ))
             }
-            RankLevels::Sliced { rules, levels } => (*rules, levels),
+            RankLevels::Sliced { levels, .. } => levels,
         };
         let ranks = t.size();
         let slices: Vec<Slices> = levels
@@ -176,10 +187,28 @@ impl RankLevels {
             let owner = slices.owner(i);
             out.push(owner, i - slices.range(owner).start, false);
             out.push_bytes(owner, &[*seeds as u8]);
-            route.push((owner, asked[owner]));
+            // Where the answer will be: the owner's reply, at this question's place in it.
+            route.push((owner, asked[owner], *seeds));
             asked[owner] += 1;
         }
-        let questions = t.exchange(out.into_buffers())?;
+        Ok(Asked::Sent {
+            questions: t.start(out.into_buffers())?,
+            route,
+        })
+    }
+
+    /// The second step: this rank's answers to the questions it was asked go back, started.
+    fn answer(&self, t: &dyn Transport, asked: Asked) -> Result<Answering, TransportError> {
+        let (questions, route, levels) = match (asked, self) {
+            (Asked::AtHand(values), _) => return Ok(Answering::AtHand(values)),
+            (Asked::Sent { questions, route }, RankLevels::Sliced { levels, .. }) => {
+                (questions, route, levels)
+            }
+            (Asked::Sent { .. }, RankLevels::Whole(_)) => {
+                unreachable!("questions are sent only for sliced levels")
+            }
+        };
+        let questions = t.finish(questions)?;
         let me = t.rank();
         let answers: Vec<Vec<u8>> = questions
             .iter()
@@ -204,14 +233,34 @@ impl RankLevels {
                     .collect()
             })
             .collect::<Result<_, _>>()?;
-        let replies = t.exchange(answers)?;
+        Ok(Answering::Sent {
+            replies: t.start(answers)?,
+            route,
+        })
+    }
+
+    /// The last step: the values asked for, in the order of the questions.
+    fn values(
+        &self,
+        t: &dyn Transport,
+        answering: Answering,
+    ) -> Result<Vec<Bounds>, TransportError> {
+        let (replies, route, rules) = match (answering, self) {
+            (Answering::AtHand(values), _) => return Ok(values),
+            (Answering::Sent { replies, route }, RankLevels::Sliced { rules, .. }) => {
+                (replies, route, *rules)
+            }
+            (Answering::Sent { .. }, RankLevels::Whole(_)) => {
+                unreachable!("questions are sent only for sliced levels")
+            }
+        };
+        let replies = t.finish(replies)?;
         route
             .iter()
-            .zip(queries)
-            .map(|(&(owner, k), (seeds, _))| {
+            .map(|&(owner, k, seeds)| {
                 replies[owner]
                     .get(k)
-                    .map(|&code| stored_bounds(rules, *seeds, code))
+                    .map(|&code| stored_bounds(rules, seeds, code))
                     .ok_or_else(|| TransportError(format!("rank {owner} answered too little")))
             })
             .collect()
@@ -245,6 +294,26 @@ impl RankLevels {
     }
 }
 
+/// Where each answer to a rank's questions will be: the owner asked, the question's place among
+/// those sent to it, and the level asked about (to decode the answer).
+type Route = Vec<(usize, usize, usize)>;
+
+/// Questions about lower-level boards after [`RankLevels::ask`].
+enum Asked {
+    /// The values, looked up at once (whole levels).
+    AtHand(Vec<Bounds>),
+    /// Sent to the owners.
+    Sent { questions: Ticket, route: Route },
+}
+
+/// Questions after [`RankLevels::answer`].
+enum Answering {
+    /// The values, looked up at once (whole levels).
+    AtHand(Vec<Bounds>),
+    /// The owners' answers on their way.
+    Sent { replies: Ticket, route: Route },
+}
+
 /// Boards set up per round of lower-level questions.
 const SETUP_BLOCK: u64 = 1 << 16;
 /// Dirty chunks a rank handles per round of updates: bounds the batches (a chunk's boards have at
@@ -253,6 +322,14 @@ const ROUND_CHUNKS: usize = 1024;
 
 /// Boards of lower levels whose values a rank needs, with their levels.
 type Queries = Vec<(usize, Board)>;
+
+/// A block of the set-up between its preparation and its answers: its boards still open, and the
+/// lower-level boards their captures lead to (`captures` of them for each open board, in order).
+struct SetupBlock {
+    boards: u64,
+    pending: Vec<Pending>,
+    queries: Queries,
+}
 
 /// What a board needs once its capture values are known.
 struct Pending {
@@ -295,9 +372,12 @@ pub fn solve_slice(
         n,
     };
 
-    // Set-up, a block at a time: the values of the boards captures lead to are asked together.
+    // Set-up, a block at a time: the values of the boards captures lead to are asked together. The
+    // questions and answers travel while the next block is prepared: in each step block b is
+    // prepared and its questions sent, block b-1's questions are answered, and block b-2 is settled
+    // with its answers.
     let rounds = all_max(t, (n as u64).div_ceil(SETUP_BLOCK))?;
-    for b in 0..rounds {
+    let prepare = |b: u64| {
         let start = (b * SETUP_BLOCK).min(n as u64) as usize;
         let end = (start + SETUP_BLOCK as usize).min(n);
         let parts: Vec<(Vec<Pending>, Queries)> = (start..end)
@@ -333,21 +413,45 @@ pub fn solve_slice(
                 (pending, queries)
             })
             .collect();
-        let queries: Vec<(usize, Board)> = parts.iter().flat_map(|p| p.1.clone()).collect();
-        let values = lower.resolve(t, &queries)?;
+        let (pending, queries): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
+        SetupBlock {
+            boards: (end - start) as u64,
+            pending: pending.into_iter().flatten().collect(),
+            queries: queries.into_iter().flatten().collect(),
+        }
+    };
+    let settle = |block: SetupBlock, values: Vec<Bounds>| {
         let mut at = 0;
-        for p in parts.iter().flat_map(|p| &p.0) {
+        for p in &block.pending {
             let mut best = p.best;
             for (v, (seeds, _)) in values[at..at + p.captures as usize]
                 .iter()
-                .zip(&queries[at..])
+                .zip(&block.queries[at..])
             {
                 best = widen(best, through_move(rules, k, *seeds, *v));
             }
             at += p.captures as usize;
             state.scheme.set_open(p.i, best, p.inside);
         }
-        progress.advance((end - start) as u64);
+        progress.advance(block.boards);
+    };
+    let mut asked = None;
+    let mut answering = None;
+    for b in 0..rounds + 2 {
+        let next = if b < rounds {
+            let block = prepare(b);
+            let questions = lower.ask(t, &block.queries)?;
+            Some((block, questions))
+        } else {
+            None
+        };
+        let ready = answering.take();
+        if let Some((block, questions)) = std::mem::replace(&mut asked, next) {
+            answering = Some((block, lower.answer(t, questions)?));
+        }
+        if let Some((block, answers)) = ready {
+            settle(block, lower.values(t, answers)?);
+        }
     }
 
     for threshold in (1..=k as i8).rev() {
@@ -398,7 +502,9 @@ impl SliceState {
     }
 
     /// Rounds of news until no rank has any: each round handles up to [`ROUND_CHUNKS`] dirty
-    /// chunks, tells predecessors on this rank at once and batches the others per owner.
+    /// chunks, tells predecessors on this rank at once and batches the others per owner. A round's
+    /// batches travel while the next round is computed: its exchange is started, the next round's
+    /// chunks are handled, and only then is it finished and its news applied.
     fn propagate(
         &self,
         t: &dyn Transport,
@@ -407,91 +513,123 @@ impl SliceState {
         lo: u64,
         threshold: i8,
     ) -> Result<(), TransportError> {
-        let me = t.rank();
-        let ranks = t.size();
-        // Rounds go round the slice from where the last one stopped, as the one-process solver's
-        // sweeps do: starting each round from the first dirty chunk would visit the low chunks
-        // again and again for a flag or two each.
         let mut cursor = 0;
-        let total = self.dirty.len();
+        let mut in_flight = None;
+        // Whether the last finished exchange carried no work from any rank.
+        let mut quiet = false;
         loop {
-            let mut chunks = Vec::new();
-            let mut seen = 0;
-            while seen < total && chunks.len() < ROUND_CHUNKS {
-                let c = (cursor + seen) % total;
-                if self.dirty[c].swap(false, Relaxed) {
-                    chunks.push(c);
-                }
-                seen += 1;
-            }
-            cursor = (cursor + seen) % total.max(1);
-            let out = chunks
-                .into_par_iter()
-                .map(|c| {
-                    let mut out = Outbox::new(ranks);
-                    let boards = flagged_boards(&self.scheme, index, self.chunk_range(c), lo);
-                    for (i, board) in boards {
-                        let w = self.scheme.clear_flags(i, NEW_A | NEW_B);
-                        for (bit, b_news) in [(NEW_A, false), (NEW_B, true)] {
-                            if w & bit == 0 {
-                                continue;
-                            }
-                            predecessors(&board, RuleSet::Awari, |p| {
-                                let Some(j) = index.rank(&p) else { return };
-                                let owner = slices.owner(j);
-                                let offset = j - slices.range(owner).start;
-                                if owner == me {
-                                    self.apply(offset as usize, b_news, threshold);
-                                } else {
-                                    out.push(owner, offset, b_news);
-                                }
-                            });
-                        }
-                    }
-                    out
-                })
-                .reduce(
-                    || Outbox::new(ranks),
-                    |mut a, b| {
-                        a.append(b);
-                        a
-                    },
-                );
-            // Each batch starts with the sender's count of work left (dirty chunks, updates sent):
-            // when every count is 0, nothing is in flight and nothing is left anywhere, so the
-            // round needs no separate vote to end the threshold.
-            let mut buffers = out.into_buffers();
-            let left = self.dirty.iter().filter(|d| d.load(Relaxed)).count()
-                + buffers.iter().filter(|b| !b.is_empty()).count();
-            for b in &mut buffers {
-                b.splice(0..0, (left as u64).to_le_bytes());
-            }
-            let incoming = t.exchange(buffers)?;
-            let mut busy = 0u64;
-            for buffer in &incoming {
-                let Some((left, updates)) = buffer.split_first_chunk::<8>() else {
-                    return Err(TransportError("a batch without its header".into()));
-                };
-                busy += u64::from_le_bytes(*left);
-                if updates.len() % REF_BYTES != 0 {
-                    return Err(TransportError("a truncated batch of updates".into()));
-                }
-                updates.par_chunks(REF_BYTES).try_for_each(|item| {
-                    let (offset, b_news) = read_ref(item);
-                    if offset as usize >= self.n {
-                        return Err(TransportError(format!(
-                            "an update for board {offset} of a slice of {}",
-                            self.n
-                        )));
-                    }
-                    self.apply(offset as usize, b_news, threshold);
-                    Ok(())
-                })?;
-            }
-            if busy == 0 {
+            let buffers = self.round(t, index, slices, lo, threshold, &mut cursor);
+            let Some(previous) = in_flight.replace(t.start(buffers)?) else {
+                continue;
+            };
+            let busy = self.receive(t.finish(previous)?, threshold)?;
+            // Each batch starts with its sender's count of work left when it was sent. Rounds r-2
+            // and r-1 without work anywhere: nothing was dirty when r-1 was sent, r-2 and r-1
+            // carried no news to change that, so round r found nothing either and nothing is left.
+            // The decision is the same on every rank (the counts are everyone's); round r, empty,
+            // is finished so that every rank's exchanges stay in step.
+            if quiet && busy == 0 {
+                let last = in_flight.take().expect("the round just started");
+                let left = self.receive(t.finish(last)?, threshold)?;
+                debug_assert_eq!(left, 0, "work after two quiet rounds");
                 return Ok(());
             }
+            quiet = busy == 0;
         }
+    }
+
+    /// One round: up to [`ROUND_CHUNKS`] dirty chunks from `cursor` on, going round the slice from
+    /// where the last round stopped, as the one-process solver's sweeps do (starting each round
+    /// from the first dirty chunk would visit the low chunks again and again for a flag or two
+    /// each). Returns the batches for the other ranks, each headed by this rank's count of work
+    /// left (dirty chunks, batches with updates).
+    fn round(
+        &self,
+        t: &dyn Transport,
+        index: &LevelIndex,
+        slices: &Slices,
+        lo: u64,
+        threshold: i8,
+        cursor: &mut usize,
+    ) -> Vec<Vec<u8>> {
+        let me = t.rank();
+        let ranks = t.size();
+        let total = self.dirty.len();
+        let mut chunks = Vec::new();
+        let mut seen = 0;
+        while seen < total && chunks.len() < ROUND_CHUNKS {
+            let c = (*cursor + seen) % total;
+            if self.dirty[c].swap(false, Relaxed) {
+                chunks.push(c);
+            }
+            seen += 1;
+        }
+        *cursor = (*cursor + seen) % total.max(1);
+        let out = chunks
+            .into_par_iter()
+            .map(|c| {
+                let mut out = Outbox::new(ranks);
+                let boards = flagged_boards(&self.scheme, index, self.chunk_range(c), lo);
+                for (i, board) in boards {
+                    let w = self.scheme.clear_flags(i, NEW_A | NEW_B);
+                    for (bit, b_news) in [(NEW_A, false), (NEW_B, true)] {
+                        if w & bit == 0 {
+                            continue;
+                        }
+                        predecessors(&board, RuleSet::Awari, |p| {
+                            let Some(j) = index.rank(&p) else { return };
+                            let owner = slices.owner(j);
+                            let offset = j - slices.range(owner).start;
+                            if owner == me {
+                                self.apply(offset as usize, b_news, threshold);
+                            } else {
+                                out.push(owner, offset, b_news);
+                            }
+                        });
+                    }
+                }
+                out
+            })
+            .reduce(
+                || Outbox::new(ranks),
+                |mut a, b| {
+                    a.append(b);
+                    a
+                },
+            );
+        let mut buffers = out.into_buffers();
+        let left = self.dirty.iter().filter(|d| d.load(Relaxed)).count()
+            + buffers.iter().filter(|b| !b.is_empty()).count();
+        for b in &mut buffers {
+            b.splice(0..0, (left as u64).to_le_bytes());
+        }
+        buffers
+    }
+
+    /// Applies the news of one exchange; returns the sum of the senders' counts of work left.
+    fn receive(&self, incoming: Vec<Vec<u8>>, threshold: i8) -> Result<u64, TransportError> {
+        let mut busy = 0u64;
+        for buffer in &incoming {
+            let Some((left, updates)) = buffer.split_first_chunk::<8>() else {
+                return Err(TransportError("a batch without its header".into()));
+            };
+            busy += u64::from_le_bytes(*left);
+            if updates.len() % REF_BYTES != 0 {
+                return Err(TransportError("a truncated batch of updates".into()));
+            }
+            updates.par_chunks(REF_BYTES).try_for_each(|item| {
+                let (offset, b_news) = read_ref(item);
+                if offset as usize >= self.n {
+                    return Err(TransportError(format!(
+                        "an update for board {offset} of a slice of {}",
+                        self.n
+                    )));
+                }
+                self.apply(offset as usize, b_news, threshold);
+                Ok(())
+            })?;
+        }
+        Ok(busy)
     }
 }
 
@@ -512,6 +650,9 @@ pub struct DistributedLevelReport {
     pub bytes_exchanged: u64,
     /// All-to-all exchanges the level took (each one a synchronisation of all ranks).
     pub exchanges: u64,
+    /// Seconds a rank spent waiting for exchanges to finish, on average over the ranks: the part
+    /// of the communication (and of the other ranks' lateness) that computation did not hide.
+    pub waited: f64,
 }
 
 /// Events of the level loop, for progress output (rank 0's) and test hooks.
@@ -690,7 +831,7 @@ pub fn build_distributed(
     let mut lower = RankLevels::new(rules, mode);
     for seeds in 0..=max_seeds {
         let started = Instant::now();
-        let (sent_before, exchanges_before) = (t.sent(), t.exchanges());
+        let (sent_before, exchanges_before, waited_before) = (t.sent(), t.exchanges(), t.waited());
         let index = LevelIndex::new(seeds, index_kind(rules));
         let slices = Slices::new(index.count(), ranks);
         let transport_error = |source| DistributedError::Transport { seeds, source };
@@ -767,6 +908,8 @@ pub fn build_distributed(
         lower.push(mode, file, slice, slices.range(me));
         let exchanges = t.exchanges() - exchanges_before;
         let bytes_exchanged = all_sum(&t, t.sent() - sent_before).map_err(transport_error)?;
+        let waited_ns = (t.waited() - waited_before).as_nanos() as u64;
+        let waited = all_sum(&t, waited_ns).map_err(transport_error)? as f64 / 1e9 / ranks as f64;
         on_event(LevelEvent::Finished(&DistributedLevelReport {
             seeds,
             boards: index.count(),
@@ -775,6 +918,7 @@ pub fn build_distributed(
             ranks,
             bytes_exchanged,
             exchanges,
+            waited,
         }));
     }
     Ok(())

@@ -3,6 +3,10 @@
 //! [`LocalTransport`] mirrors with threads in one process for tests. Everything else (sums,
 //! broadcasts, batched updates of boards owned by other ranks) is built on it here, once.
 //!
+//! An exchange is started and finished in two steps ([`Transport::start`], [`Transport::finish`])
+//! so that a rank can go on computing while its batches travel: the solver sends one round's
+//! updates and works on the next round before it reads what the others sent.
+//!
 //! Which rank owns which board of a level is [`Slices`]: contiguous index ranges of near-equal size.
 
 use std::collections::HashMap;
@@ -10,6 +14,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// A failed exchange (a peer gone, a buffer too large for one message).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,23 +28,40 @@ impl std::fmt::Display for TransportError {
 
 impl std::error::Error for TransportError {}
 
+/// An exchange that was started and is not finished yet: its number among this rank's exchanges.
+/// Not `Clone`: an exchange is finished once.
+#[derive(Debug, PartialEq, Eq)]
+#[must_use = "an exchange that is started must be finished"]
+pub struct Ticket(pub u64);
+
 /// The ranks of a job, as one of them sees them.
 pub trait Transport {
     /// This rank's number, `0..size()`.
     fn rank(&self) -> usize;
     /// Ranks in the job.
     fn size(&self) -> usize;
-    /// Collective (every rank calls it, in the same order as every other collective): sends
-    /// `outgoing[d]` to rank `d` (`outgoing` has [`Transport::size`] buffers, this rank's own
-    /// included) and returns the buffer each rank sent to this one, by source rank.
-    fn exchange(&self, outgoing: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, TransportError>;
+    /// Starts a collective exchange (every rank starts the same exchanges in the same order):
+    /// sends `outgoing[d]` to rank `d` (`outgoing` has [`Transport::size`] buffers, this rank's
+    /// own included) and returns at once. A rank may start more exchanges before it finishes this
+    /// one.
+    fn start(&self, outgoing: Vec<Vec<u8>>) -> Result<Ticket, TransportError>;
+    /// Waits for the exchange `ticket` to end; returns the buffer each rank sent to this one in it,
+    /// by source rank.
+    fn finish(&self, ticket: Ticket) -> Result<Vec<Vec<u8>>, TransportError>;
+    /// Starts an exchange and waits for it.
+    fn exchange(&self, outgoing: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, TransportError> {
+        let ticket = self.start(outgoing)?;
+        self.finish(ticket)
+    }
 }
 
-/// A transport that counts the bytes this rank sends to others (its own buffer is not traffic).
+/// A transport that counts the bytes this rank sends to others (its own buffer is not traffic),
+/// the exchanges, and the time spent waiting for them to finish.
 pub struct Counted<'a> {
     inner: &'a dyn Transport,
     sent: AtomicU64,
     exchanges: AtomicU64,
+    waited_ns: AtomicU64,
 }
 
 impl<'a> Counted<'a> {
@@ -49,6 +71,7 @@ impl<'a> Counted<'a> {
             inner,
             sent: AtomicU64::new(0),
             exchanges: AtomicU64::new(0),
+            waited_ns: AtomicU64::new(0),
         }
     }
 
@@ -61,6 +84,12 @@ impl<'a> Counted<'a> {
     pub fn exchanges(&self) -> u64 {
         self.exchanges.load(Relaxed)
     }
+
+    /// Time spent so far in [`Transport::finish`]: waiting for other ranks and for the bytes, the
+    /// part of the exchanges that computation did not hide.
+    pub fn waited(&self) -> Duration {
+        Duration::from_nanos(self.waited_ns.load(Relaxed))
+    }
 }
 
 impl Transport for Counted<'_> {
@@ -70,7 +99,7 @@ impl Transport for Counted<'_> {
     fn size(&self) -> usize {
         self.inner.size()
     }
-    fn exchange(&self, outgoing: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, TransportError> {
+    fn start(&self, outgoing: Vec<Vec<u8>>) -> Result<Ticket, TransportError> {
         let me = self.rank();
         let bytes: usize = outgoing
             .iter()
@@ -80,7 +109,14 @@ impl Transport for Counted<'_> {
             .sum();
         self.sent.fetch_add(bytes as u64, Relaxed);
         self.exchanges.fetch_add(1, Relaxed);
-        self.inner.exchange(outgoing)
+        self.inner.start(outgoing)
+    }
+    fn finish(&self, ticket: Ticket) -> Result<Vec<Vec<u8>>, TransportError> {
+        let waiting = Instant::now();
+        let got = self.inner.finish(ticket);
+        self.waited_ns
+            .fetch_add(waiting.elapsed().as_nanos() as u64, Relaxed);
+        got
     }
 }
 
@@ -222,8 +258,8 @@ pub struct LocalTransport {
     rank: usize,
     peers: Vec<Sender<(u64, usize, Vec<u8>)>>,
     inbox: Receiver<(u64, usize, Vec<u8>)>,
-    /// Buffers of later exchanges that arrived early (a fast rank may be one exchange ahead), and
-    /// the number of this rank's next exchange.
+    /// Buffers of exchanges this rank has not finished yet that arrived early (a fast rank may be
+    /// exchanges ahead), and the number of this rank's next exchange.
     early: Mutex<(u64, EarlyBuffers)>,
 }
 
@@ -244,6 +280,12 @@ impl LocalTransport {
     }
 }
 
+impl LocalTransport {
+    fn gone() -> TransportError {
+        TransportError("a rank of the in-process job is gone".into())
+    }
+}
+
 impl Transport for LocalTransport {
     fn rank(&self) -> usize {
         self.rank
@@ -251,8 +293,7 @@ impl Transport for LocalTransport {
     fn size(&self) -> usize {
         self.peers.len()
     }
-    fn exchange(&self, outgoing: Vec<Vec<u8>>) -> Result<Vec<Vec<u8>>, TransportError> {
-        let gone = |_| TransportError("a rank of the in-process job is gone".into());
+    fn start(&self, outgoing: Vec<Vec<u8>>) -> Result<Ticket, TransportError> {
         if outgoing.len() != self.size() {
             return Err(TransportError(format!(
                 "{} buffers for {} ranks",
@@ -260,19 +301,24 @@ impl Transport for LocalTransport {
                 self.size()
             )));
         }
-        let mut early = self.early.lock().map_err(|_| gone(()))?;
+        let mut early = self.early.lock().map_err(|_| Self::gone())?;
         let round = early.0;
         early.0 += 1;
         for (peer, buffer) in self.peers.iter().zip(outgoing) {
             peer.send((round, self.rank, buffer))
-                .map_err(|_| gone(()))?;
+                .map_err(|_| Self::gone())?;
         }
+        Ok(Ticket(round))
+    }
+    fn finish(&self, ticket: Ticket) -> Result<Vec<Vec<u8>>, TransportError> {
+        let round = ticket.0;
+        let mut early = self.early.lock().map_err(|_| Self::gone())?;
         let mut got: Vec<Option<Vec<u8>>> = vec![None; self.size()];
         for (from, slot) in got.iter_mut().enumerate() {
             *slot = early.1.remove(&(round, from));
         }
         while got.iter().any(Option::is_none) {
-            let (r, from, buffer) = self.inbox.recv().map_err(|_| gone(()))?;
+            let (r, from, buffer) = self.inbox.recv().map_err(|_| Self::gone())?;
             if r == round {
                 got[from] = Some(buffer);
             } else {
@@ -367,7 +413,8 @@ mod tests {
     }
 
     /// The in-process job delivers each buffer to its destination, by source, over many rounds in a
-    /// row (ranks running ahead of each other), and the collectives built on it agree.
+    /// row (ranks running ahead of each other) and with several exchanges in flight, and the
+    /// collectives built on it agree.
     #[test]
     fn the_local_job_exchanges_and_reduces() {
         let results = run_local(4, |t| {
@@ -382,6 +429,16 @@ mod tests {
                     assert_eq!(b, &vec![from as u8, me as u8, round]);
                 }
                 seen.push(got.len());
+            }
+            // Started exchanges in flight while later ones start, finished in order.
+            let tickets: Vec<Ticket> = (0..3u8)
+                .map(|k| t.start(vec![vec![me as u8, k]; t.size()]).unwrap())
+                .collect();
+            for (k, ticket) in tickets.into_iter().enumerate() {
+                let got = t.finish(ticket).unwrap();
+                for (from, b) in got.iter().enumerate() {
+                    assert_eq!(b, &vec![from as u8, k as u8]);
+                }
             }
             let sum = all_sum(t, me as u64 + 1).unwrap();
             let max = all_max(t, me as u64 * 10).unwrap();

@@ -235,7 +235,6 @@ fn run_build_mpi(
 ) -> anyhow::Result<()> {
     use oware_egtb_build::distributed::{build_distributed, LevelEvent};
     use oware_egtb_build::mpi_transport::MpiTransport;
-    use oware_egtb_build::transport::Transport;
     use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
     if rules != RuleSet::Awari {
@@ -249,13 +248,11 @@ fn run_build_mpi(
             max_level(rules)
         )));
     }
-    // The global pool, so that the level loop (and every MPI call) stays on the thread that
-    // initialised MPI while the solver's parallel loops run on the pool.
     pool_builder(threads)?
         .build_global()
         .context("starting worker threads")?;
-    let t = MpiTransport::init().context("initialising MPI")?;
-    let (rank, ranks) = (t.rank(), t.size());
+    let mpi = MpiTransport::init().context("initialising MPI")?;
+    let (rank, ranks) = (mpi.rank(), mpi.size());
     let started = Instant::now();
     let building = AtomicUsize::new(usize::MAX);
     // Only rank 0 draws, a bar per level; the solver's threads reach it through a lock.
@@ -272,9 +269,11 @@ fn run_build_mpi(
         }
     };
     let mut built = 0u64;
-    let result = {
+    // The level loop runs on a worker thread; this thread, which initialised MPI, carries out its
+    // exchanges while it computes.
+    let result = mpi.serve(|t| {
         build_distributed(
-            &t,
+            t,
             &dir,
             rules,
             max_seeds,
@@ -306,7 +305,8 @@ fn run_build_mpi(
                     let rate = level.boards as f64 / level.seconds.max(1e-9);
                     println!(
                         "level {:2}: {:>12} positions, {:8.2} s, {:>10.0} positions/s/rank, \
-                         {:>12} bytes exchanged ({:.2} per position) in {} exchanges, {} ranks",
+                         {:>12} bytes exchanged ({:.2} per position) in {} exchanges, \
+                         {:.2} s waiting per rank, {} ranks",
                         level.seeds,
                         level.boards,
                         level.seconds,
@@ -314,16 +314,17 @@ fn run_build_mpi(
                         level.bytes_exchanged,
                         level.bytes_exchanged as f64 / level.boards.max(1) as f64,
                         level.exchanges,
+                        level.waited,
                         level.ranks
                     );
                 }
             },
         )
-    };
+    });
     if let Err(e) = result {
         // The other ranks may be waiting for this one: end the whole job.
         eprintln!("oware egtb build (rank {rank} of {ranks}): {e}");
-        t.abort(1);
+        mpi.abort(1);
     }
     if rank == 0 {
         println!(
