@@ -263,11 +263,21 @@ async function showMyGames(section) {
     else if (v.mode === 'friend' && !(v.seated[0] && v.seated[1])) state = t('waitingFriend');
     else state = v.to_move === g.side ? t('yourTurn') : t('theirTurnShort');
     const plies = v.moves.length;
-    return h('li', { class: v.end ? 'over' : v.to_move === g.side ? 'turn' : '' },
+    // Forgetting takes the game off this list only: its link (and the seat it holds) still works.
+    const forget = h('button', { type: 'button', class: 'forget', 'aria-label': t('myGames.forget'), title: t('myGames.forget') }, '✕');
+    const item = h('li', { class: v.end ? 'over' : v.to_move === g.side ? 'turn' : '' },
       h('a', { href: '/game/' + g.id },
         h('strong', {}, t('myGames.against', { who: opponent })), ' · ',
         g.side ? sideName(g.side) + ' · ' : '', t(plies === 1 ? 'myGames.move1' : 'myGames.moves', { n: plies })),
-      h('span', { class: 'state' }, state));
+      h('span', { class: 'state' }, state), forget);
+    forget.addEventListener('click', () => {
+      myGames.forget(g.id);
+      const next = item.nextElementSibling || item.previousElementSibling;
+      item.remove();
+      if (!section.querySelector('li')) section.hidden = true;
+      else next.querySelector('button.forget').focus();
+    });
+    return item;
   });
   if (!items.length) return;
   fill(section, h('h2', {}, t('myGames.title')), h('ul', { class: 'my-games' }, items));

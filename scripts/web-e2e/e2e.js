@@ -141,6 +141,15 @@ async function gameAgainstComputer(browser) {
   await page.goto(BASE + '/');
   await page.waitForSelector('#my-games li');
   check(await page.$(`#my-games a[href="${new URL(gameUrl).pathname}"]`), 'the game is in My games');
+  // Forgetting it takes it off the list, for good (a reload does not bring it back); its link
+  // still opens the game with the player's seat.
+  const listed = async () => page.$$eval('#my-games li a', (as) => as.map((a) => a.getAttribute('href')));
+  const before = await listed();
+  await page.click(`#my-games li:has(a[href="${new URL(gameUrl).pathname}"]) button.forget`);
+  check(!(await listed()).includes(new URL(gameUrl).pathname) && (await listed()).length === before.length - 1, 'forgotten: ' + JSON.stringify(await listed()));
+  await page.reload();
+  await page.waitForTimeout(300);
+  check(!(await listed()).includes(new URL(gameUrl).pathname), 'still forgotten after a reload');
   await page.goto(gameUrl);
   await page.waitForSelector('#rematch', { state: 'visible' });
   // The rematch swaps the sides: this time we are South.

@@ -47,11 +47,30 @@ const CLOCK_MINUTES: [u32; 4] = [3, 5, 10, 20];
 /// The largest increment, in seconds.
 const MAX_INCREMENT: u32 = 30;
 
+/// Where a request sits in a game: a player's side and token, or a watcher (both `None`).
 #[derive(Serialize)]
 struct Seated {
     id: String,
     token: Option<String>,
     side: Option<char>,
+}
+
+impl Seated {
+    fn player(id: String, token: String, side: Side) -> Seated {
+        Seated {
+            id,
+            token: Some(token),
+            side: Some(side_letter(side)),
+        }
+    }
+
+    fn watcher(id: String) -> Seated {
+        Seated {
+            id,
+            token: None,
+            side: None,
+        }
+    }
 }
 
 fn random_side() -> Side {
@@ -183,11 +202,7 @@ pub(super) async fn create_game(
     }
     let (id, token) = state.games.create(setup, side).await?;
     Ok(seated_response(
-        Seated {
-            id,
-            token: Some(token),
-            side: Some(side_letter(side)),
-        },
+        Seated::player(id, token, side),
         over_https(&headers, state.config.public_url.as_deref()),
     ))
 }
@@ -235,24 +250,13 @@ pub(super) async fn join_game(
     let room = state.games.room(&id).await?;
     let secure = over_https(&headers, state.config.public_url.as_deref());
     if let Some((token, side)) = proven_seat(&room, &headers, &body)? {
-        return Ok(seated_response(
-            Seated {
-                id,
-                token: Some(token),
-                side: Some(side_letter(side)),
-            },
-            secure,
-        ));
+        return Ok(seated_response(Seated::player(id, token, side), secure));
     }
-    let seat = state.games.join(&room).await?;
-    Ok(seated_response(
-        Seated {
-            id,
-            token: seat.as_ref().map(|(t, _)| t.clone()),
-            side: seat.map(|(_, s)| side_letter(s)),
-        },
-        secure,
-    ))
+    let seated = match state.games.join(&room).await? {
+        Some((token, side)) => Seated::player(id, token, side),
+        None => Seated::watcher(id),
+    };
+    Ok(seated_response(seated, secure))
 }
 
 /// A player's seat in the rematch of a finished game, the sides swapped: the first player to ask
@@ -268,11 +272,7 @@ pub(super) async fn rematch(
     let token = proven_seat(&room, &headers, &body)?.map(|(token, _)| token);
     let (new_id, token, side) = state.games.rematch(&room, token.as_deref()).await?;
     Ok(seated_response(
-        Seated {
-            id: new_id,
-            token: Some(token),
-            side: Some(side_letter(side)),
-        },
+        Seated::player(new_id, token, side),
         over_https(&headers, state.config.public_url.as_deref()),
     ))
 }
