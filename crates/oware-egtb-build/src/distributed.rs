@@ -199,14 +199,14 @@ impl RankLevels {
 
     /// The second step: this rank's answers to the questions it was asked go back, started.
     fn answer(&self, t: &dyn Transport, asked: Asked) -> Result<Answering, TransportError> {
-        let (questions, route, levels) = match (asked, self) {
-            (Asked::AtHand(values), _) => return Ok(Answering::AtHand(values)),
-            (Asked::Sent { questions, route }, RankLevels::Sliced { levels, .. }) => {
-                (questions, route, levels)
-            }
-            (Asked::Sent { .. }, RankLevels::Whole(_)) => {
-                unreachable!("questions are sent only for sliced levels")
-            }
+        let (questions, route) = match asked {
+            Asked::AtHand(values) => return Ok(Answering::AtHand(values)),
+            Asked::Sent { questions, route } => (questions, route),
+        };
+        // Questions come only with sliced levels; whole levels hold no slice to answer from.
+        let levels = match self {
+            RankLevels::Sliced { levels, .. } => levels.as_slice(),
+            RankLevels::Whole(_) => &[],
         };
         let questions = t.finish(questions)?;
         let me = t.rank();
@@ -245,14 +245,13 @@ impl RankLevels {
         t: &dyn Transport,
         answering: Answering,
     ) -> Result<Vec<Bounds>, TransportError> {
-        let (replies, route, rules) = match (answering, self) {
-            (Answering::AtHand(values), _) => return Ok(values),
-            (Answering::Sent { replies, route }, RankLevels::Sliced { rules, .. }) => {
-                (replies, route, *rules)
-            }
-            (Answering::Sent { .. }, RankLevels::Whole(_)) => {
-                unreachable!("questions are sent only for sliced levels")
-            }
+        let (replies, route) = match answering {
+            Answering::AtHand(values) => return Ok(values),
+            Answering::Sent { replies, route } => (replies, route),
+        };
+        let rules = match self {
+            RankLevels::Whole(levels) => levels.rules(),
+            RankLevels::Sliced { rules, .. } => *rules,
         };
         let replies = t.finish(replies)?;
         route
