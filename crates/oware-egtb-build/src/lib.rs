@@ -32,7 +32,6 @@ use oware_egtb::index::Board;
 use oware_egtb::values::Bounds;
 use oware_egtb::Levels;
 
-mod abapa_moves;
 pub mod build;
 pub mod check;
 pub mod distributed;

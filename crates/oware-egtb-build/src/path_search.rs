@@ -19,11 +19,10 @@
 
 use oware_rules::RuleSet;
 
-use crate::abapa_moves::{successors, terminal_value};
 use crate::in_level::{narrow_open_entries, row, InLevel};
 use crate::LowerLevels;
 use oware_egtb::index::{Board, LevelIndex};
-use oware_egtb::values::{through_move, Bounds};
+use oware_egtb::values::{successors, terminal_value, through_move, Bounds};
 
 /// Whether playing to `next` after `history` (boards since the last capture, the current board last)
 /// repeats a position. A position is the houses *and the side to move*: boards are seen by their
@@ -147,11 +146,11 @@ impl Search<'_> {
         let mut best = -1;
         // Moves that leave the level first: they are cheap and often decide the window.
         let mut inside: [Option<Board>; 6] = [None; 6];
-        for (n, s) in successors(board).enumerate() {
+        for (n, s) in successors(board, RuleSet::Abapa).enumerate() {
             let after_seeds = self.seeds - s.captured as usize;
             let after = if s.captured > 0 {
                 self.lower.bounds(after_seeds, &s.board)
-            } else if let Some(v) = s.over {
+            } else if let Some(v) = terminal_value(&s.board, RuleSet::Abapa) {
                 Bounds::exact(v)
             } else {
                 inside[n] = Some(s.board);
@@ -239,7 +238,7 @@ pub fn search_bounds_in(
         let k = seeds as i8;
         let v = if s.nodes_left == 0 {
             return None;
-        } else if let Some(v) = terminal_value(board) {
+        } else if let Some(v) = terminal_value(board, RuleSet::Abapa) {
             v
         } else {
             // The root prunes with its window alone: no stored bounds.

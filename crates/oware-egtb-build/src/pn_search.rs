@@ -32,11 +32,10 @@
 
 use oware_rules::RuleSet;
 
-use crate::abapa_moves::{successors, terminal_value};
 use crate::in_level::{narrow_open_entries, open_entries, row, InLevel, Overlay};
 use crate::LowerLevels;
 use oware_egtb::index::{Board, LevelIndex};
-use oware_egtb::values::{decode, through_move, Bounds};
+use oware_egtb::values::{decode, successors, terminal_value, through_move, Bounds};
 
 /// Proof and disproof numbers saturate here (a solved node has one of them at `INF`).
 const INF: u32 = u32::MAX / 4;
@@ -215,14 +214,18 @@ impl Pn<'_> {
         // An OR node is proved by one proved child and disproved when every child is; an AND node
         // the other way round.
         let mut solved: Option<bool> = None;
-        for s in successors(&board) {
+        for s in successors(&board, RuleSet::Abapa) {
             let child_depth = depth + 1;
             let mut rank = None;
-            let verdict = if s.captured > 0 || s.over.is_some() {
+            let over = match s.captured {
+                0 => terminal_value(&s.board, RuleSet::Abapa),
+                _ => None,
+            };
+            let verdict = if s.captured > 0 || over.is_some() {
                 let after_seeds = self.seeds - s.captured as usize;
-                let after = match s.over {
-                    Some(v) if s.captured == 0 => Bounds::exact(v),
-                    _ => self.lower.bounds(after_seeds, &s.board),
+                let after = match over {
+                    Some(v) => Bounds::exact(v),
+                    None => self.lower.bounds(after_seeds, &s.board),
                 };
                 // The mover's seeds through this move, then seen from the root mover.
                 let through = through_move(RuleSet::Abapa, self.seeds, after_seeds, after);
@@ -412,7 +415,7 @@ pub fn at_least(
     t: i8,
     max_nodes: usize,
 ) -> Outcome {
-    if let Some(v) = terminal_value(board) {
+    if let Some(v) = terminal_value(board, RuleSet::Abapa) {
         return if v >= t {
             Outcome::Proved
         } else {

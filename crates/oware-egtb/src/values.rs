@@ -7,9 +7,9 @@
 //! - abapa: the seeds (0..=k) of the board that the mover ends up with when play starts here with no
 //!   earlier history; a pair of bounds `lo..=hi`, exact when they meet.
 
-use oware_rules::{Position, RuleSet, Side};
+use oware_rules::{PackedPosition, RuleSet};
 
-use crate::index::{rotate, Board, IndexKind};
+use crate::index::{Board, IndexKind};
 
 /// The highest level an abapa file can hold: both bounds must fit in one byte.
 pub const ABAPA_MAX_SEEDS: usize = 20;
@@ -135,17 +135,11 @@ pub fn through_move(rules: RuleSet, seeds: usize, after_seeds: usize, after: Bou
     }
 }
 
-/// The position the rules crate plays: the board with South (the mover) to move.
-#[inline]
-pub fn position_of(board: &Board) -> Position {
-    Position::from_board(*board, Side::South).expect("a level holds at most 48 seeds")
-}
-
 /// The moves of the mover, by the rules of sowing and feeding alone (the database plays on whatever
 /// the stores hold).
 #[inline]
 pub fn moves(board: &Board, rules: RuleSet) -> oware_rules::MoveSet {
-    position_of(board).moves_ignoring_stores(rules)
+    PackedPosition::from_mover_houses(*board).legal_moves(rules)
 }
 
 /// The value of a board where the game is over because the mover cannot move, or `None`.
@@ -187,13 +181,13 @@ pub struct Successor {
 /// Every move of the mover and where it leads.
 #[inline]
 pub fn successors(board: &Board, rules: RuleSet) -> impl Iterator<Item = Successor> {
-    let position = position_of(board);
-    position.moves_ignoring_stores(rules).map(move |mv| {
-        let played = position.play_unchecked(mv, rules);
+    let position = PackedPosition::from_mover_houses(*board);
+    position.legal_moves(rules).map(move |mv| {
+        let (after, captured) = position.play(mv, rules);
         Successor {
             house: mv.house(),
-            board: rotate(played.position.houses()),
-            captured: played.captured,
+            board: after.mover_houses(),
+            captured,
         }
     })
 }

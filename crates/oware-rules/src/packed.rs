@@ -20,7 +20,8 @@ const HOUSES_MASK: u128 = (1 << (8 * HOUSES)) - 1;
 const ROW_MASK: u64 = 0xffff_ffff_ffff;
 
 /// A position as one word (see the module documentation). Built from a [`Position`] and changed only
-/// by moves, so its seeds always add up to 48.
+/// by moves, so its seeds always add up to 48; or an endgame database's board
+/// ([`PackedPosition::from_mover_houses`]), whose seeds add up to at most 48.
 ///
 /// ```
 /// use oware_rules::{Move, PackedPosition, Position, RuleSet};
@@ -48,6 +49,28 @@ impl PackedPosition {
         bytes[STORE_BYTE] = pos.store(Side::South);
         bytes[STORE_BYTE + 1] = pos.store(Side::North);
         bytes[SIDE_BYTE] = pos.side_to_move().index() as u8;
+        PackedPosition(u128::from_le_bytes(bytes))
+    }
+
+    /// An endgame database's board as a packed position: `houses` seen by the mover (its row in
+    /// houses 0..6, so South to move) and empty stores. Not a position of the game, whose seeds add
+    /// up to 48: a database plays on whatever the stores hold, and empty stores decide nothing, so
+    /// its legal moves and the moves' sowing and captures are those of the houses alone, as
+    /// [`Position::moves_ignoring_stores`] gives them. The houses hold at most 48 seeds in all.
+    ///
+    /// ```
+    /// use oware_rules::{PackedPosition, RuleSet};
+    /// let board = PackedPosition::from_mover_houses([0, 0, 0, 0, 0, 2, 1, 1, 0, 0, 0, 1]);
+    /// assert_eq!(board.legal_moves(RuleSet::Abapa).to_string(), "F");
+    /// let (after, captured) = board.play("F".parse().unwrap(), RuleSet::Abapa);
+    /// assert_eq!(captured, 4);
+    /// assert_eq!(after.mover_houses(), [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+    /// ```
+    #[inline]
+    pub fn from_mover_houses(houses: [u8; HOUSES]) -> PackedPosition {
+        debug_assert!(houses.iter().map(|&h| h as u32).sum::<u32>() <= 48);
+        let mut bytes = [0u8; 16];
+        bytes[..HOUSES].copy_from_slice(&houses);
         PackedPosition(u128::from_le_bytes(bytes))
     }
 
@@ -291,6 +314,54 @@ fn nonempty_bits(row: u64) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Database boards (empty stores, at most 48 seeds, houses of 12 and more among them): the
+    /// same moves, boards after them and captures as the position with those houses, its stores
+    /// ignored, under both rule sets.
+    #[test]
+    fn database_boards_play_as_their_positions() {
+        // A small generator of its own (xorshift), so that the boards are the same on every run.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..100_000 {
+            let mut houses = [0u8; HOUSES];
+            let mut left = 48 - (next() % 49) as u8;
+            // Often one big house (laps that skip the origin), the rest scattered and small (so
+            // that captures and grand slams happen), sometimes a row left empty.
+            let big = (next() % 12) as usize;
+            let first = (next() % (left as u64 / 2 + 1)) as u8;
+            houses[big] = first;
+            left -= first;
+            let rows = [0..12, 0..6, 6..12][(next() % 3) as usize].clone();
+            while left > 0 && next() % 6 != 0 {
+                let h = rows.start + (next() % rows.len() as u64) as usize;
+                let add = (1 + (next() % 3) as u8).min(left);
+                houses[h] += add;
+                left -= add;
+            }
+            let packed = PackedPosition::from_mover_houses(houses);
+            let pos = Position::from_board(houses, Side::South).unwrap();
+            for rules in [RuleSet::Abapa, RuleSet::Awari] {
+                let moves = pos.moves_ignoring_stores(rules);
+                assert_eq!(packed.legal_moves(rules), moves, "{houses:?} {rules}");
+                for mv in moves {
+                    let played = pos.play_unchecked(mv, rules);
+                    let (after, captured) = packed.play(mv, rules);
+                    assert_eq!(captured, played.captured, "{houses:?} {mv} {rules}");
+                    assert_eq!(
+                        &after.houses_word().to_le_bytes()[..HOUSES],
+                        played.position.houses(),
+                        "{houses:?} {mv} {rules}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn moves_of_every_row_pattern_equal_the_position() {
