@@ -19,6 +19,7 @@
 //! file therefore appears complete or not at all, and a stopped run resumes from the last finished
 //! level with any number of ranks.
 
+use std::collections::VecDeque;
 use std::fs::{self, File};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -501,9 +502,10 @@ impl SliceState {
     }
 
     /// Rounds of news until no rank has any: each round handles up to [`ROUND_CHUNKS`] dirty
-    /// chunks, tells predecessors on this rank at once and batches the others per owner. A round's
-    /// batches travel while the next round is computed: its exchange is started, the next round's
-    /// chunks are handled, and only then is it finished and its news applied.
+    /// chunks, tells predecessors on this rank at once and batches the others per owner. While
+    /// this rank has dirty chunks left, a round's batches travel while the next round is computed
+    /// (at most two exchanges in flight); a rank with nothing left to do waits for the news at once,
+    /// since delaying it would lengthen every chain of news that crosses ranks by a round.
     fn propagate(
         &self,
         t: &dyn Transport,
@@ -513,24 +515,32 @@ impl SliceState {
         threshold: i8,
     ) -> Result<(), TransportError> {
         let mut cursor = 0;
-        let mut in_flight = None;
+        let mut in_flight = VecDeque::with_capacity(2);
         // Whether the last finished exchange carried no work from any rank.
         let mut quiet = false;
         loop {
             let buffers = self.round(t, index, slices, lo, threshold, &mut cursor);
-            let Some(previous) = in_flight.replace(t.start(buffers)?) else {
+            in_flight.push_back(t.start(buffers)?);
+            if in_flight.len() < 2 && self.dirty.iter().any(|d| d.load(Relaxed)) {
                 continue;
-            };
-            let busy = self.receive(t.finish(previous)?, threshold)?;
-            // Each batch starts with its sender's count of work left when it was sent. Rounds r-2
-            // and r-1 without work anywhere: nothing was dirty when r-1 was sent, r-2 and r-1
-            // carried no news to change that, so round r found nothing either and nothing is left.
-            // The decision is the same on every rank (the counts are everyone's); round r, empty,
-            // is finished so that every rank's exchanges stay in step.
+            }
+            let oldest = in_flight.pop_front().expect("an exchange was just started");
+            let busy = self.receive(t.finish(oldest)?, threshold)?;
+            // Each batch starts with its sender's count of work left when it was sent. Exchanges
+            // r-1 and r without work anywhere: when each rank sent r it had nothing dirty and no
+            // news unapplied but r-1's (at most two exchanges are in flight), which carried none,
+            // so nothing is left anywhere. Every rank sees this at the same exchange (the counts
+            // are everyone's); some have started r+1, which carries nothing, so the others start
+            // it too, and every rank finishes it before the threshold ends.
             if quiet && busy == 0 {
-                let last = in_flight.take().expect("the round just started");
-                let left = self.receive(t.finish(last)?, threshold)?;
-                debug_assert_eq!(left, 0, "work after two quiet rounds");
+                if in_flight.is_empty() {
+                    let nothing = vec![0u64.to_le_bytes().to_vec(); t.size()];
+                    in_flight.push_back(t.start(nothing)?);
+                }
+                for last in in_flight {
+                    let left = self.receive(t.finish(last)?, threshold)?;
+                    debug_assert_eq!(left, 0, "work after two quiet exchanges");
+                }
                 return Ok(());
             }
             quiet = busy == 0;
