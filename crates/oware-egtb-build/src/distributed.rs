@@ -503,9 +503,11 @@ impl SliceState {
 
     /// Rounds of news until no rank has any: each round handles up to [`ROUND_CHUNKS`] dirty
     /// chunks, tells predecessors on this rank at once and batches the others per owner. While
-    /// this rank has dirty chunks left, a round's batches travel while the next round is computed
-    /// (at most two exchanges in flight); a rank with nothing left to do waits for the news at once,
-    /// since delaying it would lengthen every chain of news that crosses ranks by a round.
+    /// this rank has a whole round of dirty chunks left, a round's batches travel while the next
+    /// round is computed (at most two exchanges in flight); with less it waits for the news at
+    /// once: most rounds of a threshold are small, and delaying their news would lengthen every
+    /// chain of news that crosses ranks by a round (overlapping every round took 1,535 exchanges
+    /// instead of 904 for level 16 on two ranks, and 15% longer).
     fn propagate(
         &self,
         t: &dyn Transport,
@@ -519,9 +521,9 @@ impl SliceState {
         // Whether the last finished exchange carried no work from any rank.
         let mut quiet = false;
         loop {
-            let buffers = self.round(t, index, slices, lo, threshold, &mut cursor);
+            let (buffers, dirty) = self.round(t, index, slices, lo, threshold, &mut cursor);
             in_flight.push_back(t.start(buffers)?);
-            if in_flight.len() < 2 && self.dirty.iter().any(|d| d.load(Relaxed)) {
+            if in_flight.len() < 2 && dirty >= ROUND_CHUNKS {
                 continue;
             }
             let oldest = in_flight.pop_front().expect("an exchange was just started");
@@ -551,7 +553,7 @@ impl SliceState {
     /// where the last round stopped, as the one-process solver's sweeps do (starting each round
     /// from the first dirty chunk would visit the low chunks again and again for a flag or two
     /// each). Returns the batches for the other ranks, each headed by this rank's count of work
-    /// left (dirty chunks, batches with updates).
+    /// left (dirty chunks, batches with updates), and the number of dirty chunks left.
     fn round(
         &self,
         t: &dyn Transport,
@@ -560,7 +562,7 @@ impl SliceState {
         lo: u64,
         threshold: i8,
         cursor: &mut usize,
-    ) -> Vec<Vec<u8>> {
+    ) -> (Vec<Vec<u8>>, usize) {
         let me = t.rank();
         let ranks = t.size();
         let total = self.dirty.len();
@@ -607,12 +609,12 @@ impl SliceState {
                 },
             );
         let mut buffers = out.into_buffers();
-        let left = self.dirty.iter().filter(|d| d.load(Relaxed)).count()
-            + buffers.iter().filter(|b| !b.is_empty()).count();
+        let dirty = self.dirty.iter().filter(|d| d.load(Relaxed)).count();
+        let left = dirty + buffers.iter().filter(|b| !b.is_empty()).count();
         for b in &mut buffers {
             b.splice(0..0, (left as u64).to_le_bytes());
         }
-        buffers
+        (buffers, dirty)
     }
 
     /// Applies the news of one exchange; returns the sum of the senders' counts of work left.
