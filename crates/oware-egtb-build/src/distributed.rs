@@ -521,27 +521,38 @@ impl SliceState {
         // Whether the last finished exchange carried no work from any rank.
         let mut quiet = false;
         loop {
-            let (buffers, dirty) = self.round(t, index, slices, lo, threshold, &mut cursor);
+            // Behind: an earlier exchange's news is not applied yet when this one is sent.
+            let behind = !in_flight.is_empty();
+            let (mut buffers, dirty) = self.round(t, index, slices, lo, threshold, &mut cursor);
+            // The header of every batch: this rank's count of work left (dirty chunks, batches
+            // with updates) shifted left by one, and whether it is behind in bit 0.
+            let left = dirty + buffers.iter().filter(|b| !b.is_empty()).count();
+            let header = (left as u64) << 1 | behind as u64;
+            for b in &mut buffers {
+                b.splice(0..0, header.to_le_bytes());
+            }
             in_flight.push_back(t.start(buffers)?);
             if in_flight.len() < 2 && dirty >= ROUND_CHUNKS {
                 continue;
             }
             let oldest = in_flight.pop_front().expect("an exchange was just started");
-            let busy = self.receive(t.finish(oldest)?, threshold)?;
-            // Each batch starts with its sender's count of work left when it was sent. Exchanges
-            // r-1 and r without work anywhere: when each rank sent r it had nothing dirty and no
-            // news unapplied but r-1's (at most two exchanges are in flight), which carried none,
-            // so nothing is left anywhere. Every rank sees this at the same exchange (the counts
-            // are everyone's); some have started r+1, which carries nothing, so the others start
-            // it too, and every rank finishes it before the threshold ends.
-            if quiet && busy == 0 {
-                if in_flight.is_empty() {
+            let (busy, any_behind) = self.receive(t.finish(oldest)?, threshold)?;
+            // Exchange r without work anywhere, no rank behind: every rank had applied all news,
+            // had nothing dirty and sent nothing, so nothing is left, and no rank has started r+1
+            // (only a rank that was behind or had a round of work left computes again before
+            // finishing r). With ranks behind, r-1 must have been without work too (at most two
+            // exchanges are in flight, so r-1's news was all that was unapplied); those ranks
+            // have started r+1, which carries nothing, so the others start it too and every rank
+            // finishes it. The counts are everyone's, so every rank decides alike at the same
+            // exchange.
+            if busy == 0 && (!any_behind || quiet) {
+                if any_behind && in_flight.is_empty() {
                     let nothing = vec![0u64.to_le_bytes().to_vec(); t.size()];
                     in_flight.push_back(t.start(nothing)?);
                 }
                 for last in in_flight {
-                    let left = self.receive(t.finish(last)?, threshold)?;
-                    debug_assert_eq!(left, 0, "work after two quiet exchanges");
+                    let (left, _) = self.receive(t.finish(last)?, threshold)?;
+                    debug_assert_eq!(left, 0, "work after the threshold's quiet exchange");
                 }
                 return Ok(());
             }
@@ -552,8 +563,7 @@ impl SliceState {
     /// One round: up to [`ROUND_CHUNKS`] dirty chunks from `cursor` on, going round the slice from
     /// where the last round stopped, as the one-process solver's sweeps do (starting each round
     /// from the first dirty chunk would visit the low chunks again and again for a flag or two
-    /// each). Returns the batches for the other ranks, each headed by this rank's count of work
-    /// left (dirty chunks, batches with updates), and the number of dirty chunks left.
+    /// each). Returns the batches for the other ranks and the number of dirty chunks left.
     fn round(
         &self,
         t: &dyn Transport,
@@ -608,23 +618,25 @@ impl SliceState {
                     a
                 },
             );
-        let mut buffers = out.into_buffers();
         let dirty = self.dirty.iter().filter(|d| d.load(Relaxed)).count();
-        let left = dirty + buffers.iter().filter(|b| !b.is_empty()).count();
-        for b in &mut buffers {
-            b.splice(0..0, (left as u64).to_le_bytes());
-        }
-        (buffers, dirty)
+        (out.into_buffers(), dirty)
     }
 
-    /// Applies the news of one exchange; returns the sum of the senders' counts of work left.
-    fn receive(&self, incoming: Vec<Vec<u8>>, threshold: i8) -> Result<u64, TransportError> {
-        let mut busy = 0u64;
+    /// Applies the news of one exchange; returns the sum of the senders' counts of work left and
+    /// whether any sender was behind.
+    fn receive(
+        &self,
+        incoming: Vec<Vec<u8>>,
+        threshold: i8,
+    ) -> Result<(u64, bool), TransportError> {
+        let (mut busy, mut any_behind) = (0u64, false);
         for buffer in &incoming {
-            let Some((left, updates)) = buffer.split_first_chunk::<8>() else {
+            let Some((header, updates)) = buffer.split_first_chunk::<8>() else {
                 return Err(TransportError("a batch without its header".into()));
             };
-            busy += u64::from_le_bytes(*left);
+            let header = u64::from_le_bytes(*header);
+            busy += header >> 1;
+            any_behind |= header & 1 != 0;
             if updates.len() % REF_BYTES != 0 {
                 return Err(TransportError("a truncated batch of updates".into()));
             }
@@ -640,7 +652,7 @@ impl SliceState {
                 Ok(())
             })?;
         }
-        Ok(busy)
+        Ok((busy, any_behind))
     }
 }
 
