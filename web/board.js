@@ -150,7 +150,9 @@ class Board {
       if (m.last === h) classes.push('last');
       if (m.sowing === h) classes.push('sowing');
       if (m.captured && m.captured.has(h)) classes.push('captured');
-      if (m.risk && m.risk.has(h)) classes.push('at-risk');
+      // A house the coach marks as at risk says so to a screen reader too, not by its outline alone.
+      const atRisk = Boolean(m.risk && m.risk.has(h));
+      if (atRisk) classes.push('at-risk');
       const g = svgEl('g', { class: classes.join(' '), 'data-house': letter }, svg);
       if (this.options.onPick) {
         g.setAttribute('tabindex', '0');
@@ -165,7 +167,7 @@ class Board {
           }
         });
       }
-      g.setAttribute('aria-label', houseLabel(h, n));
+      g.setAttribute('aria-label', houseLabel(h, n) + (atRisk ? ', ' + t('house.atRisk') : ''));
       svgEl('circle', { cx: x, cy: y, r: L.r, class: 'pit' }, g);
       for (const [dx, dy] of seedOffsets(n, L.r)) {
         svgEl('circle', { cx: x + dx, cy: y + dy, r: L.seed, class: 'seed' }, g);

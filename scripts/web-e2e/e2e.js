@@ -145,6 +145,7 @@ async function gameAgainstComputer(browser) {
   // still opens the game with the player's seat.
   const listed = async () => page.$$eval('#my-games li a', (as) => as.map((a) => a.getAttribute('href')));
   const before = await listed();
+  await page.screenshot({ path: OUT + '/my-games.png', fullPage: true });
   await page.click(`#my-games li:has(a[href="${new URL(gameUrl).pathname}"]) button.forget`);
   check(!(await listed()).includes(new URL(gameUrl).pathname) && (await listed()).length === before.length - 1, 'forgotten: ' + JSON.stringify(await listed()));
   await page.reload();
@@ -514,7 +515,32 @@ async function coach(browser) {
     check(!page.errors, 'no script errors');
     await context.close();
   }
-  console.log('coach: words on every move in two languages, a review shown on the board, advice in a game');
+  // The threat marks: from a position where North's f (one seed) sows into South's A (one seed)
+  // and takes it, South's A, and only A, is marked at risk, by its outline and its label.
+  {
+    const { context, page } = await newPage(browser);
+    await page.goto(BASE + '/');
+    const seat = await page.evaluate(async () => {
+      const res = await fetch('/api/games', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'computer', side: 'S', level: 1, position: '1-4-4-4-4-4-4-4-4-4-4-1-3-3-S' }),
+      });
+      return res.json();
+    });
+    await page.goto(BASE + '/game/' + seat.id);
+    await page.waitForSelector('g.house.legal');
+    await page.check('#coach-toggle');
+    await page.waitForSelector('g.house.at-risk', { timeout: 15000 });
+    const risky = await page.$$eval('g.house.at-risk', (gs) => gs.map((g) => g.dataset.house));
+    check(JSON.stringify(risky) === '["A"]', 'only A is marked at risk: ' + JSON.stringify(risky));
+    check((await page.getAttribute('g.house[data-house="A"]', 'aria-label')).includes('can be taken now'), 'the label says A is at risk');
+    check(!(await page.getAttribute('g.house[data-house="B"]', 'aria-label')).includes('can be taken'), 'B is not at risk');
+    await page.screenshot({ path: OUT + '/coach-threat.png', fullPage: true });
+    check(!page.errors, 'no script errors');
+    await context.close();
+  }
+  console.log('coach: words on every move in two languages, a review shown on the board, advice and threat marks in a game');
 }
 
 (async () => {
