@@ -507,7 +507,7 @@ impl SliceState {
     /// round is computed (at most two exchanges in flight); with less it waits for the news at
     /// once: most rounds of a threshold are small, and delaying their news would lengthen every
     /// chain of news that crosses ranks by a round (overlapping every round took 1,535 exchanges
-    /// instead of 904 for level 16 on two ranks, and 15% longer).
+    /// instead of 904 for level 16 on two ranks, and 7-20% longer).
     fn propagate(
         &self,
         t: &dyn Transport,
@@ -540,8 +540,8 @@ impl SliceState {
             // Exchange r without work anywhere, no rank behind: every rank had applied all news,
             // had nothing dirty and sent nothing, so nothing is left, and no rank has started r+1
             // (only a rank that was behind or had a round of work left computes again before
-            // finishing r). With ranks behind, r-1 must have been without work too (at most two
-            // exchanges are in flight, so r-1's news was all that was unapplied); those ranks
+            // finishing r). With ranks behind, it also takes r-1 without work (`quiet`): at most two
+            // exchanges are in flight, so r-1's news was all that was unapplied. Those ranks
             // have started r+1, which carries nothing, so the others start it too and every rank
             // finishes it. The counts are everyone's, so every rank decides alike at the same
             // exchange.
