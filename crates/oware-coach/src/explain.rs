@@ -219,9 +219,9 @@ pub fn facts(game: &Game, mv: Move) -> Vec<Fact> {
 pub struct Verdict {
     /// Centiseeds for the mover.
     pub score: i32,
-    /// The best move's score, in centiseeds for the mover.
-    pub best: Move,
     /// The best move.
+    pub best: Move,
+    /// The best move's score, in centiseeds for the mover.
     pub best_score: i32,
     /// Centiseeds given away against the best (0 for the best move).
     pub loss: i32,
