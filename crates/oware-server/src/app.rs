@@ -12,15 +12,27 @@ use crate::rate_limit::AddressLimit;
 use crate::store::{Store, StoreError};
 use crate::writer::StoreWriter;
 
-/// Why the server could not start or stopped.
+/// Why the server could not start or stopped. Each says what failed once, with the cause's words
+/// in its own message (no separate source, so a report that prints the chain does not repeat it).
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
-    /// The game database could not be opened.
-    #[error("cannot open the database: {0}")]
-    Store(#[from] StoreError),
-    /// Listening or serving failed.
-    #[error("cannot listen: {0}")]
-    Io(#[from] std::io::Error),
+    /// The game database could not be opened or read.
+    #[error("game database {place}: {error}")]
+    Store {
+        /// The file, or "in memory".
+        place: String,
+        /// What went wrong.
+        error: StoreError,
+    },
+    /// Serving failed.
+    #[error("{0}")]
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for ServerError {
+    fn from(e: std::io::Error) -> ServerError {
+        ServerError::Io(e)
+    }
 }
 
 /// What every request handler shares.
@@ -44,19 +56,54 @@ impl AppState {
     /// Opens the database (upgrading its schema if it is older), starts its writer and the
     /// engines.
     pub fn new(config: Config) -> Result<Shared, ServerError> {
+        let place = config
+            .data
+            .as_ref()
+            .map_or("in memory".to_string(), |p| p.display().to_string());
+        let failed = |error| ServerError::Store {
+            place: place.clone(),
+            error,
+        };
         let mut store = match &config.data {
-            Some(path) => Store::open(path)?,
-            None => Store::in_memory()?,
+            Some(path) => {
+                // SQLite takes an empty file for a new database: say so, since an empty file
+                // where games were kept means they were lost before this server started.
+                match std::fs::metadata(path) {
+                    Ok(meta) if meta.len() == 0 => eprintln!(
+                        "oware serve: {place} is empty: starting a new game database in it"
+                    ),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        eprintln!(
+                            "oware serve: {place} does not exist: creating a new game database"
+                        )
+                    }
+                    _ => {}
+                }
+                Store::open(path).map_err(failed)?
+            }
+            None => Store::in_memory().map_err(failed)?,
         };
         // The time since the server was last alive, and the time the pages take to reconnect, are
         // not charged to any clock.
-        if let Some(alive) = store.last_alive()? {
+        if let Some(alive) = store.last_alive().map_err(failed)? {
             let grace = config.reconnect_grace.as_millis() as u64;
-            store.give_back_downtime(alive, now_ms() + grace)?;
+            let damaged = store
+                .give_back_downtime(alive, now_ms() + grace)
+                .map_err(failed)?;
+            for id in damaged {
+                eprintln!(
+                    "oware serve: {place}: game {id} is damaged (its clock cannot be read): set aside; every other game loads"
+                );
+            }
         }
         let engines = EnginePool::new(config.searches, &config.databases);
         let games = Games::new(
-            StoreWriter::start(store)?,
+            StoreWriter::start(store).map_err(|e| {
+                ServerError::Io(std::io::Error::new(
+                    e.kind(),
+                    format!("cannot start the database writer: {e}"),
+                ))
+            })?,
             engines.clone(),
             config.computer_time,
             config.max_rooms,

@@ -10,6 +10,9 @@ use crate::clock_watch;
 use crate::room::{ComputerTurn, Room};
 use crate::writer::StoreWriter;
 
+/// The longest wait between two tries to store a computer move.
+const MAX_RETRY_PAUSE: Duration = Duration::from_secs(30);
+
 /// Lets the computer think about `turn` for at most `time`, then plays its move in `room`
 /// (unless the game changed meanwhile: the room drops a move thought about in an older state),
 /// and watches the clock that then runs, in a game with clocks (`serving`: see
@@ -38,12 +41,24 @@ pub fn spawn_move(
         .await
         .ok()
         .flatten();
-        match room.play_computer(&store, version, mv).await {
-            Ok(()) => clock_watch::watch(room, store, serving),
-            Err(e) => eprintln!(
-                "oware serve: game {}: computer move not stored: {e}",
-                room.id
-            ),
+        // A move the database refused (a full disk, a failing write) is tried again, less and less
+        // often, until it is stored, the game moves on (an undo drops it), or the server stops:
+        // the game never waits for a computer move that nobody will make.
+        let mut pause = Duration::from_millis(250);
+        loop {
+            match room.play_computer(&store, version, mv).await {
+                Ok(()) => return clock_watch::watch(room, store, serving),
+                Err(e) => eprintln!(
+                    "oware serve: game {}: computer move not stored ({e}); trying again in {} ms",
+                    room.id,
+                    pause.as_millis()
+                ),
+            }
+            tokio::time::sleep(pause).await;
+            if !serving.load(std::sync::atomic::Ordering::SeqCst) {
+                return;
+            }
+            pause = (pause * 2).min(MAX_RETRY_PAUSE);
         }
     });
 }

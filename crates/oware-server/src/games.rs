@@ -15,6 +15,7 @@ use crate::clock::now_ms;
 use crate::ids::{new_token, valid_id};
 use crate::model::GameSetup;
 use crate::room::{GameError, Room};
+use crate::store::StoreError;
 use crate::writer::StoreWriter;
 use crate::{clock_watch, computer};
 
@@ -89,12 +90,22 @@ impl Games {
             return Ok(room.clone());
         }
         let wanted = id.to_string();
-        let stored = self
+        let loaded = self
             .store
             .run(move |s| s.load_game(&wanted))
-            .await?
+            .await
+            .and_then(|stored| {
+                stored
+                    .map(|stored| Room::new(id.to_string(), stored, self.moves_per_second))
+                    .transpose()
+            })
+            .inspect_err(|e| {
+                if matches!(e, StoreError::Damaged { .. }) {
+                    eprintln!("oware serve: {e}: the game is set aside");
+                }
+            })?
             .ok_or_else(|| GameError::UnknownGame(id.to_string()))?;
-        let loaded = Arc::new(Room::new(id.to_string(), stored, self.moves_per_second)?);
+        let loaded = Arc::new(loaded);
         let room = {
             let mut rooms = self.rooms();
             if let Some(room) = rooms.get(id) {
@@ -229,7 +240,7 @@ mod tests {
     use super::*;
     use crate::databases::Databases;
     use crate::model::GameMode;
-    use crate::store::{Store, StoreError};
+    use crate::store::Store;
     use oware_rules::{Position, RuleSet};
 
     #[tokio::test]

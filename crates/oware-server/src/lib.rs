@@ -44,6 +44,9 @@ pub mod store;
 pub mod writer;
 pub mod ws;
 
+#[cfg(test)]
+mod fault_tests;
+
 use std::net::SocketAddr;
 
 pub use app::{AppState, ServerError, Shared};

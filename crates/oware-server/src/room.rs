@@ -107,6 +107,7 @@ impl GameError {
             GameError::UndoNotAllowed => "undo-not-allowed",
             GameError::NothingToUndo => "nothing-to-undo",
             GameError::WaitingForOpponent => "waiting-for-opponent",
+            GameError::Store(StoreError::Damaged { .. }) => "damaged",
             GameError::Store(_) => "storage",
             GameError::ShuttingDown => "shutting-down",
         }
@@ -341,6 +342,21 @@ impl Room {
         Ok(true)
     }
 
+    /// What the room holds that the database must hold too: the moves, the seats' tokens, the
+    /// clocks, the players' outcome and the rematch (fault tests compare the two).
+    #[cfg(test)]
+    pub(crate) fn stored_state(&self) -> StoredGame {
+        let state = self.lock();
+        StoredGame {
+            setup: self.setup,
+            tokens: state.tokens.clone(),
+            moves: state.game.moves().to_vec(),
+            clock: state.clock,
+            outcome: state.outcome,
+            rematch: state.rematch.clone(),
+        }
+    }
+
     /// Sends the current state to everyone connected. Called with the state's lock held, so that
     /// updates go out in the order the changes were made.
     fn announce(&self, state: &RoomState) {
@@ -475,7 +491,8 @@ impl Room {
         self.computer_turn(&mut state)
     }
 
-    /// Plays the computer's chosen move, unless the game changed meanwhile (an undo).
+    /// Plays the computer's chosen move, unless the game changed meanwhile (an undo). If it cannot
+    /// be stored, the game is left as it was, the computer still to move, and the error returned.
     pub async fn play_computer(
         &self,
         store: &StoreWriter,
@@ -502,12 +519,12 @@ impl Room {
             clock
         });
         let id = self.id.clone();
-        let stored = store
+        // A move that cannot be stored leaves the computer thinking: the caller tries again.
+        store
             .run(move |s| s.append_move(&id, ply, mv, clock.as_ref()))
-            .await;
+            .await?;
         let mut state = self.lock();
         state.thinking = false;
-        stored?;
         state.clock = clock;
         state.game.play(mv).expect("checked above");
         state.version += 1;
@@ -560,13 +577,7 @@ impl Room {
         });
         let (id, keep) = (self.id.clone(), game.ply_count());
         store
-            .run(move |s| {
-                s.replace_moves_from(&id, keep, &[])?;
-                match clock {
-                    Some(clock) => s.save_clock(&id, &clock),
-                    None => Ok(()),
-                }
-            })
+            .run(move |s| s.take_back(&id, keep, clock.as_ref()))
             .await?;
         let mut state = self.lock();
         state.game = game;

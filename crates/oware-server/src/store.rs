@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::clock::{resumed_since, Clock};
@@ -12,9 +13,10 @@ use oware_rules::{Move, Position, RuleSet, Side};
 /// What went wrong with the database.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    /// SQLite refused a query or the file.
+    /// SQLite refused a query or the file. Its text is part of this error's own message, so it is
+    /// not also offered as the error's source (a report that prints the chain would say it twice).
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
     /// A stored game cannot be read back.
     #[error("damaged record for game {game}: {what}")]
     Damaged {
@@ -32,6 +34,12 @@ pub enum StoreError {
     /// The thread that writes to the database is gone.
     #[error("the database writer has stopped")]
     WriterStopped,
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite(e)
+    }
 }
 
 /// A game as stored: how it was set up, who holds which side, and the moves.
@@ -101,6 +109,31 @@ pub struct Store {
     conn: Connection,
 }
 
+/// An error reading game `id`'s rows: a value of the wrong type is damage to that game (its row
+/// was changed outside the server), anything else is the database's.
+fn row_error(id: &str, e: rusqlite::Error) -> StoreError {
+    match e {
+        rusqlite::Error::InvalidColumnType(..)
+        | rusqlite::Error::FromSqlConversionFailure(..)
+        | rusqlite::Error::IntegralValueOutOfRange(..) => StoreError::Damaged {
+            game: id.to_string(),
+            what: e.to_string(),
+        },
+        e => StoreError::Sqlite(e),
+    }
+}
+
+/// A stored value as a log line shows it: text as it is, anything else by its kind.
+fn describe_value(value: &Value) -> String {
+    match value {
+        Value::Text(text) => text.chars().take(40).collect(),
+        Value::Integer(n) => n.to_string(),
+        Value::Real(x) => x.to_string(),
+        Value::Null => "NULL".to_string(),
+        Value::Blob(b) => format!("a blob of {} bytes", b.len()),
+    }
+}
+
 fn side_letter(side: Side) -> &'static str {
     match side {
         Side::South => "S",
@@ -145,43 +178,16 @@ impl Store {
         creator: Option<(&str, Side)>,
     ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
-        let (mode, computer_side) = match setup.mode {
-            GameMode::Computer { side, .. } => ("computer", Some(side_letter(side))),
-            GameMode::Friend => ("friend", None),
-        };
-        let level = match setup.mode {
-            GameMode::Computer { level, .. } => level,
-            GameMode::Friend => 0,
-        };
-        let clock_ms = setup.clock_ms.map(|ms| ms as i64);
-        let increment_ms = setup.clock_ms.map(|_| setup.increment_ms as i64);
-        tx.execute(
-            "INSERT INTO games(id, mode, rules, start, level, computer_side, created,
-                               clock_ms, clock_s, clock_n, increment_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8, ?9)",
-            params![
-                id,
-                mode,
-                setup.rules.name(),
-                setup.start.to_string(),
-                level,
-                computer_side,
-                now,
-                clock_ms,
-                increment_ms
-            ],
-        )?;
-        if let Some((token, side)) = creator {
-            tx.execute(
-                "INSERT INTO players(token, game_id, side) VALUES (?1, ?2, ?3)",
-                params![token, id, side_letter(side)],
-            )?;
-        }
+        insert_game(&tx, id, setup, creator.as_slice())?;
         tx.commit()?;
         Ok(())
+    }
+
+    /// Makes every commit for which `fail` answers true fail, as a write to a failing disk would:
+    /// the transaction is rolled back and the caller gets an error (fault tests).
+    #[cfg(test)]
+    pub(crate) fn fail_commits(&mut self, fail: impl FnMut() -> bool + Send + 'static) {
+        self.conn.commit_hook(Some(fail));
     }
 
     /// Gives `side` of a game to the holder of `token`.
@@ -228,8 +234,9 @@ impl Store {
         Ok(())
     }
 
-    /// Creates a finished game's rematch with both seats taken, and notes it in the old game,
-    /// in one transaction.
+    /// Creates a finished game's rematch with its seats taken, and notes it in the old game, in
+    /// one transaction: a failure leaves neither a rematch without its seats nor one the old game
+    /// does not lead to.
     pub fn create_rematch(
         &mut self,
         old: &str,
@@ -237,15 +244,8 @@ impl Store {
         setup: &GameSetup,
         seats: &[(&str, Side)],
     ) -> Result<(), StoreError> {
-        let (first, others) = seats.split_first().expect("a rematch has a player");
-        self.create_game(id, setup, Some(*first))?;
         let tx = self.conn.transaction()?;
-        for (token, side) in others {
-            tx.execute(
-                "INSERT INTO players(token, game_id, side) VALUES (?1, ?2, ?3)",
-                params![token, id, side_letter(*side)],
-            )?;
-        }
+        insert_game(&tx, id, setup, seats)?;
         tx.execute(
             "UPDATE games SET rematch = ?2 WHERE id = ?1",
             params![old, id],
@@ -265,10 +265,16 @@ impl Store {
     }
 
     /// Gives back the time the server was down (last alive at `alive`, started at `started`) to
-    /// the side to move of every game whose clock runs, in one transaction.
-    pub fn give_back_downtime(&mut self, alive: u64, started: u64) -> Result<(), StoreError> {
+    /// the side to move of every game whose clock runs, in one transaction. A game whose clock
+    /// cannot be read is left as it is and named in the answer (the ids of the damaged games), so
+    /// that one damaged row does not keep the others, or the server, from starting.
+    pub fn give_back_downtime(
+        &mut self,
+        alive: u64,
+        started: u64,
+    ) -> Result<Vec<String>, StoreError> {
         let tx = self.conn.transaction()?;
-        let running: Vec<(String, i64)> = {
+        let running: Vec<(Value, Value)> = {
             let mut stmt = tx.prepare(
                 "SELECT id, clock_since FROM games
                  WHERE clock_since IS NOT NULL AND flagged IS NULL AND outcome IS NULL",
@@ -276,8 +282,14 @@ impl Store {
             let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
             rows.collect::<Result<_, _>>()?
         };
+        let mut damaged = Vec::new();
         for (id, since) in running {
-            let Ok(since) = u64::try_from(since) else {
+            let since = match since {
+                Value::Integer(since) => u64::try_from(since).ok(),
+                _ => None,
+            };
+            let (Value::Text(id), Some(since)) = (&id, since) else {
+                damaged.push(describe_value(&id));
                 continue;
             };
             let resumed = resumed_since(since, alive, started);
@@ -289,7 +301,7 @@ impl Store {
             }
         }
         tx.commit()?;
-        Ok(())
+        Ok(damaged)
     }
 
     /// When the server was last noted alive, if ever.
@@ -303,24 +315,21 @@ impl Store {
             .and_then(|ms| u64::try_from(ms).ok()))
     }
 
-    /// Records several moves at once (a human move and the computer's answer, or an undo and
-    /// what follows) in one transaction: `keep` plies stay, then `moves` are added after them.
-    pub fn replace_moves_from(
+    /// Takes back every move from ply `keep` on and, in a game with clocks, saves the clocks as
+    /// they restart, in one transaction.
+    pub fn take_back(
         &mut self,
         id: &str,
         keep: usize,
-        moves: &[Move],
+        clock: Option<&Clock>,
     ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
         tx.execute(
             "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
             params![id, keep as i64],
         )?;
-        for (i, mv) in moves.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO moves(game_id, ply, mv) VALUES (?1, ?2, ?3)",
-                params![id, (keep + i) as i64, mv.letter().to_string()],
-            )?;
+        if let Some(clock) = clock {
+            write_clock(&tx, id, clock)?;
         }
         tx.commit()?;
         Ok(())
@@ -360,7 +369,8 @@ impl Store {
                     ))
                 },
             )
-            .optional()?;
+            .optional()
+            .map_err(|e| row_error(id, e))?;
         let Some(((mode, rules, start, level, computer_side), clock_row, (outcome, rematch))) = row
         else {
             return Ok(None);
@@ -410,7 +420,7 @@ impl Store {
             Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
         })?;
         for row in rows {
-            let (token, side) = row?;
+            let (token, side) = row.map_err(|e| row_error(id, e))?;
             let side = parse_side(&side).ok_or_else(|| damaged(format!("side {side:?}")))?;
             tokens[side.index()] = Some(token);
         }
@@ -422,7 +432,7 @@ impl Store {
         })?;
         let mut moves = Vec::new();
         for row in rows {
-            let (ply, mv) = row?;
+            let (ply, mv) = row.map_err(|e| row_error(id, e))?;
             if ply != moves.len() as i64 {
                 return Err(damaged(format!("move list has a gap at ply {ply}")));
             }
@@ -502,6 +512,51 @@ fn schema_version(conn: &Connection) -> Result<u32, StoreError> {
     })
 }
 
+/// Inserts a game and the seats already taken (`seats`: tokens and their sides).
+fn insert_game(
+    conn: &Connection,
+    id: &str,
+    setup: &GameSetup,
+    seats: &[(&str, Side)],
+) -> Result<(), StoreError> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let (mode, computer_side) = match setup.mode {
+        GameMode::Computer { side, .. } => ("computer", Some(side_letter(side))),
+        GameMode::Friend => ("friend", None),
+    };
+    let level = match setup.mode {
+        GameMode::Computer { level, .. } => level,
+        GameMode::Friend => 0,
+    };
+    let clock_ms = setup.clock_ms.map(|ms| ms as i64);
+    let increment_ms = setup.clock_ms.map(|_| setup.increment_ms as i64);
+    conn.execute(
+        "INSERT INTO games(id, mode, rules, start, level, computer_side, created,
+                           clock_ms, clock_s, clock_n, increment_ms)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8, ?9)",
+        params![
+            id,
+            mode,
+            setup.rules.name(),
+            setup.start.to_string(),
+            level,
+            computer_side,
+            now,
+            clock_ms,
+            increment_ms
+        ],
+    )?;
+    for (token, side) in seats {
+        conn.execute(
+            "INSERT INTO players(token, game_id, side) VALUES (?1, ?2, ?3)",
+            params![token, id, side_letter(*side)],
+        )?;
+    }
+    Ok(())
+}
+
 fn write_clock(conn: &Connection, id: &str, clock: &Clock) -> Result<(), StoreError> {
     conn.execute(
         "UPDATE games SET clock_s = ?2, clock_n = ?3, clock_since = ?4, flagged = ?5 WHERE id = ?1",
@@ -539,11 +594,13 @@ mod tests {
         store
             .append_move("g1", 0, Move::from_letter('F').unwrap(), None)
             .unwrap();
+        for (ply, letter) in [(1, 'f'), (2, 'E')] {
+            let mv = Move::from_letter(letter).unwrap();
+            store.append_move("g1", ply, mv, None).unwrap();
+        }
+        store.take_back("g1", 2, None).unwrap();
         store
-            .replace_moves_from("g1", 1, &oware_rules::parse_move_letters("fE").unwrap())
-            .unwrap();
-        store
-            .replace_moves_from("g1", 2, &oware_rules::parse_move_letters("A").unwrap())
+            .append_move("g1", 2, Move::from_letter('A').unwrap(), None)
             .unwrap();
         let g = store.load_game("g1").unwrap().unwrap();
         assert_eq!(oware_rules::format_move_letters(&g.moves), "FfA");

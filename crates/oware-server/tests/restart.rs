@@ -102,3 +102,57 @@ async fn games_survive_a_restart() {
     server.stop().await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A game whose row was damaged outside the server (a clock start that is not a number) is set
+/// aside: the server starts, every other game loads, and the damaged one answers a clear error
+/// that names it.
+#[tokio::test]
+async fn a_damaged_game_is_set_aside_and_the_others_load() {
+    let dir = temp_dir("damaged");
+    let db = dir.join("games.sqlite");
+    let config = oware_server::Config {
+        data: Some(db.clone()),
+        ..quick_config()
+    };
+    let server = TestServer::start(config.clone()).await;
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let (id, token, _) = create(
+            server.addr,
+            json!({"mode":"computer","level":1,"side":"S","clock":5}),
+        )
+        .await;
+        let mut client = Client::connect(server.addr, &id, Some(&token)).await;
+        client.play("C").await;
+        client
+            .wait_for(|g| g["moves"].as_str().unwrap().len() == 2)
+            .await;
+        client.close().await;
+        ids.push(id);
+    }
+    server.stop().await;
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute(
+            "UPDATE games SET clock_since = 'not a time' WHERE id = ?1",
+            [&ids[0]],
+        )
+        .unwrap();
+
+    let server = TestServer::start(config).await;
+    let (status, body) = http(server.addr, "GET", &format!("/api/games/{}", ids[1]), None).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = http(server.addr, "GET", &format!("/api/games/{}", ids[0]), None).await;
+    let error: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(status, 500, "{body}");
+    assert_eq!(error["error"]["code"], "damaged", "{body}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains(&ids[0]),
+        "{body}"
+    );
+    server.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
