@@ -326,11 +326,15 @@ function localOnly(hostname) {
 }
 
 function gamePage(id) {
-  const params = new URLSearchParams(location.search);
   const tokenKey = 'oware.token.' + id;
-  // A token in the link (?t=) lets a player continue on another device.
-  if (params.get('t')) {
-    saved.set(tokenKey, params.get('t'));
+  // A private link (#t=TOKEN) lets a player continue on another device. The token rides in the
+  // fragment, which browsers never send to the server (nor to a proxy's logs); it is exchanged for
+  // the seat cookie by the join below, and dropped from the address bar and the history at once.
+  // Links of the older form (?t=) still work, and are dropped the same way.
+  const linked = new URLSearchParams(location.hash.slice(1)).get('t') ||
+    new URLSearchParams(location.search).get('t');
+  if (linked) {
+    saved.set(tokenKey, linked);
     history.replaceState(null, '', '/game/' + id);
   }
   let token = saved.get(tokenKey);
@@ -579,7 +583,7 @@ function gamePage(id) {
     resume.hidden = !(you && token);
     if (you && token && !resume.dataset.token) {
       resume.dataset.token = token;
-      const url = publicOrigin() + '/game/' + id + '?t=' + token;
+      const url = publicOrigin() + '/game/' + id + '#t=' + token;
       fill(resume, h('summary', {}, t('resume.title')), h('p', {}, t('resume.hint')),
         h('div', { class: 'row' },
           h('input', { value: url, readonly: true, id: 'resume-link', 'aria-label': t('resume.title'), onfocus: (e) => e.target.select() }),
@@ -714,8 +718,12 @@ function gamePage(id) {
   function connect() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     // The game's own folder: the seat cookie goes along, so a player is recognised even when
-    // this page knows no token.
-    socket = new WebSocket(proto + '//' + location.host + '/api/games/' + id + '/ws' + (token ? '?token=' + encodeURIComponent(token) : ''));
+    // this page knows no token. The token itself never goes in the address; where the browser
+    // keeps no cookies, the page sends it in a first message instead.
+    socket = new WebSocket(proto + '//' + location.host + '/api/games/' + id + '/ws');
+    socket.onopen = () => {
+      if (token) socket.send(JSON.stringify({ type: 'seat', token }));
+    };
     socket.onmessage = (e) => {
       const msg = JSON.parse(e.data);
       if (msg.type === 'welcome') {

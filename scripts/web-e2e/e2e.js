@@ -213,10 +213,16 @@ async function friendGame(browser) {
   check((await b.page.getAttribute('g.house.legal', 'data-house')).match(/[a-f]/), 'North resumes by cookie alone');
   // The private link to continue on another device resumes North in a fresh browser context.
   const resumeLink = await b.page.inputValue('#resume-link');
-  check(/\?t=[0-9a-f]{32}$/.test(resumeLink), 'private resume link: ' + resumeLink);
+  check(/\/game\/[0-9a-f]+#t=[0-9a-f]{32}$/.test(resumeLink), 'private resume link, the token in the fragment: ' + resumeLink);
   const other = await newPage(browser);
+  // What reaches the server: never the token (the fragment stays in the browser).
+  const requested = [];
+  other.page.on('request', (r) => requested.push(r.url()));
   await other.page.goto(resumeLink);
   await waitPly(other.page, 1);
+  const token = resumeLink.split('#t=')[1];
+  check(!requested.some((u) => u.includes(token)), 'the private link\'s token is in no request: ' + requested.join(' '));
+  check(!other.page.url().includes(token), 'the token is dropped from the address bar: ' + other.page.url());
   await other.page.waitForSelector('g.house.legal');
   check((await other.page.getAttribute('g.house.legal', 'data-house')).match(/[a-f]/), 'North on another device');
   await other.context.close();

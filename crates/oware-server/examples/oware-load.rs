@@ -136,11 +136,13 @@ async fn play_game(
     let mut sockets = Vec::new();
     let mut game = Value::Null;
     for token in [&south, &north] {
-        let (mut s, _) = tokio_tungstenite::connect_async(format!(
-            "ws://{addr}/api/games/{id}/ws?token={token}"
-        ))
-        .await
-        .map_err(|e| e.to_string())?;
+        let (mut s, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/games/{id}/ws"))
+            .await
+            .map_err(|e| e.to_string())?;
+        let seat = serde_json::json!({"type": "seat", "token": token}).to_string();
+        s.send(Message::Text(seat.into()))
+            .await
+            .map_err(|e| e.to_string())?;
         let mut g = Value::Null;
         wait_state(&mut s, 0, &mut g)
             .await

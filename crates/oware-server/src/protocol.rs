@@ -4,9 +4,12 @@
 //! saw, is optional but lets the server refuse a move meant for an older position),
 //! `{"type":"undo"}` (against the computer), `{"type":"resign"}`,
 //! `{"type":"offer","what":"draw"|"takeback"}` and `{"type":"answer","accept":true|false}` (between
-//! friends; the one who offered withdraws with either answer), `{"type":"ping"}`.
+//! friends; the one who offered withdraws with either answer), `{"type":"ping"}`, and
+//! `{"type":"seat","token":".."}` (a player's token, from a client that cannot send the seat
+//! cookie; tokens are never put in the WebSocket's address).
 //!
-//! Server to client: `{"type":"welcome","you":"S"|"N"|null}` once, then
+//! Server to client: `{"type":"welcome","you":"S"|"N"|null}` on connecting (and again after a
+//! `seat` message), then
 //! `{"type":"state","game":{...}}` after every change, `{"type":"error","code":..,"message":..}`
 //! for a refused request, `{"type":"pong"}`.
 
@@ -47,6 +50,12 @@ pub enum ClientMessage {
     },
     /// Keep the connection alive; answered with [`ServerMessage::Pong`].
     Ping,
+    /// Take a seat by its token, for a client that cannot send the seat cookie; answered with a
+    /// new [`ServerMessage::Welcome`] naming the side, or an error if the token seats nobody.
+    Seat {
+        /// The player's token.
+        token: String,
+    },
 }
 
 /// A message to a client.

@@ -8,11 +8,10 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
-use serde::Deserialize;
 
 use oware_rules::Move;
 
@@ -23,12 +22,6 @@ use crate::model::{side_letter, OfferKind, Seat};
 use crate::protocol::{parse_client_message, ClientMessage, ServerMessage, MAX_CLIENT_MESSAGE};
 use crate::rate_limit::RateLimit;
 use crate::room::Room;
-
-/// The query of the WebSocket's address: a player's token, when the page holds one.
-#[derive(Deserialize)]
-pub struct WsQuery {
-    token: Option<String>,
-}
 
 /// Counts an open WebSocket; the count goes down when this is dropped.
 struct ConnectionSlot(Shared);
@@ -43,7 +36,6 @@ impl Drop for ConnectionSlot {
 pub async fn websocket(
     State(state): State<Shared>,
     Path(id): Path<String>,
-    Query(query): Query<WsQuery>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
@@ -57,13 +49,10 @@ pub async fn websocket(
             format!("the server has {open} connections open, its limit; try again later"),
         ));
     }
-    // The token in the link if it seats a player, else the seat cookie's (sent only to
-    // `/api/games/{id}/ws`).
-    let token = query
-        .token
-        .filter(|t| t.len() <= 64)
-        .filter(|t| matches!(room.seat(Some(t)), Seat::Player(_)))
-        .or_else(|| cookie_token(&headers));
+    // The seat cookie (sent only to `/api/games/{id}/ws`) proves a seat. Tokens never travel in
+    // the address, where proxies' logs and browsers' histories keep them: a client without the
+    // cookie sends its token in a `seat` message instead.
+    let token = cookie_token(&headers);
     Ok(upgrade
         // Messages a little over the protocol's limit get a clear error from the protocol
         // layer; far larger ones are cut off by the WebSocket layer itself.
@@ -79,7 +68,7 @@ async fn play_over_socket(
     socket: WebSocket,
     state: Shared,
     room: Arc<Room>,
-    token: Option<String>,
+    mut token: Option<String>,
 ) {
     let (mut sink, mut stream) = socket.split();
     let mut updates = room.subscribe();
@@ -136,7 +125,7 @@ async fn play_over_socket(
                     if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
                     continue;
                 }
-                if let Some(reply) = handle_message(&state, &room, token.as_deref(), text.as_str()).await {
+                if let Some(reply) = handle_message(&state, &room, &mut token, text.as_str()).await {
                     if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
                 }
             }
@@ -182,12 +171,13 @@ fn close_frame(code: u16, reason: &'static str) -> Message {
     }))
 }
 
-/// Acts on one client message; the reply, if any, goes to that client only (changes go to
+/// Acts on one client message from the holder of `seat` (a player's token, or none: a
+/// watcher, until a `seat` message proves one); the reply, if any, goes to that client only (changes go to
 /// everyone through the room's broadcast).
 async fn handle_message(
     state: &Shared,
     room: &Arc<Room>,
-    token: Option<&str>,
+    seat: &mut Option<String>,
     text: &str,
 ) -> Option<ServerMessage> {
     let message = match parse_client_message(text) {
@@ -195,6 +185,22 @@ async fn handle_message(
         Err(reply) => return Some(reply),
     };
     let result = match message {
+        ClientMessage::Seat { token: offered } => {
+            // A token that seats a player in this game makes this connection that player's; any
+            // other is refused, and the connection keeps the seat it had.
+            return Some(match room.seat(Some(&offered)) {
+                Seat::Player(side) => {
+                    *seat = Some(offered);
+                    ServerMessage::Welcome {
+                        you: Some(side_letter(side)),
+                    }
+                }
+                Seat::Watcher => {
+                    let e = crate::room::GameError::NotAPlayer;
+                    ServerMessage::error(e.code(), e.to_string())
+                }
+            });
+        }
         ClientMessage::Ping => return Some(ServerMessage::Pong),
         ClientMessage::Move { mv, ply } => {
             let Ok(mv) = mv.parse::<Move>() else {
@@ -206,12 +212,12 @@ async fn handle_message(
                     ),
                 ));
             };
-            state.games.play(room, token, mv, ply).await
+            state.games.play(room, seat.as_deref(), mv, ply).await
         }
-        ClientMessage::Undo => state.games.undo(room, token).await,
-        ClientMessage::Resign => state.games.resign(room, token).await,
+        ClientMessage::Undo => state.games.undo(room, seat.as_deref()).await,
+        ClientMessage::Resign => state.games.resign(room, seat.as_deref()).await,
         ClientMessage::Offer { what } => match OfferKind::parse(&what) {
-            Some(kind) => room.offer(token, kind),
+            Some(kind) => room.offer(seat.as_deref(), kind),
             None => {
                 return Some(ServerMessage::error(
                     "bad-message",
@@ -222,7 +228,7 @@ async fn handle_message(
                 ))
             }
         },
-        ClientMessage::Answer { accept } => state.games.answer(room, token, accept).await,
+        ClientMessage::Answer { accept } => state.games.answer(room, seat.as_deref(), accept).await,
     };
     result
         .err()

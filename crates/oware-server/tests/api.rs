@@ -459,6 +459,35 @@ async fn the_seat_cookie_resumes_a_player_without_a_stored_token() {
     server.stop().await;
 }
 
+/// Seat tokens never travel in addresses (proxies log them, browsers keep them in history): a
+/// token in the WebSocket's query seats nobody; a program without the cookie sends it in a `seat`
+/// message, and a token that is not the game's is refused there.
+#[tokio::test]
+async fn a_token_in_the_address_seats_nobody_and_a_seat_message_does() {
+    let server = TestServer::start(quick_config()).await;
+    let (id, token, _) = create(server.addr, json!({"mode":"friend","side":"S"})).await;
+    let url = format!("ws://{}/api/games/{id}/ws?token={token}", server.addr);
+    let mut by_address = Client::open_url(&url).await;
+    assert_eq!(
+        by_address.you, None,
+        "a token in the address seated a player"
+    );
+    by_address
+        .send_text(&json!({"type":"seat","token":"0123456789abcdef0123456789abcdef"}).to_string())
+        .await;
+    let refused = by_address.next().await;
+    assert_eq!(refused["type"], "error", "{refused}");
+    assert_eq!(refused["code"], "not-a-player", "{refused}");
+    by_address
+        .send_text(&json!({"type":"seat","token":token}).to_string())
+        .await;
+    let welcome = by_address.next().await;
+    assert_eq!(welcome["type"], "welcome", "{welcome}");
+    assert_eq!(welcome["you"], "S", "{welcome}");
+    by_address.close().await;
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn a_flooding_client_is_rate_limited_then_closed() {
     let server = TestServer::start(oware_server::Config {
@@ -468,7 +497,8 @@ async fn a_flooding_client_is_rate_limited_then_closed() {
     .await;
     let (id, token, _) = create(server.addr, json!({"mode":"friend","side":"S"})).await;
     join_friend(server.addr, &id).await;
-    let mut client = Client::connect(server.addr, &id, Some(&token)).await;
+    let cookie = format!("oware_seat={token}");
+    let mut client = Client::connect_with_cookie(server.addr, &id, &cookie).await;
     // A burst of 20 pings: the first 10 (twice the rate) are answered, the rest dropped with an
     // error each.
     for _ in 0..20 {

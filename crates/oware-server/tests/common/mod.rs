@@ -167,11 +167,23 @@ pub struct Client {
 }
 
 impl Client {
+    /// Connects as a program does: no cookie; a player's token goes in a `seat` message (tokens
+    /// are never put in the address).
     pub async fn connect(addr: SocketAddr, id: &str, token: Option<&str>) -> Client {
-        let url = match token {
-            Some(t) => format!("ws://{addr}/api/games/{id}/ws?token={t}"),
-            None => format!("ws://{addr}/api/games/{id}/ws"),
-        };
+        let url = format!("ws://{addr}/api/games/{id}/ws");
+        let mut client = Client::open(url.into_client_request().unwrap()).await;
+        if let Some(token) = token {
+            let seat = serde_json::json!({"type": "seat", "token": token});
+            client.send_text(&seat.to_string()).await;
+            let welcome = client.next().await;
+            assert_eq!(welcome["type"], "welcome", "{welcome}");
+            client.you = welcome["you"].as_str().map(str::to_string);
+        }
+        client
+    }
+
+    /// Connects to `url` as it is.
+    pub async fn open_url(url: &str) -> Client {
         Client::open(url.into_client_request().unwrap()).await
     }
 
