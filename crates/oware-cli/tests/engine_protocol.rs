@@ -141,7 +141,7 @@ fn handshake_search_and_errors() {
         "setoption name Hash value 0",
         "setoption name Rules value kalah",
         "setoption name Colour value red",
-        "setoption name Move Overhead value -1",
+        "setoption name MoveOverhead value -1",
         "setoption name Move Overhead value 5001",
         "go wtime 1000 btime 1000 movestogo 0",
         "frobnicate",
@@ -200,7 +200,7 @@ fn the_move_overhead_comes_off_the_clock() {
     assert!(
         lines
             .iter()
-            .any(|l| l == "option name Move Overhead type spin default 30 min 0 max 5000"),
+            .any(|l| l == "option name MoveOverhead type spin default 30 min 0 max 5000"),
         "{lines:?}"
     );
     e.send("position startpos moves FfEa");
@@ -211,7 +211,7 @@ fn the_move_overhead_comes_off_the_clock() {
     assert!(deepest(&normal) >= 4, "{normal:?}");
     // When every move loses a second on its way to the clock, a second leaves nothing to think
     // with: the engine answers its first iteration's move.
-    e.send("setoption name Move Overhead value 1000");
+    e.send("setoption name MoveOverhead value 1000");
     e.send("go wtime 1000 btime 1000");
     let hurried = e.until("bestmove");
     assert!(deepest(&hurried) <= 1, "{hurried:?}");
@@ -620,7 +620,7 @@ impl Random {
             }
             9..=11 => {
                 let name = self
-                    .pick("Hash Threads Level Rules Ponder Eval Weights EGTB Move_Overhead Colour");
+                    .pick("Hash Threads Level Rules Ponder OwnBook Eval Weights EGTB MoveOverhead Move_Overhead Colour");
                 let value = match name.as_str() {
                     // Small tables and few threads: the test is about input, not memory.
                     "Hash" => self.pick("1 2 8 0 x 4097"),
