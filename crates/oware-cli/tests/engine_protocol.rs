@@ -3,7 +3,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use oware_rules::{Game, Move, Position, RuleSet};
 
@@ -287,6 +287,56 @@ fn isready_and_stop_during_an_infinite_search() {
     e.input = None;
     let status = e.child.wait().unwrap();
     assert!(status.success(), "end of input ends the engine");
+}
+
+/// How long the engine takes to exit, waiting at most `limit` (then it is killed).
+fn time_to_exit(e: &mut Engine, since: Instant, limit: Duration) -> Duration {
+    while since.elapsed() < limit {
+        if let Some(status) = e.child.try_wait().unwrap() {
+            assert!(status.success());
+            return since.elapsed();
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    since.elapsed()
+}
+
+/// `stop` and `quit` act at once, whatever is queued before them. A command that waits for a
+/// limited search (`position`, `setoption`, `ucinewgame`, `go`) used to hold the lines behind it
+/// unread until the search ended: here 20 s.
+#[test]
+fn stop_and_quit_act_at_once_behind_a_waiting_command() {
+    // The protocol deadline is "at once"; 5 s is far from the 20 s search and leaves a loaded
+    // machine seconds to start a process and stop a search.
+    let limit = Duration::from_secs(5);
+    for (waiting, end) in [
+        ("position startpos", "stop"),
+        ("position startpos", "quit"),
+        ("setoption name Hash value 4", "stop"),
+        ("ucinewgame", "quit"),
+        ("go depth 3", "quit"),
+    ] {
+        let mut e = Engine::start();
+        let asked = Instant::now();
+        e.send("position startpos moves FfEa");
+        e.send("go movetime 20000");
+        e.send(waiting);
+        e.send(end);
+        if end == "stop" {
+            assert!(legal_in("FfEa", &e.bestmove()), "{waiting}");
+            // The waiting command was then done: the position is the new one.
+            e.send("go depth 2");
+            let expected = if waiting.starts_with("position") {
+                ""
+            } else {
+                "FfEa"
+            };
+            assert!(legal_in(expected, &e.bestmove()), "{waiting}");
+            e.send("quit");
+        }
+        let took = time_to_exit(&mut e, asked, Duration::from_secs(25));
+        assert!(took < limit, "{waiting} then {end}: {took:?}");
+    }
 }
 
 /// The `wtime` and `movestogo` of each `go` in an engine's input log.

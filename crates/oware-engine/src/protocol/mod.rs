@@ -10,7 +10,8 @@
 //! `info string error: …` and changes nothing. `position`, `go`, `setoption` and `ucinewgame` sent
 //! during a limited search wait for its `bestmove`; during `go infinite`, `go ponder` or a `go`
 //! with no limit (no depth, time, clocks or nodes: a search that only `stop` is sure to end) they
-//! are refused until `stop`.
+//! are refused until `stop`. The input is read ahead while a command waits, so a `stop` or `quit`
+//! sent behind it acts at once: the search stops, and the waiting command goes on.
 //!
 //! Replies: `info depth D seldepth S score cp X nodes N nps N time MS hashfull H pv MMM…` after each
 //! completed iteration (the pv one run of letters, `pv CdB`, as the Aualé GUI and its engine write
@@ -46,19 +47,24 @@ use std::time::Duration;
 
 use oware_rules::{format_move_letters, Game, RuleSet, Side};
 
-use crate::input::{read_line, Line};
+use crate::input::Line;
 use crate::player::{self, seed_from_clock, Choice, Level, Source};
 use crate::tablebase::TablebaseProbe;
 use crate::Weights;
 use crate::{Engine, EngineOptions, Probe, SearchControl, SearchResult, DEFAULT_MOVE_OVERHEAD};
 
+mod inbox;
 mod parse;
 
+use inbox::Inbox;
 use parse::{parse_go, parse_position, parse_weights, Go};
 
 /// Larger tables than this are refused: the table is touched page by page when made.
 const MAX_HASH_MB: usize = 4096;
 const MAX_THREADS: usize = 256;
+/// How often a command that waits for a search looks whether the search has ended (new lines
+/// wake it sooner).
+const STOP_POLL: Duration = Duration::from_millis(5);
 /// The largest `MoveOverhead` accepted, in milliseconds.
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 
@@ -66,8 +72,11 @@ const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 /// endgame databases of `egtb` (as the `EGTB` option: a directory that cannot be used is reported
 /// on the protocol, and the engine plays on without databases). Only a failure to read the input
 /// is an error; a closed output means the GUI is gone, and the session ends with its input.
+///
+/// The input is read by a thread of its own, which is left to end with the input when the session
+/// ends first.
 pub fn run(
-    input: &mut impl BufRead,
+    input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
     egtb: Option<&str>,
 ) -> io::Result<()> {
@@ -75,26 +84,29 @@ pub fn run(
     if let Some(dir) = egtb {
         session.set_option(&["name", "EGTB", "value", dir]);
     }
-    loop {
-        match read_line(input)? {
-            Line::End => {
+    session.inbox.read_from(input);
+    let ended = loop {
+        match session.inbox.next() {
+            Ok(Line::End) => {
                 // End of input: a limited search still answers (a script may pipe `go depth N` and
                 // close); an infinite or ponder search stops now.
                 if !(session.unbounded || session.control.is_pondering()) {
                     session.idle_engine("end of input");
                 }
-                break;
+                break Ok(());
             }
-            Line::TooLong => session.out.error("line too long"),
-            Line::Text(line) => {
+            Err(e) => break Err(e),
+            Ok(Line::TooLong) => session.out.error("line too long"),
+            Ok(Line::Text(line)) => {
                 if !session.handle(&line) {
-                    break;
+                    break Ok(());
                 }
             }
         }
-    }
+    };
     session.finish_search();
-    Ok(())
+    session.inbox.close();
+    ended
 }
 
 /// Where the replies go, shared with the search thread: one line at a time, each flushed at once
@@ -137,6 +149,8 @@ struct Session {
     move_overhead: Duration,
     /// The `EngineTurn` option: the side the GUI says the engine plays, once it has said so.
     engine_turn: Option<Side>,
+    /// The lines read and not yet handled.
+    inbox: Arc<Inbox>,
 }
 
 impl Session {
@@ -156,6 +170,7 @@ impl Session {
             tablebase: None,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             engine_turn: None,
+            inbox: Arc::default(),
         }
     }
 
@@ -186,8 +201,9 @@ impl Session {
     }
 
     /// The engine, once no search is running. A search with a limit (depth, time, nodes) is waited
-    /// for (it answers `bestmove` first); during a search with no limit or a `ponder` search, which
-    /// only `stop` is sure to end, this is an error and `None`.
+    /// for (it answers `bestmove` first) unless a `stop` or `quit` is already read behind this
+    /// command: then it is stopped now, as that line would stop it; during a search with no limit or
+    /// a `ponder` search, which only `stop` is sure to end, this is an error and `None`.
     fn idle_engine(&mut self, command: &str) -> Option<&mut Engine> {
         if self.searching() && (self.unbounded || self.control.is_pondering()) {
             self.out.error(&format!(
@@ -196,6 +212,12 @@ impl Session {
             return None;
         }
         // A limited search ends by itself: wait for it, then take the engine back.
+        while self.searching() {
+            if self.inbox.stop_queued(STOP_POLL) {
+                self.control.stop();
+                break;
+            }
+        }
         self.reclaim_engine();
         self.engine.as_mut()
     }
@@ -496,7 +518,12 @@ mod tests {
     /// What the engine answers to `input`, the whole session.
     fn session(input: &str, egtb: Option<&str>) -> String {
         let out = Shared::default();
-        run(&mut input.as_bytes(), out.clone(), egtb).unwrap();
+        run(
+            io::Cursor::new(input.as_bytes().to_vec()),
+            out.clone(),
+            egtb,
+        )
+        .unwrap();
         let bytes = out.0.lock().unwrap().clone();
         String::from_utf8(bytes).unwrap()
     }
