@@ -339,6 +339,42 @@ fn stop_and_quit_act_at_once_behind_a_waiting_command() {
     }
 }
 
+/// Absurd times and node counts (the largest 64-bit number, and numbers past it) start a search
+/// that `stop` ends, as "no hurry" means; an absurd depth is refused. Nothing panics.
+#[test]
+fn absurd_go_numbers_are_clamped_or_refused() {
+    let mut e = Engine::start();
+    e.send("position startpos moves FfEa");
+    for huge in [
+        "18446744073709551615",
+        "18446744073709551616",
+        &"9".repeat(30),
+    ] {
+        for go in [
+            format!("go movetime {huge}"),
+            format!("go wtime {huge} btime {huge} winc {huge} binc {huge}"),
+            format!("go wtime {huge} btime 10 winc {huge} binc 0 movestogo 1"),
+            format!("go nodes {huge}"),
+            format!("go depth 3 movetime {huge} nodes {huge}"),
+        ] {
+            e.send(&go);
+            e.send("isready");
+            let lines = e.until("readyok");
+            assert!(
+                !lines.iter().any(|l| l.contains("error")),
+                "{go}: {lines:?}"
+            );
+            e.send("stop");
+            assert!(legal_in("FfEa", &e.bestmove()), "{go}");
+        }
+        e.send(&format!("go depth {huge}"));
+        let refused = e.until("info string error: go depth");
+        assert_eq!(refused.len(), 1, "{refused:?}");
+    }
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
 /// The `wtime` and `movestogo` of each `go` in an engine's input log.
 fn go_clocks(log: &std::path::Path) -> Vec<(u64, Option<u64>)> {
     let text = std::fs::read_to_string(log).unwrap();

@@ -11,7 +11,9 @@
 //! during a limited search wait for its `bestmove`; during `go infinite`, `go ponder` or a `go`
 //! with no limit (no depth, time, clocks or nodes: a search that only `stop` is sure to end) they
 //! are refused until `stop`. The input is read ahead while a command waits, so a `stop` or `quit`
-//! sent behind it acts at once: the search stops, and the waiting command goes on.
+//! sent behind it acts at once: the search stops, and the waiting command goes on. Times in `go`
+//! longer than 2^32 - 1 ms (49.7 days; any number of digits is read) count as that, node counts past
+//! 64 bits as the largest; a `depth` or `movestogo` out of range is refused.
 //!
 //! Replies: `info depth D seldepth S score cp X nodes N nps N time MS hashfull H pv MMM…` after each
 //! completed iteration (the pv one run of letters, `pv CdB`, as the Aualé GUI and its engine write
