@@ -634,6 +634,70 @@ fn a_short_match_between_two_engines() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The records of an OGN file written by `oware match`.
+fn records(path: &std::path::Path) -> Vec<oware_rules::ogn::Record> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.split("\n\n[")
+        .enumerate()
+        .map(|(i, chunk)| {
+            let chunk = if i == 0 {
+                chunk.to_string()
+            } else {
+                format!("[{chunk}")
+            };
+            chunk.parse().unwrap()
+        })
+        .collect()
+}
+
+/// The referee reads the pv whether an engine writes it as one run of letters (ours, the Aualé
+/// dialect) or one letter per word (UCI's way with chess moves), and writes each move's report
+/// into the record after the move.
+#[test]
+fn the_referee_reads_either_form_of_the_pv() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = format!("{} engine", env!("CARGO_BIN_EXE_oware"));
+    // Our engine with a space put between the letters of its pv.
+    let spaced = format!(
+        "{engine} | sed -u -E -e ':a' -e 's/( pv [a-fA-F ]*[a-fA-F])([a-fA-F])/\\1 \\2/' -e 'ta'"
+    );
+    let out = dir.path().join("games.ogn");
+    let result = oware_match(
+        [&engine, &spaced],
+        &["--games", "2", "--movetime", "20", "--option", "Hash=4"],
+        &out,
+    );
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    for record in records(&out) {
+        let game = record.game().unwrap();
+        // Every move of either engine (the two plies of the opening aside) has its report.
+        let mut long_lines = [0, 0];
+        for ply in 2..game.ply_count() {
+            let comment = record
+                .comments
+                .iter()
+                .find(|(at, _)| *at == ply + 1)
+                .map(|(_, c)| c.as_str())
+                .unwrap_or_else(|| panic!("no report after ply {}: {record}", ply + 1));
+            assert!(comment.starts_with("depth "), "{comment}");
+            if let Some((_, pv)) = comment.split_once(" pv ") {
+                if oware_rules::parse_move_letters(pv).unwrap().len() > 1 {
+                    long_lines[ply % 2] += 1;
+                }
+            }
+        }
+        // Lines longer than one move from both engines: the spaced pv was read whole.
+        assert!(
+            long_lines.iter().all(|&n| n > 2),
+            "{long_lines:?}: {record}"
+        );
+    }
+}
+
 /// A small deterministic generator (splitmix64), so that a failing stream can be replayed.
 struct Random(u64);
 
