@@ -3,7 +3,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use oware_rules::{Game, Move, Position, RuleSet};
 
@@ -141,7 +141,7 @@ fn handshake_search_and_errors() {
         "setoption name Hash value 0",
         "setoption name Rules value kalah",
         "setoption name Colour value red",
-        "setoption name Move Overhead value -1",
+        "setoption name MoveOverhead value -1",
         "setoption name Move Overhead value 5001",
         "go wtime 1000 btime 1000 movestogo 0",
         "frobnicate",
@@ -200,7 +200,7 @@ fn the_move_overhead_comes_off_the_clock() {
     assert!(
         lines
             .iter()
-            .any(|l| l == "option name Move Overhead type spin default 30 min 0 max 5000"),
+            .any(|l| l == "option name MoveOverhead type spin default 30 min 0 max 5000"),
         "{lines:?}"
     );
     e.send("position startpos moves FfEa");
@@ -211,7 +211,7 @@ fn the_move_overhead_comes_off_the_clock() {
     assert!(deepest(&normal) >= 4, "{normal:?}");
     // When every move loses a second on its way to the clock, a second leaves nothing to think
     // with: the engine answers its first iteration's move.
-    e.send("setoption name Move Overhead value 1000");
+    e.send("setoption name MoveOverhead value 1000");
     e.send("go wtime 1000 btime 1000");
     let hurried = e.until("bestmove");
     assert!(deepest(&hurried) <= 1, "{hurried:?}");
@@ -287,6 +287,92 @@ fn isready_and_stop_during_an_infinite_search() {
     e.input = None;
     let status = e.child.wait().unwrap();
     assert!(status.success(), "end of input ends the engine");
+}
+
+/// How long the engine takes to exit, waiting at most `limit` (then it is killed).
+fn time_to_exit(e: &mut Engine, since: Instant, limit: Duration) -> Duration {
+    while since.elapsed() < limit {
+        if let Some(status) = e.child.try_wait().unwrap() {
+            assert!(status.success());
+            return since.elapsed();
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    since.elapsed()
+}
+
+/// `stop` and `quit` act at once, whatever is queued before them. A command that waits for a
+/// limited search (`position`, `setoption`, `ucinewgame`, `go`) used to hold the lines behind it
+/// unread until the search ended: here 20 s.
+#[test]
+fn stop_and_quit_act_at_once_behind_a_waiting_command() {
+    // The protocol deadline is "at once"; 5 s is far from the 20 s search and leaves a loaded
+    // machine seconds to start a process and stop a search.
+    let limit = Duration::from_secs(5);
+    for (waiting, end) in [
+        ("position startpos", "stop"),
+        ("position startpos", "quit"),
+        ("setoption name Hash value 4", "stop"),
+        ("ucinewgame", "quit"),
+        ("go depth 3", "quit"),
+    ] {
+        let mut e = Engine::start();
+        let asked = Instant::now();
+        e.send("position startpos moves FfEa");
+        e.send("go movetime 20000");
+        e.send(waiting);
+        e.send(end);
+        if end == "stop" {
+            assert!(legal_in("FfEa", &e.bestmove()), "{waiting}");
+            // The waiting command was then done: the position is the new one.
+            e.send("go depth 2");
+            let expected = if waiting.starts_with("position") {
+                ""
+            } else {
+                "FfEa"
+            };
+            assert!(legal_in(expected, &e.bestmove()), "{waiting}");
+            e.send("quit");
+        }
+        let took = time_to_exit(&mut e, asked, Duration::from_secs(25));
+        assert!(took < limit, "{waiting} then {end}: {took:?}");
+    }
+}
+
+/// Absurd times and node counts (the largest 64-bit number, and numbers past it) start a search
+/// that `stop` ends, as "no hurry" means; an absurd depth is refused. Nothing panics.
+#[test]
+fn absurd_go_numbers_are_clamped_or_refused() {
+    let mut e = Engine::start();
+    e.send("position startpos moves FfEa");
+    for huge in [
+        "18446744073709551615",
+        "18446744073709551616",
+        &"9".repeat(30),
+    ] {
+        for go in [
+            format!("go movetime {huge}"),
+            format!("go wtime {huge} btime {huge} winc {huge} binc {huge}"),
+            format!("go wtime {huge} btime 10 winc {huge} binc 0 movestogo 1"),
+            format!("go nodes {huge}"),
+            format!("go depth 3 movetime {huge} nodes {huge}"),
+        ] {
+            e.send(&go);
+            e.send("isready");
+            let lines = e.until("readyok");
+            assert!(
+                !lines.iter().any(|l| l.contains("error")),
+                "{go}: {lines:?}"
+            );
+            e.send("stop");
+            assert!(legal_in("FfEa", &e.bestmove()), "{go}");
+        }
+        e.send(&format!("go depth {huge}"));
+        let refused = e.until("info string error: go depth");
+        assert_eq!(refused.len(), 1, "{refused:?}");
+    }
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
 }
 
 /// The `wtime` and `movestogo` of each `go` in an engine's input log.
@@ -548,6 +634,70 @@ fn a_short_match_between_two_engines() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The records of an OGN file written by `oware match`.
+fn records(path: &std::path::Path) -> Vec<oware_rules::ogn::Record> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.split("\n\n[")
+        .enumerate()
+        .map(|(i, chunk)| {
+            let chunk = if i == 0 {
+                chunk.to_string()
+            } else {
+                format!("[{chunk}")
+            };
+            chunk.parse().unwrap()
+        })
+        .collect()
+}
+
+/// The referee reads the pv whether an engine writes it as one run of letters (ours, the Aualé
+/// dialect) or one letter per word (UCI's way with chess moves), and writes each move's report
+/// into the record after the move.
+#[test]
+fn the_referee_reads_either_form_of_the_pv() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = format!("{} engine", env!("CARGO_BIN_EXE_oware"));
+    // Our engine with a space put between the letters of its pv.
+    let spaced = format!(
+        "{engine} | sed -u -E -e ':a' -e 's/( pv [a-fA-F ]*[a-fA-F])([a-fA-F])/\\1 \\2/' -e 'ta'"
+    );
+    let out = dir.path().join("games.ogn");
+    let result = oware_match(
+        [&engine, &spaced],
+        &["--games", "2", "--movetime", "20", "--option", "Hash=4"],
+        &out,
+    );
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    for record in records(&out) {
+        let game = record.game().unwrap();
+        // Every move of either engine (the two plies of the opening aside) has its report.
+        let mut long_lines = [0, 0];
+        for ply in 2..game.ply_count() {
+            let comment = record
+                .comments
+                .iter()
+                .find(|(at, _)| *at == ply + 1)
+                .map(|(_, c)| c.as_str())
+                .unwrap_or_else(|| panic!("no report after ply {}: {record}", ply + 1));
+            assert!(comment.starts_with("depth "), "{comment}");
+            if let Some((_, pv)) = comment.split_once(" pv ") {
+                if oware_rules::parse_move_letters(pv).unwrap().len() > 1 {
+                    long_lines[ply % 2] += 1;
+                }
+            }
+        }
+        // Lines longer than one move from both engines: the spaced pv was read whole.
+        assert!(
+            long_lines.iter().all(|&n| n > 2),
+            "{long_lines:?}: {record}"
+        );
+    }
+}
+
 /// A small deterministic generator (splitmix64), so that a failing stream can be replayed.
 struct Random(u64);
 
@@ -620,7 +770,7 @@ impl Random {
             }
             9..=11 => {
                 let name = self
-                    .pick("Hash Threads Level Rules Ponder Eval Weights EGTB Move_Overhead Colour");
+                    .pick("Hash Threads Level Rules Ponder OwnBook Eval Weights EGTB MoveOverhead Move_Overhead Colour");
                 let value = match name.as_str() {
                     // Small tables and few threads: the test is about input, not memory.
                     "Hash" => self.pick("1 2 8 0 x 4097"),
@@ -742,4 +892,307 @@ fn the_referee_tells_an_engine_that_offers_engine_turn_its_side() {
     let log = std::fs::read_to_string(&silent).unwrap();
     assert!(log.contains("go "), "{log}");
     assert!(!log.contains("EngineTurn"), "{log}");
+}
+
+/// A line of the engine's output as the Aualé GUI reads it. Its reader knows six first words and,
+/// after them, a set of keys each with the shape of its value; a word that is no key, or a key
+/// whose value does not have that shape, is skipped (the next word is then read as a key). What it
+/// cannot read at all it rejects ("Unknown UCI response"), and an empty line ends its reading.
+#[derive(Debug, Default)]
+struct GuiLine {
+    order: String,
+    /// Each key read and its value (`string`: the rest of the line).
+    values: std::collections::HashMap<String, String>,
+}
+
+impl GuiLine {
+    fn get(&self, key: &str) -> Option<&str> {
+        self.values.get(key).map(String::as_str)
+    }
+}
+
+/// Reads `line` as the GUI does; `Err` with the reason where it rejects the line.
+fn read_as_the_gui(line: &str) -> Result<GuiLine, String> {
+    let number = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let integer = |w: &str| number(w.strip_prefix(['-', '+']).unwrap_or(w));
+    let moves = |w: &str| !w.is_empty() && w.chars().all(|c| matches!(c, 'a'..='f' | 'A'..='F'));
+    let one_move = |w: &str| w.len() == 1 && moves(w);
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((&order, rest)) = words.split_first() else {
+        return Err("an empty line (the GUI stops reading there)".into());
+    };
+    let mut read = GuiLine {
+        order: order.to_string(),
+        ..GuiLine::default()
+    };
+    // The keys of each first word, and what their values look like.
+    type Shape<'a> = &'a dyn Fn(&str) -> bool;
+    let keys: Vec<(&str, Shape)> = match order {
+        "uciok" | "readyok" => Vec::new(),
+        "id" => Vec::new(),
+        "bestmove" => vec![("ponder", &one_move)],
+        "option" => vec![
+            ("name", &|_| true),
+            ("type", &|w| {
+                matches!(w, "check" | "spin" | "combo" | "button" | "string")
+            }),
+            ("min", &integer),
+            ("max", &integer),
+            ("var", &|_| true),
+            ("default", &|_| true),
+        ],
+        "info" => vec![
+            ("depth", &number),
+            ("seldepth", &number),
+            ("time", &number),
+            ("nodes", &number),
+            ("pv", &moves),
+            ("multipv", &number),
+            ("currmove", &one_move),
+            ("currmovenumber", &number),
+            ("hashfull", &number),
+            ("nps", &number),
+            ("tbhits", &number),
+            ("sbhits", &number),
+            ("cpuload", &number),
+            ("refutation", &moves),
+        ],
+        other => return Err(format!("unknown first word {other:?}")),
+    };
+    let mut i = 0;
+    if order == "bestmove" {
+        match rest.first() {
+            Some(w) if one_move(w) => read.values.insert("move".into(), w.to_string()),
+            _ => return Err("bestmove without a move letter".into()),
+        };
+        i = 1;
+    }
+    if order == "id" {
+        // `id name …` and `id author …` take the rest of the line.
+        if let Some((key, value)) = rest.split_first() {
+            read.values.insert(key.to_string(), value.join(" "));
+        }
+        return Ok(read);
+    }
+    while i < rest.len() {
+        let word = rest[i];
+        if order == "info" && word == "string" && i + 1 < rest.len() {
+            read.values.insert("string".into(), rest[i + 1..].join(" "));
+            break;
+        }
+        if order == "info" && word == "score" {
+            // One or more of `cp N`, `mate N`, `lowerbound`, `upperbound`.
+            let mut j = i + 1;
+            loop {
+                match (rest.get(j).copied(), rest.get(j + 1).copied()) {
+                    (Some(kind @ ("cp" | "mate")), Some(value)) if integer(value) => {
+                        read.values.insert(kind.into(), value.into());
+                        j += 2;
+                    }
+                    (Some(bound @ ("lowerbound" | "upperbound")), _) => {
+                        read.values.insert(bound.into(), String::new());
+                        j += 1;
+                    }
+                    _ => break,
+                }
+            }
+            i = if j > i + 1 { j } else { i + 1 };
+            continue;
+        }
+        match (keys.iter().find(|(key, _)| *key == word), rest.get(i + 1)) {
+            (Some((key, shape)), Some(value)) if shape(value) => {
+                read.values.insert(key.to_string(), value.to_string());
+                i += 2;
+            }
+            // Not a key, or a key without its value: skipped.
+            _ => i += 1,
+        }
+    }
+    Ok(read)
+}
+
+#[test]
+fn the_gui_reader_reads_as_the_facts_say() {
+    let aalina = read_as_the_gui("info depth 17 score cp -25 pv DfAbCaBcAbCcB").unwrap();
+    assert_eq!(aalina.get("pv"), Some("DfAbCaBcAbCcB"));
+    assert_eq!(
+        (aalina.get("depth"), aalina.get("cp")),
+        (Some("17"), Some("-25"))
+    );
+    // One letter per word: the GUI sees a line one move long.
+    let spaced = read_as_the_gui("info depth 3 score cp 5 pv C d B").unwrap();
+    assert_eq!(spaced.get("pv"), Some("C"));
+    let option = read_as_the_gui("option name Move Overhead type spin default 30").unwrap();
+    assert_eq!(option.get("name"), Some("Move"));
+    assert_eq!(option.get("type"), Some("spin"));
+    let bounds = read_as_the_gui("info score lowerbound cp 12 nodes 9 string a b").unwrap();
+    assert_eq!(bounds.get("cp"), Some("12"));
+    assert!(bounds.get("lowerbound").is_some());
+    assert_eq!(
+        (bounds.get("nodes"), bounds.get("string")),
+        (Some("9"), Some("a b"))
+    );
+    for rejected in ["", "bestmove 0000", "frobnicate", "bestmove"] {
+        assert!(read_as_the_gui(rejected).is_err(), "{rejected:?}");
+    }
+}
+
+/// The `position` command the GUI sends for `game`: from the position after the last capture (or
+/// the start), with the moves since.
+fn gui_position(game: &Game) -> String {
+    let last_capture = game.captures().iter().rposition(|&c| c > 0);
+    let (from, moves) = match last_capture {
+        Some(ply) => (ply + 1, &game.moves()[ply + 1..]),
+        None => (0, game.moves()),
+    };
+    let start = game.positions()[from];
+    let mut command = if start == Position::start() {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {start}")
+    };
+    if !moves.is_empty() {
+        command += &format!(" moves {}", oware_rules::format_move_letters(moves));
+    }
+    command
+}
+
+/// Every line the engine sent, read as the GUI reads it: none rejected, no error, every option name
+/// one word, every pv read whole and playable from `game`. The `bestmove` at the end, as a move.
+fn check_as_the_gui(lines: &[String], game: &Game) -> Option<Move> {
+    let mut best = None;
+    for line in lines {
+        let read = read_as_the_gui(line).unwrap_or_else(|why| panic!("{line:?}: {why}"));
+        assert!(!line.contains("error"), "{line}");
+        match read.order.as_str() {
+            "option" => {
+                let written = line.split_once(" name ").unwrap().1;
+                let written = written.split_once(" type ").unwrap().0;
+                assert_eq!(read.get("name"), Some(written), "{line}");
+                assert!(read.get("type").is_some(), "{line}");
+            }
+            "info" if line.contains(" pv ") => {
+                // The whole pv as written: every word of letters after `pv`.
+                let after = line.split_once(" pv ").unwrap().1;
+                let written: String = after
+                    .split_whitespace()
+                    .take_while(|w| w.chars().all(|c| "abcdefABCDEF".contains(c)))
+                    .collect();
+                assert_eq!(read.get("pv"), Some(written.as_str()), "{line}");
+                assert!(
+                    read.get("depth").is_some() && read.get("cp").is_some(),
+                    "{line}"
+                );
+                let pv = oware_rules::parse_move_letters(&written).unwrap();
+                let mut g = game.clone();
+                for mv in pv {
+                    assert!(g.play(mv).is_ok(), "{line} from {}", game.position());
+                }
+            }
+            "bestmove" => {
+                let mv: Move = read.get("move").unwrap().parse().unwrap();
+                assert!(game.legal_moves().contains(mv), "{line}");
+                best = Some(mv);
+            }
+            _ => {}
+        }
+    }
+    best
+}
+
+/// The Aualé GUI's whole conversation with an engine, at each of its four strength levels, against
+/// the real `oware engine`, every line of the answers read as the GUI reads them. The timed
+/// assertions are the GUI's own deadlines: 8 s for `uciok`, `readyok`, the `bestmove` after
+/// `stop` and the end after `quit`; the easy level's 0.6 s (`go depth 2 movetime 600`: two plies
+/// take well under a millisecond, the rest is the pipe and the scheduler).
+#[test]
+fn the_auale_gui_conversation_at_each_level() {
+    let gui_limit = Duration::from_secs(8);
+    // depth, movetime, the OwnBook the GUI sets with the level.
+    let levels = [
+        (Some(2), 600, false),
+        (Some(6), 1200, false),
+        (Some(16), 2400, true),
+        (None, 3600, true),
+    ];
+    // The game so far: moves that capture where they can, until a capture has been made, so that
+    // the GUI sends `position fen` with the position after it.
+    let mut opening = Game::new(RuleSet::Abapa);
+    while opening.captures().iter().all(|&c| c == 0) {
+        let moves: Vec<Move> = opening.legal_moves().collect();
+        let capturing = moves.iter().find(|&&mv| {
+            let mut g = opening.clone();
+            g.play(mv).unwrap();
+            g.captures().last() > Some(&0)
+        });
+        opening.play(*capturing.unwrap_or(&moves[0])).unwrap();
+    }
+    for (depth, movetime, own_book) in levels {
+        let level = format!("depth {depth:?} movetime {movetime}");
+        let mut e = Engine::start();
+        let asked = Instant::now();
+        e.send("uci");
+        let lines = e.until("uciok");
+        assert!(asked.elapsed() < gui_limit, "{level}: uciok");
+        check_as_the_gui(&lines, &opening);
+        assert!(lines.iter().any(|l| l.starts_with("option ")), "{lines:?}");
+        e.send(&format!("setoption name OwnBook value {own_book}"));
+        e.send("ucinewgame");
+        let asked = Instant::now();
+        e.send("isready");
+        let lines = e.until("readyok");
+        assert!(asked.elapsed() < gui_limit, "{level}: readyok");
+        check_as_the_gui(&lines, &opening);
+
+        let mut game = opening.clone();
+        for turn in 0..2 {
+            // The engine's move.
+            e.send(&gui_position(&game));
+            let go = match depth {
+                Some(d) => format!("go depth {d} movetime {movetime}"),
+                None => format!("go movetime {movetime}"),
+            };
+            let asked = Instant::now();
+            e.send(&go);
+            let lines = e.until("bestmove");
+            let took = asked.elapsed();
+            if depth == Some(2) {
+                assert!(took < Duration::from_millis(600), "{go}: {took:?}");
+            } else {
+                // A move's time, and seconds for a loaded machine (the GUI itself waits).
+                assert!(
+                    took < Duration::from_millis(movetime + 3000),
+                    "{go}: {took:?}"
+                );
+            }
+            assert!(
+                lines.iter().filter(|l| l.contains(" pv ")).count() >= 1,
+                "{go}: {lines:?}"
+            );
+            let best = check_as_the_gui(&lines, &game).expect("a bestmove");
+            game.play(best).unwrap();
+            if game.is_over() {
+                break;
+            }
+            // The engine ponders while the person thinks; their move ends the pondering.
+            e.send(&gui_position(&game));
+            e.send("go ponder");
+            std::thread::sleep(Duration::from_millis(100 + 100 * turn));
+            let asked = Instant::now();
+            e.send("stop");
+            let lines = e.until("bestmove");
+            // "At once": a stopped search answers in milliseconds; a second is for the scheduler.
+            assert!(asked.elapsed() < Duration::from_secs(1), "{level}: stop");
+            check_as_the_gui(&lines, &game);
+            let reply = game.legal_moves().last().unwrap();
+            game.play(reply).unwrap();
+            if game.is_over() {
+                break;
+            }
+        }
+        let asked = Instant::now();
+        e.send("quit");
+        let took = time_to_exit(&mut e, asked, gui_limit + Duration::from_secs(2));
+        assert!(took < gui_limit, "{level}: quit took {took:?}");
+    }
 }

@@ -16,7 +16,7 @@ pub struct Clock {
 
 /// How long the time plan keeps off each move's clock by default for the time a move takes to
 /// reach the clock's keeper (the pipe, the GUI, a loaded machine's scheduling): the protocol's
-/// `Move Overhead` option.
+/// `MoveOverhead` option.
 pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 
 /// Moves the time plan spreads a clock over when the clock is not refilled after a fixed number of

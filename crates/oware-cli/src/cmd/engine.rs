@@ -8,7 +8,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let stdin = std::io::stdin();
-    oware_engine::protocol::run(&mut stdin.lock(), std::io::stdout(), args.egtb.as_deref())?;
+    let input = std::io::BufReader::new(std::io::stdin());
+    oware_engine::protocol::run(input, std::io::stdout(), args.egtb.as_deref())?;
     Ok(())
 }

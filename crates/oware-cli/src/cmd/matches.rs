@@ -1,7 +1,8 @@
 //! `oware match`: a referee between two engines that speak the protocol of `oware engine`
 //! ([`oware_engine::referee`]): the arguments, the match loop and what it prints.
 //!
-//! Each opening is played twice, the engines swapping sides. The games are written as OGN; the
+//! Each opening is played twice, the engines swapping sides. The games are written as OGN, each move
+//! followed by what its engine last reported of its search (`{depth 12 score cp 25 pv CdB}`); the
 //! score is reported as wins/draws/losses of the first engine with the Elo difference and its 95%
 //! interval.
 
@@ -164,6 +165,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         let mut record = Record::from_game(&played.game);
         record.outcome = played.outcome;
+        // Each move's depth, score and line as its engine reported them.
+        record.comments = played.comments.clone();
         record.set_tag("Event", "oware match");
         record.set_tag("Site", "?");
         record.set_tag("Date", date.clone());

@@ -10,17 +10,25 @@
 //! `info string error: …` and changes nothing. `position`, `go`, `setoption` and `ucinewgame` sent
 //! during a limited search wait for its `bestmove`; during `go infinite`, `go ponder` or a `go`
 //! with no limit (no depth, time, clocks or nodes: a search that only `stop` is sure to end) they
-//! are refused until `stop`.
+//! are refused until `stop`. The input is read ahead while a command waits, so a `stop` or `quit`
+//! sent behind it acts at once: the search stops, and the waiting command goes on. Times in `go`
+//! longer than 2^32 - 1 ms (49.7 days; any number of digits is read) count as that, node counts past
+//! 64 bits as the largest; a `depth` or `movestogo` out of range is refused.
 //!
-//! Replies: `info depth D seldepth S score cp X nodes N nps N time MS hashfull H pv M M …` after each
-//! completed iteration (the pv one letter per word) and `bestmove M [ponder P]`, or `bestmove 0000`
-//! when the game is over. Scores are centiseeds (100 = one seed) for the side to move; a won game is
-//! reported as 30000 minus the plies to its end (a lost one as the negative).
+//! Replies: `info depth D seldepth S score cp X nodes N nps N time MS hashfull H pv MMM…` after each
+//! completed iteration (the pv one run of letters, `pv CdB`, as the Aualé GUI and its engine write
+//! it) and `bestmove M [ponder P]`, or `bestmove 0000` when the game is over. Scores are centiseeds
+//! (100 = one seed) for the side to move; a won game is reported as 30000 minus the plies to its end
+//! (a lost one as the negative). Option names are one word each, as that GUI reads them.
+//! docs/engine-protocol.md gives the dialect line by line.
 //!
-//! `Move Overhead` (milliseconds, 30 by default, as in other engines) is what the time plan keeps
-//! off the clock at every move for the time a move takes to reach the clock's keeper: raise it when
-//! a GUI, a referee or a loaded machine adds delays. `movestogo` spreads the clock over the moves
-//! until it is refilled; without it the plan is for sudden death.
+//! `MoveOverhead` (milliseconds, 30 by default, as in other engines; `Move Overhead` is taken too)
+//! is what the time plan keeps off the clock at every move for the time a move takes to reach the
+//! clock's keeper: raise it when a GUI, a referee or a loaded machine adds delays. `movestogo`
+//! spreads the clock over the moves until it is refilled; without it the plan is for sudden death.
+//!
+//! `Ponder` and `OwnBook` (checks) are offered and accepted because GUIs send them; neither changes
+//! anything: pondering is asked for with `go ponder`, and the engine has no opening book.
 //!
 //! Extra options: `Eval` (`default` or `material`, to measure the evaluation terms), `Weights`
 //! (`name=value,…`, to try tuned evaluation weights in matches) and `EGTB` (a directory of endgame
@@ -39,30 +47,38 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use oware_rules::{Game, RuleSet, Side};
+use oware_rules::{format_move_letters, Game, RuleSet, Side};
 
-use crate::input::{read_line, Line};
+use crate::input::Line;
 use crate::player::{self, seed_from_clock, Choice, Level, Source};
 use crate::tablebase::TablebaseProbe;
 use crate::Weights;
 use crate::{Engine, EngineOptions, Probe, SearchControl, SearchResult, DEFAULT_MOVE_OVERHEAD};
 
+mod inbox;
 mod parse;
 
+use inbox::Inbox;
 use parse::{parse_go, parse_position, parse_weights, Go};
 
 /// Larger tables than this are refused: the table is touched page by page when made.
 const MAX_HASH_MB: usize = 4096;
 const MAX_THREADS: usize = 256;
-/// The largest `Move Overhead` accepted, in milliseconds.
+/// How often a command that waits for a search looks whether the search has ended (new lines
+/// wake it sooner).
+const STOP_POLL: Duration = Duration::from_millis(5);
+/// The largest `MoveOverhead` accepted, in milliseconds.
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 
 /// Speaks the protocol on `input` and `output` until `quit` or the end of the input, with the
 /// endgame databases of `egtb` (as the `EGTB` option: a directory that cannot be used is reported
 /// on the protocol, and the engine plays on without databases). Only a failure to read the input
 /// is an error; a closed output means the GUI is gone, and the session ends with its input.
+///
+/// The input is read by a thread of its own, which is left to end with the input when the session
+/// ends first.
 pub fn run(
-    input: &mut impl BufRead,
+    input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
     egtb: Option<&str>,
 ) -> io::Result<()> {
@@ -70,26 +86,29 @@ pub fn run(
     if let Some(dir) = egtb {
         session.set_option(&["name", "EGTB", "value", dir]);
     }
-    loop {
-        match read_line(input)? {
-            Line::End => {
+    session.inbox.read_from(input);
+    let ended = loop {
+        match session.inbox.next() {
+            Ok(Line::End) => {
                 // End of input: a limited search still answers (a script may pipe `go depth N` and
                 // close); an infinite or ponder search stops now.
                 if !(session.unbounded || session.control.is_pondering()) {
                     session.idle_engine("end of input");
                 }
-                break;
+                break Ok(());
             }
-            Line::TooLong => session.out.error("line too long"),
-            Line::Text(line) => {
+            Err(e) => break Err(e),
+            Ok(Line::TooLong) => session.out.error("line too long"),
+            Ok(Line::Text(line)) => {
                 if !session.handle(&line) {
-                    break;
+                    break Ok(());
                 }
             }
         }
-    }
+    };
     session.finish_search();
-    Ok(())
+    session.inbox.close();
+    ended
 }
 
 /// Where the replies go, shared with the search thread: one line at a time, each flushed at once
@@ -128,10 +147,12 @@ struct Session {
     /// The `EGTB` option: the database directory, and the databases opened for `rules`.
     egtb_dir: String,
     tablebase: Option<Arc<TablebaseProbe>>,
-    /// The `Move Overhead` option: kept off the clock at every move of a `go wtime … btime …`.
+    /// The `MoveOverhead` option: kept off the clock at every move of a `go wtime … btime …`.
     move_overhead: Duration,
     /// The `EngineTurn` option: the side the GUI says the engine plays, once it has said so.
     engine_turn: Option<Side>,
+    /// The lines read and not yet handled.
+    inbox: Arc<Inbox>,
 }
 
 impl Session {
@@ -151,6 +172,7 @@ impl Session {
             tablebase: None,
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             engine_turn: None,
+            inbox: Arc::default(),
         }
     }
 
@@ -181,8 +203,9 @@ impl Session {
     }
 
     /// The engine, once no search is running. A search with a limit (depth, time, nodes) is waited
-    /// for (it answers `bestmove` first); during a search with no limit or a `ponder` search, which
-    /// only `stop` is sure to end, this is an error and `None`.
+    /// for (it answers `bestmove` first) unless a `stop` or `quit` is already read behind this
+    /// command: then it is stopped now, as that line would stop it; during a search with no limit or
+    /// a `ponder` search, which only `stop` is sure to end, this is an error and `None`.
     fn idle_engine(&mut self, command: &str) -> Option<&mut Engine> {
         if self.searching() && (self.unbounded || self.control.is_pondering()) {
             self.out.error(&format!(
@@ -191,6 +214,12 @@ impl Session {
             return None;
         }
         // A limited search ends by itself: wait for it, then take the engine back.
+        while self.searching() {
+            if self.inbox.stop_queued(STOP_POLL) {
+                self.control.stop();
+                break;
+            }
+        }
         self.reclaim_engine();
         self.engine.as_mut()
     }
@@ -224,9 +253,11 @@ impl Session {
                 self.out
                     .send("option name EngineTurn type combo default south var south var north");
                 self.out.send(&format!(
-                    "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
+                    "option name MoveOverhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
                     DEFAULT_MOVE_OVERHEAD.as_millis()
                 ));
+                self.out
+                    .send("option name OwnBook type check default false");
                 self.out.send("uciok");
             }
             "isready" => self.out.send("readyok"),
@@ -322,14 +353,16 @@ impl Session {
                 };
                 self.open_tablebase(&dir)
             }
-            "move overhead" => value
+            // The name once had a space, which GUIs that read one word per name cannot take; the
+            // old spelling is still accepted.
+            "moveoverhead" | "move overhead" => value
                 .parse::<u64>()
                 .ok()
                 .filter(|ms| *ms <= MAX_MOVE_OVERHEAD_MS)
                 .map(|ms| self.move_overhead = Duration::from_millis(ms))
                 .ok_or_else(|| {
                     format!(
-                        "setoption Move Overhead: {value:?} is not a number of milliseconds in \
+                        "setoption MoveOverhead: {value:?} is not a number of milliseconds in \
                          0..={MAX_MOVE_OVERHEAD_MS}"
                     )
                 }),
@@ -341,9 +374,11 @@ impl Session {
                 )),
             }
             .map(|side| self.engine_turn = Some(side)),
-            "ponder" => match value.as_str() {
+            // Offered because GUIs send them: pondering needs nothing set (`go ponder` is enough),
+            // and there is no opening book to turn on or off.
+            "ponder" | "ownbook" => match value.as_str() {
                 "true" | "false" => Ok(()),
-                _ => Err(format!("setoption Ponder: {value:?} is not true or false")),
+                _ => Err(format!("setoption {name}: {value:?} is not true or false")),
             },
             _ => Err(format!("setoption: unknown option {name:?}")),
         };
@@ -448,8 +483,8 @@ impl Session {
 }
 
 fn print_info(out: &Replies, r: &SearchResult) {
-    // The pv is written one letter per word, as UCI tools expect.
-    let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+    // The pv is one run of letters, as moves are written everywhere in this dialect: the Aualé GUI
+    // reads only the first word after `pv`.
     out.send(&format!(
         "info depth {} seldepth {} score cp {} nodes {} nps {} time {} hashfull {} pv {}",
         r.depth,
@@ -459,7 +494,7 @@ fn print_info(out: &Replies, r: &SearchResult) {
         r.nps(),
         r.time.as_millis(),
         r.hashfull,
-        pv.join(" ")
+        format_move_letters(&r.pv)
     ));
 }
 
@@ -485,9 +520,61 @@ mod tests {
     /// What the engine answers to `input`, the whole session.
     fn session(input: &str, egtb: Option<&str>) -> String {
         let out = Shared::default();
-        run(&mut input.as_bytes(), out.clone(), egtb).unwrap();
+        run(
+            io::Cursor::new(input.as_bytes().to_vec()),
+            out.clone(),
+            egtb,
+        )
+        .unwrap();
         let bytes = out.0.lock().unwrap().clone();
         String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn pv_is_one_run_of_letters_and_option_names_are_one_word() {
+        let out = session("uci\nposition startpos moves FfEa\ngo depth 5\n", None);
+        let infos: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        let pvs: Vec<&str> = infos
+            .iter()
+            .map(|info| info.split_once(" pv ").expect(info).1)
+            .collect();
+        for pv in &pvs {
+            assert!(
+                !pv.is_empty() && pv.chars().all(|c| matches!(c, 'a'..='f' | 'A'..='F')),
+                "{out}"
+            );
+        }
+        assert!(pvs.iter().any(|pv| pv.len() > 2), "{out}");
+        for option in out.lines().filter(|l| l.starts_with("option ")) {
+            let words: Vec<&str> = option.split_whitespace().collect();
+            assert_eq!(words.get(3), Some(&"type"), "{option}");
+        }
+        assert!(out.contains("option name MoveOverhead type spin default 30 min 0 max 5000\n"));
+        assert!(out.contains("option name OwnBook type check default false\n"));
+    }
+
+    #[test]
+    fn own_book_and_both_spellings_of_move_overhead_are_accepted() {
+        let out = session(
+            "setoption name OwnBook value true\nsetoption name OwnBook value false\n\
+             setoption name MoveOverhead value 100\nsetoption name Move Overhead value 200\n\
+             isready\n",
+            None,
+        );
+        assert_eq!(out, "readyok\n");
+        let out = session("setoption name OwnBook value maybe\n", None);
+        assert!(
+            out.starts_with("info string error: setoption OwnBook"),
+            "{out}"
+        );
+        let mut s = Session::new(Shared::default());
+        s.handle("setoption name MoveOverhead value 100");
+        assert_eq!(s.move_overhead, Duration::from_millis(100));
+        s.handle("setoption name Move Overhead value 200");
+        assert_eq!(s.move_overhead, Duration::from_millis(200));
     }
 
     #[test]

@@ -7,6 +7,20 @@ use oware_rules::{Game, GameText, RuleSet};
 use crate::Weights;
 use crate::{Clock, Limits, MAX_PLY};
 
+/// The longest time `go` takes, for a move or on a clock (`u32::MAX` milliseconds, 49.7 days):
+/// longer ones count as this. A GUI that sends an absurd time means "no hurry"; the bound keeps
+/// every sum and product of times the time plan makes far from overflowing.
+pub(super) const MAX_GO_TIME: Duration = Duration::from_millis(u32::MAX as u64);
+
+/// A whole number of the protocol's commands: digits, however many. One too large for 64 bits
+/// counts as the largest; each caller clamps or refuses it.
+fn whole_number(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse().unwrap_or(u64::MAX))
+}
+
 /// What `go` asked for, validated.
 #[derive(Debug, Default, PartialEq)]
 pub(super) struct Go {
@@ -22,42 +36,46 @@ pub(super) fn parse_go(words: &[&str]) -> Result<Go, String> {
     let mut i = 0;
     while i < words.len() {
         let word = words[i];
-        let mut number = |what: &str| -> Result<u64, String> {
+        // The word after `word`, as a number, and as it was written.
+        let mut number = |what: &str| -> Result<(u64, &str), String> {
             i += 1;
             let text = words
                 .get(i)
                 .ok_or_else(|| format!("go {what}: a number is missing"))?;
-            text.parse::<u64>()
-                .map_err(|_| format!("go {what}: {text:?} is not a whole number"))
+            whole_number(text)
+                .map(|n| (n, *text))
+                .ok_or_else(|| format!("go {what}: {text:?} is not a whole number"))
         };
+        let mut time =
+            |what: &str| number(what).map(|(ms, _)| Duration::from_millis(ms).min(MAX_GO_TIME));
         match word {
             "depth" => {
-                let d = number("depth")?;
+                let (d, text) = number("depth")?;
                 if d == 0 || d > MAX_PLY as u64 - 10 {
                     return Err(format!(
-                        "go depth: {d} is out of range 1..={}",
+                        "go depth: {text} is out of range 1..={}",
                         MAX_PLY - 10
                     ));
                 }
                 go.limits.depth = Some(d as u32);
             }
-            "movetime" => go.limits.movetime = Some(Duration::from_millis(number("movetime")?)),
-            "nodes" => go.limits.nodes = Some(number("nodes")?),
+            "movetime" => go.limits.movetime = Some(time("movetime")?),
+            "nodes" => go.limits.nodes = Some(number("nodes")?.0),
             "wtime" => {
-                clocks[0].time = Duration::from_millis(number("wtime")?);
+                clocks[0].time = time("wtime")?;
                 has_clock = true;
             }
             "btime" => {
-                clocks[1].time = Duration::from_millis(number("btime")?);
+                clocks[1].time = time("btime")?;
                 has_clock = true;
             }
-            "winc" => clocks[0].increment = Duration::from_millis(number("winc")?),
-            "binc" => clocks[1].increment = Duration::from_millis(number("binc")?),
+            "winc" => clocks[0].increment = time("winc")?,
+            "binc" => clocks[1].increment = time("binc")?,
             "movestogo" => {
-                let moves = number("movestogo")?;
+                let (moves, text) = number("movestogo")?;
                 let in_range = u32::try_from(moves).ok().filter(|&m| m > 0);
                 go.limits.moves_to_go = Some(in_range.ok_or_else(|| {
-                    format!("go movestogo: {moves} is out of range 1..={}", u32::MAX)
+                    format!("go movestogo: {text} is out of range 1..={}", u32::MAX)
                 })?);
             }
             "infinite" => go.limits.infinite = true,
@@ -147,6 +165,65 @@ mod tests {
             .is_none());
         assert!(parse_go(&["movestogo", "0"]).is_err());
         assert!(parse_go(&["movestogo", "99999999999"]).is_err());
+    }
+
+    #[test]
+    fn absurd_numbers_are_clamped_or_refused() {
+        let forty_nines = "9".repeat(40);
+        let huge = [
+            "4294967296",
+            "18446744073709551615",
+            "18446744073709551616",
+            &forty_nines,
+        ];
+        for text in huge {
+            let go = parse_go(&["movetime", text]).unwrap();
+            assert_eq!(go.limits.movetime, Some(MAX_GO_TIME), "{text}");
+            let go = parse_go(&["wtime", text, "btime", text, "winc", text, "binc", text]).unwrap();
+            let clock = Clock {
+                time: MAX_GO_TIME,
+                increment: MAX_GO_TIME,
+            };
+            assert_eq!(go.limits.clocks, Some([clock; 2]), "{text}");
+            // The time plan of the largest clocks, on the last move before a refill and in sudden
+            // death, stays within them.
+            for moves_to_go in [Some(1), None] {
+                let limits = Limits {
+                    moves_to_go,
+                    ..go.limits.clone()
+                };
+                let (soft, hard) = limits.time_budget(oware_rules::Side::South).unwrap();
+                assert!(soft <= hard && hard <= MAX_GO_TIME, "{text}");
+            }
+            assert_eq!(
+                parse_go(&["nodes", text])
+                    .unwrap()
+                    .limits
+                    .nodes
+                    .map(|n| n >= 4294967296),
+                Some(true)
+            );
+            let error = parse_go(&["depth", text]).unwrap_err();
+            assert!(
+                error.contains(text) && error.contains("out of range"),
+                "{error}"
+            );
+            let error = parse_go(&["movestogo", text]).unwrap_err();
+            assert!(
+                error.contains(text) && error.contains("out of range"),
+                "{error}"
+            );
+        }
+        assert_eq!(
+            parse_go(&["movetime", "4294967295"])
+                .unwrap()
+                .limits
+                .movetime,
+            Some(Duration::from_millis(4_294_967_295))
+        );
+        for bad in ["-1", "+5", "1e9", "", "1.5"] {
+            assert!(parse_go(&["movetime", bad]).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! Every move is checked with the rules crate: an illegal move, a malformed answer, a crash or a
 //! long silence loses the game. An engine whose clock runs out (by more than the margin) loses. An
 //! engine that offers the `EngineTurn` option (the Aualé GUI's engines do) is told its side before
-//! each search.
+//! each search. What an engine last said of its search before each move (depth, score, pv, read in
+//! either form of the pv: [`Report`]) is kept for the game's record.
 
 use std::time::Duration;
 
@@ -17,7 +18,7 @@ mod clock;
 mod process;
 
 pub use clock::TimeControl;
-pub use process::{EngineProcess, RefereeError};
+pub use process::{Answer, EngineProcess, RefereeError, Report};
 
 /// How the engines are given their time.
 #[derive(Debug, Clone, Copy)]
@@ -87,6 +88,10 @@ pub struct Played {
     pub reason: String,
     /// South's and North's time left at the end, on clocks.
     pub clocks: [Duration; 2],
+    /// What each engine said of its search for its moves ([`Report::comment`]), each after its move:
+    /// with the number of moves played, that move included, as [`oware_rules::ogn::Record`] places
+    /// comments.
+    pub comments: Vec<(usize, String)>,
 }
 
 /// Plays one game from `opening` between `engines` (South, North) at `pace`. An engine that
@@ -109,6 +114,7 @@ pub fn play_game(
         Pace::MoveTime(_) => [Duration::ZERO; 2],
     };
     let mut played = [0u32; 2];
+    let mut comments = Vec::new();
     while !game.is_over() {
         if game.ply_count() >= MAX_PLIES {
             let end = oware_rules::repetition_end(game.position(), rules);
@@ -122,6 +128,7 @@ pub fn play_game(
                 outcome,
                 reason: format!("stopped after {MAX_PLIES} plies, {}", end.score),
                 clocks,
+                comments,
             });
         }
         let side = game.position().side_to_move();
@@ -160,7 +167,8 @@ pub fn play_game(
                 engine.best_move(&game, &limits, left + margin + Duration::from_secs(5))
             }
         };
-        let thought = answer.as_ref().map_or(Duration::ZERO, |&(_, t)| t);
+        let thought = answer.as_ref().map_or(Duration::ZERO, |a| a.thought);
+        let asked = game.clone();
         let flag_fell = matches!(pace, Pace::Clock(_, margin) if thought > left + margin);
         let problem = match answer {
             Err(e @ RefereeError::Refused(_)) => return Err(e),
@@ -170,10 +178,16 @@ pub fn play_game(
                 thought.as_millis(),
                 left.as_millis()
             )),
-            Ok((word, _)) => match word.parse::<Move>() {
+            Ok(Answer { word, report, .. }) => match word.parse::<Move>() {
                 Err(_) => Some(format!("answered bestmove {word:?}")),
                 Ok(mv) => match game.play(mv) {
-                    Ok(_) => None,
+                    Ok(_) => {
+                        let said = report.map(|r| r.comment(&asked)).unwrap_or_default();
+                        if !said.is_empty() {
+                            comments.push((game.ply_count(), said));
+                        }
+                        None
+                    }
                     Err(e) => Some(format!("{mv}: {e}")),
                 },
             },
@@ -188,6 +202,7 @@ pub fn play_game(
                 outcome,
                 reason,
                 clocks,
+                comments,
             });
         }
         if let Pace::Clock(tc, _) = pace {
@@ -204,6 +219,7 @@ pub fn play_game(
         reason: format!("{} {}", end.score, end.reason),
         game,
         clocks,
+        comments,
     })
 }
 

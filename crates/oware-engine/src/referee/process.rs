@@ -6,7 +6,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use oware_rules::{Game, Position, RuleSet, Side};
+use oware_rules::{format_move_letters, Game, Move, Position, RuleSet, Side};
 
 use crate::input::{read_line, Line};
 
@@ -78,6 +78,98 @@ impl std::fmt::Display for RefereeError {
 }
 
 impl std::error::Error for RefereeError {}
+
+/// An engine's answer to `go`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// The raw word after `bestmove`.
+    pub word: String,
+    /// The time from `go` to the answer.
+    pub thought: Duration,
+    /// What the engine last said of its search before answering, if it said anything.
+    pub report: Option<Report>,
+}
+
+/// What an engine says of its search in an `info` line: the depth, the score and the principal
+/// variation. Engines write the pv one run of letters (`pv CdB`, the Aualé dialect, and ours) or one
+/// letter per word (`pv C d B`, as UCI writes chess moves); both are read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Report {
+    /// `depth N`.
+    pub depth: Option<u32>,
+    /// `score cp N` or `score mate N`, as written (`cp -25`).
+    pub score: Option<String>,
+    /// `pv …`: the moves as letters, however they were spaced.
+    pub pv: Vec<Move>,
+}
+
+impl Report {
+    /// Reads an `info` line; `None` for other lines and for an `info` with neither a score nor a
+    /// pv (a `string`, a `currmove`). Words it does not know are skipped, as GUIs skip them; `string`
+    /// ends what is read (the rest is text).
+    pub fn parse(line: &str) -> Option<Report> {
+        let mut words = line.split_whitespace().peekable();
+        if words.next() != Some("info") {
+            return None;
+        }
+        let letters =
+            |w: &str| !w.is_empty() && w.chars().all(|c| matches!(c, 'a'..='f' | 'A'..='F'));
+        let mut report = Report::default();
+        while let Some(word) = words.next() {
+            match word {
+                "depth" => report.depth = words.next().and_then(|d| d.parse().ok()),
+                "score" => {
+                    // `cp N` or `mate N`, with `lowerbound` or `upperbound` around them.
+                    while let Some(&w) = words.peek() {
+                        match w {
+                            "cp" | "mate" => {
+                                words.next();
+                                let value = words.next().and_then(|v| v.parse::<i64>().ok());
+                                report.score = value.map(|v| format!("{w} {v}"));
+                            }
+                            "lowerbound" | "upperbound" => {
+                                words.next();
+                            }
+                            _ => break,
+                        }
+                    }
+                }
+                "pv" => {
+                    let mut pv = String::new();
+                    while let Some(w) = words.next_if(|w| letters(w)) {
+                        pv.push_str(w);
+                    }
+                    report.pv = oware_rules::parse_move_letters(&pv).unwrap_or_default();
+                }
+                "string" => break,
+                _ => {}
+            }
+        }
+        (report.score.is_some() || !report.pv.is_empty()).then_some(report)
+    }
+
+    /// The report as a comment of a game record (`depth 17 score cp -25 pv DfAbC`), with the pv cut
+    /// where a move of it is illegal from `game`, the position the engine was asked about.
+    pub fn comment(&self, game: &Game) -> String {
+        let mut game = game.clone();
+        let legal = self
+            .pv
+            .iter()
+            .take_while(|&&mv| game.play(mv).is_ok())
+            .count();
+        let mut words = Vec::new();
+        if let Some(depth) = self.depth {
+            words.push(format!("depth {depth}"));
+        }
+        if let Some(score) = &self.score {
+            words.push(format!("score {score}"));
+        }
+        if legal > 0 {
+            words.push(format!("pv {}", format_move_letters(&self.pv[..legal])));
+        }
+        words.join(" ")
+    }
+}
 
 /// A running engine process.
 pub struct EngineProcess {
@@ -186,12 +278,23 @@ impl EngineProcess {
     /// Lines up to and including the first whose first word is `word` (of a long answer, the
     /// first [`KEPT_LINES`] and that one).
     fn wait_for(&mut self, word: &str, timeout: Duration) -> Result<Vec<String>, RefereeError> {
+        self.wait_for_each(word, timeout, &mut |_| {})
+    }
+
+    /// [`EngineProcess::wait_for`], showing every line to `each` as it comes, kept or not.
+    fn wait_for_each(
+        &mut self,
+        word: &str,
+        timeout: Duration,
+        each: &mut dyn FnMut(&str),
+    ) -> Result<Vec<String>, RefereeError> {
         let deadline = Instant::now() + timeout;
         let mut seen = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
+                    each(&line);
                     let done = line.split_whitespace().next() == Some(word);
                     if done || seen.len() < KEPT_LINES {
                         seen.push(line);
@@ -216,15 +319,14 @@ impl EngineProcess {
         }
     }
 
-    /// Asks for a move in `game` with `go` and `limits`, waiting at most `wait` for it; the raw
-    /// word after `bestmove`, and the time from `go` to the answer. An engine that offered
-    /// `EngineTurn` is first told the side it plays here (the side to move).
+    /// Asks for a move in `game` with `go` and `limits`, waiting at most `wait` for it. An engine
+    /// that offered `EngineTurn` is first told the side it plays here (the side to move).
     pub fn best_move(
         &mut self,
         game: &Game,
         limits: &str,
         wait: Duration,
-    ) -> Result<(String, Duration), RefereeError> {
+    ) -> Result<Answer, RefereeError> {
         if self.offers_engine_turn {
             let side = match game.position().side_to_move() {
                 Side::South => "south",
@@ -247,13 +349,20 @@ impl EngineProcess {
         self.check_accepted(&format!("`{position}`"))?;
         self.send(&format!("go {limits}"))?;
         let asked = Instant::now();
-        let lines = self.wait_for("bestmove", wait)?;
+        // The last report is read as the lines come: a long answer keeps only its first lines.
+        let mut report = None;
+        let lines = self.wait_for_each("bestmove", wait, &mut |line| {
+            if let Some(r) = Report::parse(line) {
+                report = Some(r);
+            }
+        })?;
         let thought = asked.elapsed();
         let last = lines.last().map(String::as_str).unwrap_or("");
-        Ok((
-            last.split_whitespace().nth(1).unwrap_or("").to_string(),
+        Ok(Answer {
+            word: last.split_whitespace().nth(1).unwrap_or("").to_string(),
             thought,
-        ))
+            report,
+        })
     }
 }
 
@@ -306,5 +415,34 @@ mod tests {
         assert!(!offers_option(&lines, "Move"));
         assert!(!offers_option(&lines[..2], "EngineTurn"));
         assert!(!offers_option(&lines[3..], "EngineTurn"));
+    }
+
+    #[test]
+    fn reports_are_read_with_the_pv_in_either_form() {
+        let letters = |s: &str| oware_rules::parse_move_letters(s).unwrap();
+        let aalina = "info depth 17 score cp -25 pv DfAbCaBcAbCcB";
+        let spaced = "info depth 17 seldepth 30 score cp -25 nodes 5 pv D f A b C a B c A b C c B";
+        for line in [aalina, spaced] {
+            let report = Report::parse(line).unwrap();
+            assert_eq!(report.depth, Some(17), "{line}");
+            assert_eq!(report.score.as_deref(), Some("cp -25"), "{line}");
+            assert_eq!(report.pv, letters("DfAbCaBcAbCcB"), "{line}");
+        }
+        // Words after the pv, unknown words, bounds and mates.
+        let report =
+            Report::parse("info score upperbound mate -3 frob 9 pv Cd string pv AAAA").unwrap();
+        assert_eq!(report.score.as_deref(), Some("mate -3"));
+        assert_eq!(report.pv, letters("Cd"));
+        let report = Report::parse("info pv C d hashfull 3 time 5").unwrap();
+        assert_eq!((report.pv, report.depth), (letters("Cd"), None));
+        assert_eq!(Report::parse("info string pv CdB"), None);
+        assert_eq!(Report::parse("info depth 3 currmove C"), None);
+        assert_eq!(Report::parse("bestmove C ponder d"), None);
+        // In a record, the pv stops at its first illegal move.
+        let report = Report::parse("info depth 4 score cp 7 pv FfFa").unwrap();
+        let game = Game::new(RuleSet::Abapa);
+        assert_eq!(report.comment(&game), "depth 4 score cp 7 pv Ff");
+        let report = Report::parse("info score cp 7 pv a").unwrap();
+        assert_eq!(report.comment(&game), "score cp 7");
     }
 }
