@@ -1,26 +1,95 @@
 //! Game records for download: OGN (`oware_rules::ogn`) with the players' names and, for a finished
 //! game, how it ended. The analysis board reads records back with [`oware_rules::GameText`].
 
-use oware_rules::Game;
+use oware_rules::ogn::Outcome;
+use oware_rules::{Game, Side};
 
-/// Writes a game as an OGN record, with the players' names and, for a finished game, the reason it
-/// ended and the score in seeds; `ended` says how a game the rules have not ended did end (a
-/// resignation), as a comment after its last move.
-pub fn write_record(game: &Game, south: &str, north: &str, ended: Option<String>) -> String {
+/// What a record says about a game beyond its moves.
+pub struct RecordInfo<'a> {
+    /// South's name.
+    pub south: &'a str,
+    /// North's name.
+    pub north: &'a str,
+    /// When the game was created, in seconds since the Unix epoch (`Date` and `Time`, UTC).
+    pub created: u64,
+    /// The clock: each side's time and the increment, in milliseconds.
+    pub clock: Option<(u64, u64)>,
+    /// How the players or a clock ended a game the rules had not ended.
+    pub ended: Option<PlayersEnd>,
+}
+
+/// A game ended by a resignation, a fallen flag or an agreed draw.
+pub struct PlayersEnd {
+    /// The `Termination` tag: `resignation`, `time` or `agreement`.
+    pub termination: &'static str,
+    /// Who won; none for a draw.
+    pub winner: Option<Side>,
+    /// A comment after the last move, in words (`North resigned, 10-12`).
+    pub comment: String,
+}
+
+/// Writes a game as an OGN record: the players' names, when it was played (`Date`, `Time`), the
+/// time control, and for a finished game its result and how it ended (`Termination`; `Score` in
+/// seeds when the rules ended it). A game the players or a clock ended has that result, with a
+/// comment after its last move saying how.
+pub fn write_record(game: &Game, info: &RecordInfo) -> String {
     let clean = |name: &str| name.replace(['"', '\\', '\n', '\r'], " ");
     let mut record = oware_rules::ogn::Record::from_game(game);
-    if let Some(how) = ended {
-        record
-            .comments
-            .push((game.moves().len(), how.replace(['{', '}'], " ")));
-    }
-    record.set_tag("South", clean(south));
-    record.set_tag("North", clean(north));
+    let (date, time) = utc_date_time(info.created);
+    record.set_tag("Date", date);
+    record.set_tag("South", clean(info.south));
+    record.set_tag("North", clean(info.north));
+    record.set_tag("Time", time);
+    record.set_tag(
+        "TimeControl",
+        match info.clock {
+            // As PGN writes it: seconds per side, `+` the increment in seconds.
+            Some((ms, increment)) => format!("{}+{}", ms / 1000, increment / 1000),
+            None => "-".to_string(),
+        },
+    );
     if let Some(end) = game.end() {
         record.set_tag("Termination", end.reason.word());
         record.set_tag("Score", end.score.to_string());
+    } else if let Some(end) = &info.ended {
+        record.outcome = match end.winner {
+            Some(Side::South) => Outcome::SouthWins,
+            Some(Side::North) => Outcome::NorthWins,
+            None => Outcome::Draw,
+        };
+        record.set_tag("Result", record.outcome.token());
+        record.set_tag("Termination", end.termination);
+        record
+            .comments
+            .push((game.moves().len(), end.comment.replace(['{', '}'], " ")));
     }
     record.to_string()
+}
+
+/// The UTC date (`2026.11.26`, as records write it) and time (`21:57:03`) of a moment given in
+/// seconds since the Unix epoch.
+fn utc_date_time(seconds: u64) -> (String, String) {
+    let days = (seconds / 86_400) as i64;
+    let of_day = seconds % 86_400;
+    // Days to a civil date in the proleptic Gregorian calendar (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (
+        format!("{year:04}.{month:02}.{day:02}"),
+        format!(
+            "{:02}:{:02}:{:02}",
+            of_day / 3600,
+            of_day % 3600 / 60,
+            of_day % 60
+        ),
+    )
 }
 
 #[cfg(test)]
@@ -33,7 +102,16 @@ mod tests {
         let moves =
             parse_move_letters("FfBeBcDaAbCcDbAcCaDcBeAbBcCdDfAeAfDbCdBcAaBbEeAaDfCaDd").unwrap();
         let game = Game::replay(Position::start(), RuleSet::Abapa, &moves).unwrap();
-        let text = write_record(&game, "Ama", "Kofi \"K\"", None);
+        let info = RecordInfo {
+            south: "Ama",
+            north: "Kofi \"K\"",
+            created: 1_795_000_000,
+            clock: Some((300_000, 2_000)),
+            ended: None,
+        };
+        let text = write_record(&game, &info);
+        assert!(text.contains("[Date \"2026.11.18\"]"), "{text}");
+        assert!(text.contains("[TimeControl \"300+2\"]"), "{text}");
         assert!(text.contains("[Variant \"abapa\"]"), "{text}");
         assert!(text.contains("[South \"Ama\"]"), "{text}");
         assert!(text.contains("[North \"Kofi  K \"]"), "{text}");
@@ -43,5 +121,47 @@ mod tests {
         // The strict reader agrees.
         let record: oware_rules::ogn::Record = text.parse().unwrap();
         assert_eq!(record.game().unwrap(), game);
+    }
+
+    #[test]
+    fn a_resigned_game_keeps_its_result_and_reads_back() {
+        let moves = parse_move_letters("FfEa").unwrap();
+        let game = Game::replay(Position::start(), RuleSet::Abapa, &moves).unwrap();
+        let info = RecordInfo {
+            south: "Ama",
+            north: "Kofi",
+            created: 0,
+            clock: None,
+            ended: Some(PlayersEnd {
+                termination: "resignation",
+                winner: Some(Side::North),
+                comment: "South resigned, 0-0".to_string(),
+            }),
+        };
+        let text = write_record(&game, &info);
+        assert!(text.contains("[Result \"0-1\"]"), "{text}");
+        assert!(text.contains("[Termination \"resignation\"]"), "{text}");
+        assert!(text.contains("[Date \"1970.01.01\"]"), "{text}");
+        assert!(text.contains("[Time \"00:00:00\"]"), "{text}");
+        assert!(
+            text.trim_end().ends_with("{South resigned, 0-0} 0-1"),
+            "{text}"
+        );
+        let record: oware_rules::ogn::Record = text.parse().unwrap();
+        assert_eq!(record.outcome, Outcome::NorthWins);
+    }
+
+    #[test]
+    fn dates_are_civil_dates_in_utc() {
+        assert_eq!(utc_date_time(0), ("1970.01.01".into(), "00:00:00".into()));
+        // 2000-02-29 12:34:56 UTC, a leap day.
+        assert_eq!(
+            utc_date_time(951_827_696),
+            ("2000.02.29".into(), "12:34:56".into())
+        );
+        assert_eq!(
+            utc_date_time(1_795_000_000),
+            ("2026.11.18".into(), "11:06:40".into())
+        );
     }
 }

@@ -149,6 +149,8 @@ pub struct Room {
     pub id: String,
     /// How the game was set up.
     pub setup: GameSetup,
+    /// When the game was created, in seconds since the Unix epoch.
+    pub created: u64,
     state: Mutex<RoomState>,
     /// Taken by every change, for as long as it takes to store it.
     turn: tokio::sync::Mutex<()>,
@@ -183,6 +185,7 @@ impl Room {
         Ok(Room {
             id,
             setup: stored.setup,
+            created: stored.created,
             state: Mutex::new(RoomState {
                 game,
                 tokens: stored.tokens,
@@ -354,6 +357,7 @@ impl Room {
             clock: state.clock,
             outcome: state.outcome,
             rematch: state.rematch.clone(),
+            created: self.created,
         }
     }
 

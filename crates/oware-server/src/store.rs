@@ -57,6 +57,8 @@ pub struct StoredGame {
     pub outcome: Option<Outcome>,
     /// The game the players went on to, with the sides swapped.
     pub rematch: Option<String>,
+    /// When the game was created, in seconds since the Unix epoch.
+    pub created: u64,
 }
 
 /// The schema, as ordered migrations: entry `i` takes a database from version `i` to `i + 1`,
@@ -342,7 +344,7 @@ impl Store {
             .query_row(
                 "SELECT mode, rules, start, level, computer_side,
                         clock_ms, clock_s, clock_n, clock_since, flagged,
-                        increment_ms, outcome, rematch
+                        increment_ms, outcome, rematch, created
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -365,13 +367,18 @@ impl Store {
                         (
                             r.get::<_, Option<String>>(11)?,
                             r.get::<_, Option<String>>(12)?,
+                            r.get::<_, i64>(13)?,
                         ),
                     ))
                 },
             )
             .optional()
             .map_err(|e| row_error(id, e))?;
-        let Some(((mode, rules, start, level, computer_side), clock_row, (outcome, rematch))) = row
+        let Some((
+            (mode, rules, start, level, computer_side),
+            clock_row,
+            (outcome, rematch, created),
+        )) = row
         else {
             return Ok(None);
         };
@@ -463,6 +470,7 @@ impl Store {
                 None => None,
                 Some(r) => return Err(damaged(format!("rematch {r:?}"))),
             },
+            created: u64::try_from(created).map_err(|_| damaged(format!("created {created}")))?,
         }))
     }
 }

@@ -76,6 +76,20 @@ async fn a_resignation_ends_the_game_for_the_other_side() {
     let (_, record) =
         common::http(server.addr, "GET", &format!("/api/games/{id}/record"), None).await;
     assert!(record.contains("{North resigned, 0-0}"), "{record}");
+    // With the result, how it came, and when (the server's date, not "?").
+    assert!(record.contains("[Result \"1-0\"]"), "{record}");
+    assert!(record.contains("[Termination \"resignation\"]"), "{record}");
+    assert!(record.trim_end().ends_with("1-0"), "{record}");
+    let date = record
+        .lines()
+        .find_map(|l| l.strip_prefix("[Date \""))
+        .and_then(|d| d.strip_suffix("\"]"))
+        .unwrap_or_else(|| panic!("a Date tag in {record}"));
+    assert!(
+        date.len() == 10 && date.starts_with("20") && !date.contains('?'),
+        "{record}"
+    );
+    assert!(record.contains("[Time \""), "{record}");
     let (status, v) = post_json(server.addr, "/api/analyse", json!({ "text": record })).await;
     assert_eq!((status, v["moves"].as_str()), (200, Some("F")), "{v}");
     south.wait_for(|g| !g["end"].is_null()).await;

@@ -302,22 +302,40 @@ pub(super) async fn game_record(
         GameMode::Computer { side: c, level } if c == side => format!("oware level {level}"),
         _ => "Player".to_string(),
     };
-    // A game the players ended (a resignation, an agreed draw, a flag) is unfinished by the
-    // rules, so its result stays `*`; a comment after the last move says how it ended.
+    // A game the players or a clock ended (a resignation, an agreed draw, a flag) is unfinished
+    // by the rules: its record gets that result, and a comment after the last move says how.
     let ended = view.end.filter(|_| game.end().is_none()).map(|end| {
-        let loser = if end.winner == Some('S') {
+        let winner = match end.winner {
+            Some('S') => Some(Side::South),
+            Some('N') => Some(Side::North),
+            _ => None,
+        };
+        let loser = if winner == Some(Side::South) {
             "North"
         } else {
             "South"
         };
-        let how = match end.reason {
-            "resign" => format!("{loser} resigned"),
-            "time" => format!("{loser}'s time ran out"),
-            _ => "draw agreed".to_string(),
+        let (termination, how) = match end.reason {
+            "resign" => ("resignation", format!("{loser} resigned")),
+            "time" => ("time", format!("{loser}'s time ran out")),
+            _ => ("agreement", "draw agreed".to_string()),
         };
-        format!("{how}, {}", end.score)
+        record::PlayersEnd {
+            termination,
+            winner,
+            comment: format!("{how}, {}", end.score),
+        }
     });
-    let text = record::write_record(&game, &name(Side::South), &name(Side::North), ended);
+    let text = record::write_record(
+        &game,
+        &record::RecordInfo {
+            south: &name(Side::South),
+            north: &name(Side::North),
+            created: room.created,
+            clock: room.setup.clock_ms.map(|ms| (ms, room.setup.increment_ms)),
+            ended,
+        },
+    );
     Ok((
         [
             (
