@@ -511,8 +511,9 @@ async fn clocks_against_the_computer_with_increments() {
 #[tokio::test]
 async fn against_the_computer_the_players_flag_falls_too() {
     let server = TestServer::start(oware_server::Config {
-        // Clock minutes of 100 ms: "3 minutes" is 300 ms.
-        clock_minute: Duration::from_millis(100),
+        // Clock minutes of 300 ms: "3 minutes" is 900 ms, time enough for the computer's 30 ms
+        // answer on a loaded machine (its own flag must not fall first).
+        clock_minute: Duration::from_millis(300),
         ..quick_config()
     })
     .await;
