@@ -10,7 +10,9 @@
 use numpy::{
     PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods,
 };
-use oware_rules::{Game, Move, MoveSet, Position, RuleSet, Side};
+use oware_rules::{
+    Game, Move, MoveSet, PackedPosition, Position, RuleSet, Side, HOUSES, TOTAL_SEEDS,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -53,6 +55,15 @@ impl Rows {
         self.masks.extend_from_slice(&mask(moves));
     }
 
+    #[inline]
+    fn push_packed(&mut self, position: PackedPosition, reward: f32, done: bool, mask: [bool; 6]) {
+        self.positions
+            .extend_from_slice(&position.word().to_le_bytes().map(|b| b as i8)[..OBSERVATION_SIZE]);
+        self.rewards.push(reward);
+        self.dones.push(done);
+        self.masks.extend_from_slice(&mask);
+    }
+
     fn into_arrays(self, py: Python<'_>) -> PyResult<StepArrays<'_>> {
         let n = self.rewards.len();
         Ok((
@@ -85,8 +96,43 @@ fn rows<'a>(positions: &'a PyReadonlyArray2<'_, i8>) -> PyResult<&'a [i8]> {
     positions.as_slice().map_err(value_error)
 }
 
+/// The legal moves of a packed position as the six flags of its mover's row.
+fn packed_mask(position: PackedPosition, moves: MoveSet) -> [bool; 6] {
+    let bits = moves.bits() >> (6 * position.side_index());
+    std::array::from_fn(|c| bits & (1 << c) != 0)
+}
+
+/// The packed position of an observation row, or why the row is not a position.
+#[inline]
+fn packed_of_row(row: &[i8]) -> Result<PackedPosition, String> {
+    let mut bytes = [0u8; 16];
+    for (b, &v) in bytes.iter_mut().zip(row) {
+        *b = v as u8;
+    }
+    let total: u32 = bytes[..HOUSES + 2].iter().map(|&b| u32::from(b)).sum();
+    let valid = total == u32::from(TOTAL_SEEDS)
+        && bytes[..HOUSES + 2].iter().all(|&b| b <= TOTAL_SEEDS)
+        && bytes[HOUSES + 2] <= 1;
+    if !valid {
+        // The rare path: the checked reader says what is wrong.
+        return Err(position_of_observation(row)
+            .err()
+            .unwrap_or_else(|| "not a position".to_string()));
+    }
+    let mut houses = [0u8; HOUSES];
+    houses.copy_from_slice(&bytes[..HOUSES]);
+    let side = if bytes[HOUSES + 2] == 0 {
+        Side::South
+    } else {
+        Side::North
+    };
+    let position = Position::new(houses, [bytes[HOUSES], bytes[HOUSES + 1]], side)
+        .map_err(|e| e.to_string())?;
+    Ok(PackedPosition::from_position(&position))
+}
+
 /// Plays `moves[i]` in position `i` of `positions` for every row, without history (see
-/// `batch_step`).
+/// `batch_step`), on the packed positions the engine's search plays on.
 fn step_rows(
     positions: &[i8],
     moves: &[i64],
@@ -94,25 +140,37 @@ fn step_rows(
     autoreset: bool,
 ) -> Result<Rows, String> {
     let mut out = Rows::with_capacity(moves.len());
+    let start = PackedPosition::from_position(&Position::start());
+    let start_moves = start.legal_moves(rules);
     for (i, (row, &column)) in positions
         .chunks_exact(OBSERVATION_SIZE)
         .zip(moves)
         .enumerate()
     {
-        let position = position_of_observation(row).map_err(|e| format!("row {i}: {e}"))?;
+        let position = packed_of_row(row).map_err(|e| format!("row {i}: {e}"))?;
         let mover = position.side_to_move();
         let mv = column_move(column, mover).map_err(|e| format!("row {i}: {e}"))?;
-        let next = position
-            .play(mv, rules)
-            .map_err(|e| format!("row {i} ({position}): {e}"))?
-            .position;
-        match history_free_reward(&next, rules, mover) {
-            None => out.push(&next, 0.0, false, next.legal_moves(rules)),
-            Some(reward) if autoreset => {
-                let start = Position::start();
-                out.push(&start, reward, true, start.legal_moves(rules));
-            }
-            Some(reward) => out.push(&next, reward, true, MoveSet::EMPTY),
+        if !position.legal_moves(rules).contains(mv) {
+            let unpacked = position.to_position();
+            let error = unpacked
+                .play(mv, rules)
+                .err()
+                .map_or_else(|| "the move is illegal".to_string(), |e| e.to_string());
+            return Err(format!("row {i} ({unpacked}): {error}"));
+        }
+        let (next, _) = position.play(mv, rules);
+        let next_moves = next.legal_moves(rules);
+        // No legal move is exactly the end of a game without history: a store above 24, both
+        // at 24, or the mover cannot move.
+        if !next_moves.is_empty() {
+            out.push_packed(next, 0.0, false, packed_mask(next, next_moves));
+            continue;
+        }
+        let reward = history_free_reward(&next.to_position(), rules, mover).unwrap_or(0.0);
+        if autoreset {
+            out.push_packed(start, reward, true, packed_mask(start, start_moves));
+        } else {
+            out.push_packed(next, reward, true, [false; 6]);
         }
     }
     Ok(out)
@@ -180,13 +238,60 @@ pub fn batch_legal_mask<'py>(
         .detach(|| {
             let mut masks = Vec::with_capacity(n * 6);
             for (i, row) in rows.chunks_exact(OBSERVATION_SIZE).enumerate() {
-                let position = position_of_observation(row).map_err(|e| format!("row {i}: {e}"))?;
-                masks.extend_from_slice(&mask(position.legal_moves(rules)));
+                let position = packed_of_row(row).map_err(|e| format!("row {i}: {e}"))?;
+                masks.extend_from_slice(&packed_mask(position, position.legal_moves(rules)));
             }
             Ok::<_, String>(masks)
         })
         .map_err(PyValueError::new_err)?;
     PyArray1::from_vec(py, masks).reshape([n, 6])
+}
+
+/// One uniformly random legal column per row of ``masks`` (N×6 ``bool``), -1 for a row without
+/// a legal move; ``seed`` starts the generator (SplitMix64), so equal seeds give equal moves.
+#[pyfunction]
+pub fn batch_random_moves<'py>(
+    py: Python<'py>,
+    masks: PyReadonlyArray2<'py, bool>,
+    seed: u64,
+) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    if masks.shape()[1] != 6 {
+        return Err(PyValueError::new_err(format!(
+            "masks must have 6 columns, found {}",
+            masks.shape()[1]
+        )));
+    }
+    let flags = masks.as_slice().map_err(value_error)?;
+    let moves = py.detach(|| {
+        let mut state = seed;
+        flags
+            .chunks_exact(6)
+            .map(|row| {
+                let mut legal = [0i64; 6];
+                let mut count = 0;
+                for (c, _) in row.iter().enumerate().filter(|(_, &ok)| ok) {
+                    legal[count] = c as i64;
+                    count += 1;
+                }
+                if count == 0 {
+                    return -1;
+                }
+                // Multiply-shift of 32 random bits: biased by less than 2^-29.
+                let r = splitmix64(&mut state) >> 32;
+                legal[((r * count as u64) >> 32) as usize]
+            })
+            .collect::<Vec<i64>>()
+    });
+    Ok(PyArray1::from_vec(py, moves))
+}
+
+/// One step of SplitMix64.
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// N games played side by side, with their histories, so that repetitions end them exactly as

@@ -32,9 +32,10 @@ import numpy as np
 from ._oware import Games
 from ._oware import batch_initial as _initial
 from ._oware import batch_legal_mask as _legal_mask
+from ._oware import batch_random_moves as _random_moves
 from ._oware import batch_step as _step
 
-__all__ = ["Games", "initial", "legal_mask", "step"]
+__all__ = ["Games", "initial", "legal_mask", "random_moves", "step"]
 
 
 def initial(n):
@@ -59,7 +60,11 @@ def legal_mask(positions, rules="abapa"):
     return _legal_mask(np.ascontiguousarray(positions, dtype=np.int8), rules)
 
 
-def random_moves(masks, rng):
-    """One uniformly random legal column per row of ``masks`` (N×6 ``bool``), with the numpy
-    generator ``rng``; rows without a legal move get column 0."""
-    return np.argmax(rng.random(masks.shape) * masks, axis=1)
+def random_moves(masks, rng=None):
+    """One uniformly random legal column per row of ``masks`` (N×6 ``bool``), -1 for a row
+    without a legal move. ``rng`` (a ``numpy.random.Generator``, default a fresh one) draws the
+    seed of the generator the rows use, so a seeded ``rng`` gives repeatable moves."""
+    if rng is None:
+        rng = np.random.default_rng()
+    seed = int(rng.integers(0, 2**63))
+    return _random_moves(np.ascontiguousarray(masks, dtype=bool), seed)
