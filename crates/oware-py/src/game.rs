@@ -144,8 +144,9 @@ impl PyGame {
 
     /// Seeds each move captured.
     #[getter]
-    fn captures(&self) -> Vec<u8> {
-        self.game.captures().to_vec()
+    fn captures(&self) -> Vec<u32> {
+        // Numbers, not `bytes` (PyO3's conversion of a `Vec<u8>`).
+        self.game.captures().iter().map(|&c| u32::from(c)).collect()
     }
 
     /// How the game ended, or ``None`` while it goes on.

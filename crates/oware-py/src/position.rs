@@ -72,8 +72,9 @@ impl PyPosition {
 
     /// Seeds in each house: South's ``A``-``F`` (0-5), then North's ``a``-``f`` (6-11).
     #[getter]
-    fn houses(&self) -> Vec<u8> {
-        self.position.houses().to_vec()
+    fn houses(&self) -> Vec<u32> {
+        // Numbers, not `bytes` (PyO3's conversion of a `Vec<u8>`).
+        self.position.houses().iter().map(|&h| u32::from(h)).collect()
     }
 
     /// Seeds in the stores, ``(south, north)``.
