@@ -379,13 +379,19 @@ impl PyGames {
         let games = &mut self.games;
         let out = py
             .detach(|| {
-                let mut out = Rows::with_capacity(moves.len());
-                for (i, (game, &column)) in games.iter_mut().zip(moves).enumerate() {
+                // Every move is checked before any is played: an error leaves the games as they
+                // were.
+                let mut checked = Vec::with_capacity(moves.len());
+                for (i, (game, &column)) in games.iter().zip(moves).enumerate() {
                     let mover = game.position().side_to_move();
                     let mv = column_move(column, mover).map_err(|e| format!("game {i}: {e}"))?;
-                    let played = game
-                        .play(mv)
+                    game.check_move(mv)
                         .map_err(|e| format!("game {i} ({}): {e}", game.position()))?;
+                    checked.push((mover, mv));
+                }
+                let mut out = Rows::with_capacity(moves.len());
+                for (game, (mover, mv)) in games.iter_mut().zip(checked) {
+                    let played = game.play(mv).map_err(|e| e.to_string())?;
                     match played.end {
                         None => out.push(game.position(), 0.0, false, game.legal_moves()),
                         Some(end) => {

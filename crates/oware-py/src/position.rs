@@ -74,7 +74,11 @@ impl PyPosition {
     #[getter]
     fn houses(&self) -> Vec<u32> {
         // Numbers, not `bytes` (PyO3's conversion of a `Vec<u8>`).
-        self.position.houses().iter().map(|&h| u32::from(h)).collect()
+        self.position
+            .houses()
+            .iter()
+            .map(|&h| u32::from(h))
+            .collect()
     }
 
     /// Seeds in the stores, ``(south, north)``.
