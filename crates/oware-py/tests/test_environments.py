@@ -48,7 +48,7 @@ def test_module_prefixed_id_imports_oware():
 def test_passes_gymnasiums_checker():
     from gymnasium.utils.env_checker import check_env
 
-    check_env(OwareEnv(), skip_render_check=False)
+    check_env(gymnasium.make("oware/Oware-v0", render_mode="ansi").unwrapped, skip_render_check=False)
     check_env(OwareEnv(opponent="engine:1", opponent_movetime_ms=20))
 
 
