@@ -137,8 +137,8 @@ impl PyTablebase {
 
 /// Builds the endgame databases of ``rules`` for boards of 0 to ``max_seeds`` seeds into ``dir``
 /// by retrograde analysis, on every processor (levels already there are reused). Small levels
-/// take moments (awari up to 12 seeds: about a second); see the project's README for the large
-/// ones. Runs without the GIL.
+/// take moments (awari up to 12 seeds: seconds); see the project's README for the large ones.
+/// Runs without the GIL.
 #[pyfunction]
 pub fn build_tablebase(
     py: Python<'_>,
