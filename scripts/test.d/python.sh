@@ -41,10 +41,11 @@ if ! ready; then
     "$PYTHON" -m venv "$PY_VENV"
   fi
   pip=("$PY_VENV/bin/python" -m pip install --quiet --disable-pip-version-check)
-  # As scripts/lib/openspiel-venv.sh: a wheel only, without the dependencies of OpenSpiel's own
-  # Python algorithms (pyspiel imports nothing).
-  "${pip[@]}" --no-deps --only-binary=:all: "open_spiel==$OPENSPIEL_VERSION"
   "${pip[@]}" "${TEST_PACKAGES[@]}"
+  # As scripts/lib/openspiel-venv.sh: a wheel only, without the dependencies of OpenSpiel's own
+  # Python algorithms (pyspiel imports nothing). Last, so that pip's resolver, which would
+  # complain of them, does not run after it.
+  "${pip[@]}" --no-deps --only-binary=:all: "open_spiel==$OPENSPIEL_VERSION"
 fi
 
 echo "python.sh: pip install ./crates/oware-py"
