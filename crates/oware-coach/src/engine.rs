@@ -5,6 +5,11 @@
 use oware_engine::{plies_to_end, Engine, EngineOptions, Limits, MoveScore};
 use oware_rules::{Game, Move};
 
+/// The engine depth the coach searches every move to when none is given: deep enough to see the
+/// tactics it explains, quick on any machine (a fixed depth, so that the words do not change from
+/// one run to the next).
+pub const DEFAULT_DEPTH: u32 = 12;
+
 /// One legal move as the engine sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveValue {

@@ -31,7 +31,7 @@ pub mod messages;
 pub mod oversight;
 pub mod review;
 
-pub use engine::{Analyst, MoveValue};
+pub use engine::{Analyst, MoveValue, DEFAULT_DEPTH};
 pub use explain::{explain, explain_all, Explanation, Fact, Verdict};
 pub use messages::Lang;
 pub use review::{review, Mistake};

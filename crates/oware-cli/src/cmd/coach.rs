@@ -8,10 +8,7 @@ use oware_coach::review::{render_clean, review};
 use oware_coach::{explain, explain_all, messages, Analyst, Lang};
 use oware_rules::{Game, Move, Side};
 
-/// The engine depth the coach searches every move to when none is given: deep enough to see the
-/// tactics it explains, quick on any machine (a fixed depth, so that the words do not change from
-/// one run to the next).
-pub const DEFAULT_DEPTH: u32 = 12;
+pub use oware_coach::DEFAULT_DEPTH;
 
 /// Losses from this many centiseeds are listed in a review (one seed).
 pub const REVIEW_THRESHOLD: i32 = 100;

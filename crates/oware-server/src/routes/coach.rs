@@ -18,7 +18,7 @@ use crate::app::Shared;
 
 /// The depth the coach searches every move to: a fixed depth, so that a position is explained the
 /// same way every time; a position takes milliseconds, a whole game well under a second.
-const DEPTH: u32 = 12;
+const DEPTH: u32 = oware_coach::DEFAULT_DEPTH;
 
 /// Losses a review lists, in centiseeds (one seed).
 const REVIEW_THRESHOLD: i32 = 100;
