@@ -585,3 +585,70 @@ async fn a_message_too_big_gets_a_close_frame_that_says_so() {
     assert_eq!(frame.reason.as_str(), "message too big");
     server.stop().await;
 }
+
+/// The error codes the server's source sends: the first string literal given to
+/// `ApiError::new` (after the status), `ApiError::bad_request` and `ServerMessage::error`, and
+/// the arms of `GameError::code`.
+fn error_codes_in_source() -> std::collections::BTreeSet<String> {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![src.clone()];
+    let mut codes = std::collections::BTreeSet::new();
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut starts = Vec::new();
+        for (call, skip_an_argument) in [
+            ("ApiError::new(", true),
+            ("bad_request(", false),
+            ("ServerMessage::error(", false),
+        ] {
+            for (i, _) in text.match_indices(call) {
+                let mut rest = &text[i + call.len()..];
+                if skip_an_argument {
+                    rest = &rest[rest.find(',').unwrap() + 1..];
+                }
+                starts.push(rest);
+            }
+        }
+        if let Some(i) = text.find("pub fn code(&self) -> &'static str") {
+            let body = &text[i..];
+            let body = &body[..body.find("\n    }\n").unwrap()];
+            starts.extend(body.match_indices("=> \"").map(|(j, _)| &body[j + 3..]));
+        }
+        for rest in starts {
+            let rest = rest.trim_start();
+            let Some(literal) = rest.strip_prefix('"') else {
+                continue; // a code held in a variable
+            };
+            let code = &literal[..literal.find('"').unwrap()];
+            if !code.is_empty() && code.chars().all(|c| c.is_ascii_lowercase() || c == '-') {
+                codes.insert(code.to_string());
+            }
+        }
+    }
+    codes
+}
+
+#[test]
+fn every_error_code_the_server_sends_is_translated() {
+    let i18n = include_str!("../../../web/i18n.js");
+    let codes = error_codes_in_source();
+    for code in [
+        "foreign-origin",
+        "not-json",
+        "too-many-analyses",
+        "too-many-sockets",
+    ] {
+        assert!(codes.contains(code), "{code} was not found in the source");
+    }
+    for code in &codes {
+        assert_eq!(
+            i18n.matches(&format!("'err.{code}':")).count(),
+            4,
+            "err.{code} in each of the four languages"
+        );
+    }
+}
