@@ -52,9 +52,12 @@ pub struct Config {
     /// The most WebSockets one address may hold open at once, so that no client takes all of
     /// `max_connections`.
     pub sockets_per_address: usize,
-    /// The most analysis and coach requests one address may have running or waiting at once;
-    /// more are answered 429.
+    /// The most analysis and coach requests one address may have running at once; more wait
+    /// their turn (see `analyses_waiting_per_address`).
     pub analyses_per_address: usize,
+    /// The most analysis and coach requests one address may have waiting for a turn; more are
+    /// answered 429.
+    pub analyses_waiting_per_address: usize,
     /// How long a connection may take to send a request's headers, or its body, and may stay
     /// idle between requests; slower ones are closed.
     pub request_read_timeout: Duration,
@@ -81,8 +84,10 @@ impl Default for Config {
             trusted_proxies: Vec::new(),
             // A family's pages and a few spectator tabs behind one home router.
             sockets_per_address: 32,
-            // As many as one page asks for at once (the analysis board and the coach).
+            // As many as one page asks for at once (the analysis board and the coach)...
             analyses_per_address: 2,
+            // ...and a few more queued, as when someone steps quickly through a game.
+            analyses_waiting_per_address: 6,
             request_read_timeout: Duration::from_secs(10),
         }
     }

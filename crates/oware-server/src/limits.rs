@@ -17,59 +17,85 @@ use axum::extract::Request;
 use axum::http::StatusCode;
 use futures_util::stream::SplitSink;
 use futures_util::SinkExt;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::analysis::Permit;
+use crate::analysis::{Permit, PoolError};
 use crate::api_error::ApiError;
 use crate::app::Shared;
 
-/// A count of what each address holds (open sockets, analyses), with a cap.
+/// What each address holds (open sockets, analyses): at most `at_once` in use and `waiting` more
+/// in line for a turn, each address with its own line.
 pub struct PerAddress {
-    cap: usize,
-    held: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    at_once: usize,
+    waiting: usize,
+    held: Arc<Mutex<HashMap<IpAddr, Held>>>,
+}
+
+/// An address's count of shares and the turns they take.
+struct Held {
+    count: usize,
+    turns: Arc<Semaphore>,
 }
 
 /// One of an address's shares; given back when dropped.
 pub struct AddressShare {
-    held: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    held: Arc<Mutex<HashMap<IpAddr, Held>>>,
     address: IpAddr,
+    turns: Arc<Semaphore>,
 }
 
 impl PerAddress {
-    /// Each address may hold `cap` shares at once (at least one).
-    pub fn new(cap: usize) -> PerAddress {
+    /// Each address may hold `at_once` shares in use (at least one) and `waiting` more in line.
+    pub fn new(at_once: usize, waiting: usize) -> PerAddress {
         PerAddress {
-            cap: cap.max(1),
+            at_once: at_once.max(1),
+            waiting,
             held: Default::default(),
         }
     }
 
-    /// One more share for `address`, unless it holds its cap already.
+    /// One more share for `address`, unless it holds all it may already.
     pub fn take(&self, address: IpAddr) -> Option<AddressShare> {
         let mut held = lock(&self.held);
-        let count = held.entry(address).or_insert(0);
-        if *count >= self.cap {
+        let entry = held.entry(address).or_insert_with(|| Held {
+            count: 0,
+            turns: Arc::new(Semaphore::new(self.at_once)),
+        });
+        if entry.count >= self.at_once + self.waiting {
             return None;
         }
-        *count += 1;
+        entry.count += 1;
         Some(AddressShare {
             held: self.held.clone(),
             address,
+            turns: entry.turns.clone(),
         })
     }
 
-    /// The shares `address` holds now.
+    /// The shares `address` holds now, in use or waiting.
     pub fn held(&self, address: IpAddr) -> usize {
-        lock(&self.held).get(&address).copied().unwrap_or(0)
+        lock(&self.held).get(&address).map_or(0, |h| h.count)
+    }
+}
+
+impl AddressShare {
+    /// Waits for one of the address's turns (its shares get them in the order they asked).
+    pub async fn turn(&self) -> OwnedSemaphorePermit {
+        self.turns
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("an address's turns are never closed")
     }
 }
 
 impl Drop for AddressShare {
     fn drop(&mut self) {
         let mut held = lock(&self.held);
-        if let Some(count) = held.get_mut(&self.address) {
-            *count -= 1;
+        if let Some(entry) = held.get_mut(&self.address) {
+            entry.count -= 1;
             // Addresses holding nothing are forgotten, so the map stays as small as what is open.
-            if *count == 0 {
+            if entry.count == 0 {
                 held.remove(&self.address);
             }
         }
@@ -92,39 +118,57 @@ impl AddressLimits {
     /// Limits with the caps the configuration gives.
     pub fn new(config: &crate::Config) -> AddressLimits {
         AddressLimits {
-            sockets: PerAddress::new(config.sockets_per_address),
-            analyses: PerAddress::new(config.analyses_per_address),
+            sockets: PerAddress::new(config.sockets_per_address, 0),
+            analyses: PerAddress::new(
+                config.analyses_per_address,
+                config.analyses_waiting_per_address,
+            ),
         }
     }
 }
 
-/// The right to run one analysis or coach search for `client`: a share of the client's
-/// analyses, then a search slot of the engine pool, waited for at most `patience`. An address
-/// with its analyses all running or waiting is answered 429 at once, with `Retry-After`; the pool
-/// serves the waiting requests in turn, so each address waits behind at most a few of any
-/// other's. Keep both while the search runs.
+/// The right to run one analysis or coach search for `client`: its address's share, its turn
+/// among that address's requests (at most `analyses_per_address` at once, in the order they came),
+/// then a search slot of the engine pool; all waited for at most `patience` together. An address
+/// with its share all running or waiting is answered 429 at once, with `Retry-After`. The pool
+/// serves the requests that reach it in turn, so each address waits behind at most a few of any
+/// other's. Keep the answer while the search runs.
 pub async fn analysis_permit(
     state: &Shared,
     client: IpAddr,
     patience: Duration,
-) -> Result<(AddressShare, Permit), ApiError> {
+) -> Result<(AnalysisTurn, Permit), ApiError> {
     let share = state.per_address.analyses.take(client).ok_or_else(|| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "too-many-analyses",
             format!(
                 "this address has {} analyses running or waiting, the limit; wait for their answers",
-                state.config.analyses_per_address.max(1)
+                state.config.analyses_per_address.max(1) + state.config.analyses_waiting_per_address
             ),
         )
         .retry_after(state.config.analysis_time.as_secs().max(1))
     })?;
-    let permit = state
-        .engines
-        .acquire_within(patience)
+    let busy = |e: PoolError| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", e.to_string());
+    let deadline = tokio::time::Instant::now() + patience;
+    let turn = tokio::time::timeout_at(deadline, share.turn())
         .await
-        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", e.to_string()))?;
-    Ok((share, permit))
+        .map_err(|_| busy(PoolError::Busy))?;
+    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+    let permit = state.engines.acquire_within(left).await.map_err(busy)?;
+    Ok((
+        AnalysisTurn {
+            _share: share,
+            _turn: turn,
+        },
+        permit,
+    ))
+}
+
+/// An address's share and turn for one analysis, given back when dropped.
+pub struct AnalysisTurn {
+    _share: AddressShare,
+    _turn: OwnedSemaphorePermit,
 }
 
 /// Counts a game `client` creates (a new game or a rematch) against its hourly limit, or refuses
@@ -217,7 +261,7 @@ mod tests {
 
     #[test]
     fn each_address_holds_its_cap_and_gets_shares_back() {
-        let limit = PerAddress::new(2);
+        let limit = PerAddress::new(2, 0);
         let (a, b): (IpAddr, IpAddr) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
         let first = limit.take(a).unwrap();
         let _second = limit.take(a).unwrap();
@@ -230,6 +274,25 @@ mod tests {
             "a share given back can be taken again"
         );
         assert_eq!(limit.held(b), 0, "b's share was dropped at once");
+    }
+
+    use futures_util::FutureExt;
+
+    #[tokio::test]
+    async fn shares_past_the_first_wait_in_line_for_a_turn() {
+        let limit = PerAddress::new(1, 1);
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let (first, second) = (limit.take(a).unwrap(), limit.take(a).unwrap());
+        assert!(limit.take(a).is_none(), "one at once, one waiting");
+        let turn = first.turn().await;
+        let waiting = second.turn();
+        tokio::pin!(waiting);
+        assert!(
+            waiting.as_mut().now_or_never().is_none(),
+            "the second waits while the first has the turn"
+        );
+        drop(turn);
+        let _turn = waiting.await;
     }
 
     #[test]

@@ -519,7 +519,8 @@ async fn connections_that_send_nothing_are_closed() {
 async fn analyses_are_shared_fairly_between_addresses() {
     let server = TestServer::start(oware_server::Config {
         searches: 1,
-        analyses_per_address: 2,
+        analyses_per_address: 1,
+        analyses_waiting_per_address: 2,
         analysis_time: Duration::from_millis(400),
         ..quick_config()
     })
@@ -531,7 +532,8 @@ async fn analyses_are_shared_fairly_between_addresses() {
             request_from(addr, from, "POST", "/api/evaluate", JSON, body).await
         })
     };
-    // One client asks for ten at once, then another client for one.
+    // One client asks for ten at once (one runs, two wait, the others are refused), then another
+    // client for one: it waits behind one of the first client's, not nine.
     let flood: Vec<_> = (0..10).map(|_| evaluate("127.0.0.1")).collect();
     tokio::time::sleep(Duration::from_millis(50)).await;
     let other = evaluate("127.0.0.2").await.unwrap();

@@ -45,7 +45,7 @@ pub struct Args {
     /// Most WebSocket connections one address may hold open at once
     #[arg(long, default_value_t = 32, value_name = "N")]
     pub max_connections_per_address: usize,
-    /// Most analysis and coach requests one address may have running or waiting at once
+    /// Most analysis and coach requests one address may have running at once (a few more wait)
     #[arg(long, default_value_t = 2, value_name = "N")]
     pub analyses_per_address: usize,
 }
