@@ -86,8 +86,9 @@ impl Default for Config {
             sockets_per_address: 32,
             // As many as one page asks for at once (the analysis board and the coach)...
             analyses_per_address: 2,
-            // ...and a few more queued, as when someone steps quickly through a game.
-            analyses_waiting_per_address: 6,
+            // ...and a few more queued, as when someone steps quickly through a game: six requests
+            // of 0.8 s on two engines end within the 3 s a request waits for an engine.
+            analyses_waiting_per_address: 4,
             request_read_timeout: Duration::from_secs(10),
         }
     }
