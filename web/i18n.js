@@ -54,6 +54,9 @@ const STRINGS = {
     'err.bad-message': 'The page sent something the server does not understand; reload the page.', 'err.too-large': 'That message is too long for the server.', 'err.bad-request': 'The server could not read that request; reload the page and try again.',
     'err.bad-rules': 'Those rules are not offered: choose abapa or awari.', 'err.bad-level': 'That level is not offered: choose 1 to 10.', 'err.bad-side': 'Choose South or North.', 'err.bad-mode': 'Choose to play the computer or a friend.',
     'err.internal': 'Something went wrong on the server; try again.', 'err.damaged': 'This game could not be read back from the server’s storage.',
+    'err.foreign-origin': 'The server refused a request from another site.', 'err.not-json': 'The page sent something the server does not understand; reload the page.',
+    'err.slow-request': 'The request took too long to arrive; check the connection and try again.', 'err.too-many-analyses': 'Too many analyses at once from this address; wait for the answers.',
+    'err.too-many-sockets': 'Too many pages open from this address; close some and reload this one.',
   },
   fr: {
     'nav.play': 'Jouer', 'nav.analysis': 'Analyse', 'nav.rules': 'Règles',
@@ -106,6 +109,9 @@ const STRINGS = {
     'err.bad-message': 'La page a envoyé un message que le serveur ne comprend pas ; rechargez la page.', 'err.too-large': 'Ce message est trop long pour le serveur.', 'err.bad-request': 'Le serveur n’a pas pu lire cette demande ; rechargez la page et réessayez.',
     'err.bad-rules': 'Ces règles ne sont pas proposées : choisissez abapa ou awari.', 'err.bad-level': 'Ce niveau n’est pas proposé : choisissez de 1 à 10.', 'err.bad-side': 'Choisissez Sud ou Nord.', 'err.bad-mode': 'Choisissez de jouer contre l’ordinateur ou contre un ami.',
     'err.internal': 'Une erreur s’est produite sur le serveur ; réessayez.', 'err.damaged': 'Cette partie n’a pas pu être relue depuis le stockage du serveur.',
+    'err.foreign-origin': 'Le serveur a refusé une demande venue d’un autre site.', 'err.not-json': 'La page a envoyé un message que le serveur ne comprend pas ; rechargez la page.',
+    'err.slow-request': 'La demande a mis trop de temps à arriver ; vérifiez la connexion et réessayez.', 'err.too-many-analyses': 'Trop d’analyses à la fois depuis cette adresse ; attendez les réponses.',
+    'err.too-many-sockets': 'Trop de pages ouvertes depuis cette adresse ; fermez-en quelques-unes et rechargez celle-ci.',
   },
   es: {
     'nav.play': 'Jugar', 'nav.analysis': 'Análisis', 'nav.rules': 'Reglas',
@@ -158,6 +164,9 @@ const STRINGS = {
     'err.bad-message': 'La página ha enviado algo que el servidor no entiende; vuelve a cargar la página.', 'err.too-large': 'Ese mensaje es demasiado largo para el servidor.', 'err.bad-request': 'El servidor no ha podido leer esa petición; vuelve a cargar la página y prueba otra vez.',
     'err.bad-rules': 'Esas reglas no se ofrecen: elige abapa o awari.', 'err.bad-level': 'Ese nivel no se ofrece: elige del 1 al 10.', 'err.bad-side': 'Elige Sur o Norte.', 'err.bad-mode': 'Elige jugar contra el ordenador o contra un amigo.',
     'err.internal': 'Algo ha fallado en el servidor; prueba otra vez.', 'err.damaged': 'No se ha podido volver a leer esta partida del almacenamiento del servidor.',
+    'err.foreign-origin': 'El servidor ha rechazado una petición de otro sitio.', 'err.not-json': 'La página ha enviado algo que el servidor no entiende; vuelve a cargar la página.',
+    'err.slow-request': 'La petición ha tardado demasiado en llegar; comprueba la conexión y vuelve a probar.', 'err.too-many-analyses': 'Demasiados análisis a la vez desde esta dirección; espera las respuestas.',
+    'err.too-many-sockets': 'Demasiadas páginas abiertas desde esta dirección; cierra algunas y vuelve a cargar esta.',
   },
   ca: {
     'nav.play': 'Jugar', 'nav.analysis': 'Anàlisi', 'nav.rules': 'Regles',
@@ -210,6 +219,9 @@ const STRINGS = {
     'err.bad-message': 'La pàgina ha enviat una cosa que el servidor no entén; torna a carregar la pàgina.', 'err.too-large': 'Aquest missatge és massa llarg per al servidor.', 'err.bad-request': 'El servidor no ha pogut llegir aquesta petició; torna a carregar la pàgina i prova-ho de nou.',
     'err.bad-rules': 'Aquestes regles no s’ofereixen: tria abapa o awari.', 'err.bad-level': 'Aquest nivell no s’ofereix: tria de l’1 al 10.', 'err.bad-side': 'Tria Sud o Nord.', 'err.bad-mode': 'Tria jugar contra l’ordinador o contra un amic.',
     'err.internal': 'Alguna cosa ha fallat al servidor; torna-ho a provar.', 'err.damaged': 'Aquesta partida no s’ha pogut tornar a llegir del magatzem del servidor.',
+    'err.foreign-origin': 'El servidor ha rebutjat una petició d’un altre lloc.', 'err.not-json': 'La pàgina ha enviat una cosa que el servidor no entén; torna a carregar la pàgina.',
+    'err.slow-request': 'La petició ha trigat massa a arribar; comprova la connexió i torna-ho a provar.', 'err.too-many-analyses': 'Massa anàlisis alhora des d’aquesta adreça; espera les respostes.',
+    'err.too-many-sockets': 'Massa pàgines obertes des d’aquesta adreça; tanca’n algunes i torna a carregar aquesta.',
   },
 };
 

@@ -8,6 +8,10 @@ const OUT = process.env.E2E_OUT || '/tmp';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+// Everything the browser refused under the server's Content-Security-Policy, in every page: any is
+// a failure (the page would be broken for users in that part).
+const cspViolations = [];
+
 function check(cond, what) {
   if (!cond) throw new Error('check failed: ' + what);
 }
@@ -17,6 +21,11 @@ async function newPage(browser, opts) {
   await context.addInitScript(() => localStorage.setItem('oware.animation', 'fast'));
   const page = await context.newPage();
   page.on('pageerror', (e) => { console.error('page error:', e.message); page.errors = (page.errors || 0) + 1; });
+  await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) =>
+    console.error(`Content Security Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`)));
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) { console.error('CSP:', m.text()); cspViolations.push(m.text()); }
+  });
   return { context, page };
 }
 
@@ -549,12 +558,24 @@ async function coach(browser) {
   console.log('coach: words on every move in two languages, a review shown on the board, advice and threat marks in a game');
 }
 
+// The page is served under a strict policy (so the tests above run under it), and refuses to be
+// framed.
+async function securityHeaders(browser) {
+  const { context, page } = await newPage(browser);
+  const res = await page.goto(BASE + '/');
+  const csp = res.headers()['content-security-policy'] || '';
+  check(csp.includes("script-src 'self'") && csp.includes("frame-ancestors 'none'"), 'a strict CSP: ' + csp);
+  check(res.headers()['x-content-type-options'] === 'nosniff', 'nosniff');
+  await context.close();
+  console.log('security headers: a strict Content-Security-Policy on the page');
+}
+
 (async () => {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
   let failed = false;
   // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
-  for (const test of [friendGame, friendConveniences, gameAgainstComputer, clockGame, analysisVariation, coach, colours, pages]) {
+  for (const test of [securityHeaders, friendGame, friendConveniences, gameAgainstComputer, clockGame, analysisVariation, coach, colours, pages]) {
     if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);
@@ -570,6 +591,10 @@ async function coach(browser) {
     }
   }
   await browser.close();
+  if (cspViolations.length) {
+    failed = true;
+    console.error(`FAILED: ${cspViolations.length} Content Security Policy violations`);
+  }
   if (failed) process.exit(1);
   console.log('web e2e: all passed');
 })();

@@ -12,6 +12,8 @@ pub struct ApiError {
     status: StatusCode,
     code: String,
     message: String,
+    /// Seconds after which the request may be tried again (`Retry-After`).
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -20,6 +22,15 @@ impl ApiError {
             status,
             code: code.to_string(),
             message: message.into(),
+            retry_after: None,
+        }
+    }
+
+    /// The error with a `Retry-After` of `seconds`.
+    pub(crate) fn retry_after(self, seconds: u64) -> ApiError {
+        ApiError {
+            retry_after: Some(seconds),
+            ..self
         }
     }
 
@@ -40,16 +51,23 @@ impl From<GameError> for ApiError {
             status,
             code: e.code().to_string(),
             message: e.to_string(),
+            retry_after: None,
         }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
+        let mut response = (
             self.status,
             Json(json!({"error": {"code": self.code, "message": self.message}})),
         )
-            .into_response()
+            .into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }

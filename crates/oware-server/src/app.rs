@@ -8,6 +8,7 @@ use crate::analysis::EnginePool;
 use crate::clock::now_ms;
 use crate::config::Config;
 use crate::games::Games;
+use crate::limits::AddressLimits;
 use crate::rate_limit::AddressLimit;
 use crate::store::{Store, StoreError};
 use crate::writer::StoreWriter;
@@ -47,6 +48,8 @@ pub struct AppState {
     pub engines: Arc<EnginePool>,
     /// The games each address created in the last hour.
     pub creations: AddressLimit,
+    /// What each address holds open now: WebSockets, analyses.
+    pub per_address: AddressLimits,
 }
 
 /// The state as the handlers hold it.
@@ -111,6 +114,7 @@ impl AppState {
         );
         Ok(Arc::new(AppState {
             creations: AddressLimit::new(config.games_per_address),
+            per_address: AddressLimits::new(&config),
             config,
             games,
             connections: AtomicUsize::new(0),

@@ -1,5 +1,6 @@
 //! How the server runs: limits, times and files, set by `oware serve`'s options.
 
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -45,6 +46,21 @@ pub struct Config {
     /// How often the server notes that it is alive (time while it was down is given back to the
     /// clocks, to within this).
     pub alive_every: Duration,
+    /// The reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed; from any
+    /// other peer these headers are ignored (see [`crate::forwarded`]).
+    pub trusted_proxies: Vec<IpAddr>,
+    /// The most WebSockets one address may hold open at once, so that no client takes all of
+    /// `max_connections`.
+    pub sockets_per_address: usize,
+    /// The most analysis and coach requests one address may have running at once; more wait
+    /// their turn (see `analyses_waiting_per_address`).
+    pub analyses_per_address: usize,
+    /// The most analysis and coach requests one address may have waiting for a turn; more are
+    /// answered 429.
+    pub analyses_waiting_per_address: usize,
+    /// How long a connection may take to send a request's headers, or its body, and may stay
+    /// idle between requests; slower ones are closed.
+    pub request_read_timeout: Duration,
 }
 
 impl Default for Config {
@@ -65,6 +81,15 @@ impl Default for Config {
             games_per_address: 200,
             alive_every: Duration::from_secs(2),
             reconnect_grace: Duration::from_secs(5),
+            trusted_proxies: Vec::new(),
+            // A family's pages and a few spectator tabs behind one home router.
+            sockets_per_address: 32,
+            // As many as one page asks for at once (the analysis board and the coach)...
+            analyses_per_address: 2,
+            // ...and a few more queued, as when someone steps quickly through a game: six requests
+            // of 0.8 s on two engines end within the 3 s a request waits for an engine.
+            analyses_waiting_per_address: 4,
+            request_read_timeout: Duration::from_secs(10),
         }
     }
 }

@@ -17,11 +17,15 @@
 //! - [`analysis`]: the pool of engines that the computer players and the analysis board share;
 //!   [`record`]: the game-record reader/writer; [`databases`]: the endgame databases (`--egtb`),
 //!   probed by the engines and shown on the analysis board.
+//! - The edge: [`accept`], the accept loop and its header deadline; [`security`], the middleware
+//!   every request passes (cross-site requests, bodies, security headers); [`forwarded`], the
+//!   client's address behind trusted proxies; [`limits`], each address's fair share.
 //!
 //! The browser assets in `web/` are compiled into the binary, so the server needs no other files.
 
 #![warn(missing_docs)]
 
+pub mod accept;
 pub mod analysis;
 pub mod api_error;
 pub mod app;
@@ -32,22 +36,23 @@ pub mod computer;
 pub mod config;
 pub mod cookie;
 pub mod databases;
+pub mod forwarded;
 pub mod games;
 pub mod ids;
+pub mod limits;
 pub mod model;
 pub mod protocol;
 pub mod rate_limit;
 pub mod record;
 pub mod room;
 pub mod routes;
+pub mod security;
 pub mod store;
 pub mod writer;
 pub mod ws;
 
 #[cfg(test)]
 mod fault_tests;
-
-use std::net::SocketAddr;
 
 pub use app::{AppState, ServerError, Shared};
 pub use config::Config;
@@ -74,16 +79,10 @@ pub async fn serve(
         })
     };
     let app = routes::router(state.clone());
-    let served = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await;
+    accept::serve(listener, app, state.config.request_read_timeout, shutdown).await;
     beat.abort();
     let _ = beat.await;
     state.games.stop();
     let _ = state.games.note_alive().await;
-    served?;
     Ok(())
 }

@@ -11,6 +11,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
+use axum::Extension;
 use futures_util::{SinkExt, StreamExt};
 
 use oware_rules::Move;
@@ -18,6 +19,8 @@ use oware_rules::Move;
 use crate::api_error::ApiError;
 use crate::app::Shared;
 use crate::cookie::cookie_token;
+use crate::forwarded::ClientAddr;
+use crate::limits::{close_too_big, message_too_big, too_many_sockets};
 use crate::model::{side_letter, OfferKind, Seat};
 use crate::protocol::{parse_client_message, ClientMessage, ServerMessage, MAX_CLIENT_MESSAGE};
 use crate::rate_limit::RateLimit;
@@ -36,6 +39,7 @@ impl Drop for ConnectionSlot {
 pub async fn websocket(
     State(state): State<Shared>,
     Path(id): Path<String>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
@@ -49,6 +53,11 @@ pub async fn websocket(
             format!("the server has {open} connections open, its limit; try again later"),
         ));
     }
+    let share = state
+        .per_address
+        .sockets
+        .take(client)
+        .ok_or_else(|| too_many_sockets(&state))?;
     // The seat cookie (sent only to `/api/games/{id}/ws`) proves a seat. Tokens never travel in
     // the address, where proxies' logs and browsers' histories keep them: a client without the
     // cookie sends its token in a `seat` message instead.
@@ -59,7 +68,7 @@ pub async fn websocket(
         .max_message_size(MAX_CLIENT_MESSAGE * 16)
         .max_frame_size(MAX_CLIENT_MESSAGE * 16)
         .on_upgrade(move |socket| async move {
-            let _slot = slot;
+            let _slots = (slot, share);
             play_over_socket(socket, state, room, token).await;
         }))
 }
@@ -112,6 +121,10 @@ async fn play_over_socket(
                         continue;
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Err(e)) if message_too_big(&e) => {
+                        close_too_big(&mut sink).await;
+                        return;
+                    }
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => return,
                 };
                 if !limit.allow(std::time::Instant::now()) {

@@ -331,6 +331,7 @@ async fn a_rematch_survives_a_restart() {
 async fn one_address_cannot_create_games_without_end() {
     let server = TestServer::start(oware_server::Config {
         games_per_address: 3,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
         ..quick_config()
     })
     .await;
@@ -340,7 +341,7 @@ async fn one_address_cannot_create_games_without_end() {
     let (status, v) = post_json(server.addr, "/api/games", json!({"mode":"friend"})).await;
     assert_eq!(status, 429, "{v}");
     assert_eq!(v["error"]["code"], "too-many-games");
-    // Behind a reverse proxy on this machine, each client the proxy names has its own count.
+    // Behind a trusted reverse proxy, each client the proxy names has its own count.
     let (status, _, body) = http_with_headers(
         server.addr,
         "POST",
@@ -390,14 +391,18 @@ async fn moves_come_at_a_human_pace_at_most() {
 
 #[tokio::test]
 async fn the_seat_cookie_is_secure_over_https() {
-    let plain = TestServer::start(quick_config()).await;
+    let plain = TestServer::start(oware_server::Config {
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..quick_config()
+    })
+    .await;
     let body = r#"{"mode":"friend"}"#;
     let (_, head, _) = http_with_headers(plain.addr, "POST", "/api/games", Some(body), "").await;
     assert!(
         head.contains("HttpOnly") && !head.contains("Secure"),
         "{head}"
     );
-    // A reverse proxy that terminates HTTPS says so.
+    // A trusted reverse proxy that terminates HTTPS says so.
     let (_, head, _) = http_with_headers(
         plain.addr,
         "POST",

@@ -1,7 +1,7 @@
 //! `oware serve`: the web server. Opens (or creates) the SQLite file, listens, and serves until
 //! Ctrl-C; every game is stored as it is played, so a restart resumes them all.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -38,6 +38,16 @@ pub struct Args {
     /// reverse proxy): friend links use it, and with https:// the seat cookie is Secure
     #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
+    /// The address of a reverse proxy in front of this server (repeat for several): its
+    /// X-Forwarded-For and X-Forwarded-Proto are believed; from any other peer they are ignored
+    #[arg(long = "trusted-proxy", value_name = "ADDR")]
+    pub trusted_proxies: Vec<IpAddr>,
+    /// Most WebSocket connections one address may hold open at once
+    #[arg(long, default_value_t = 32, value_name = "N")]
+    pub max_connections_per_address: usize,
+    /// Most analysis and coach requests one address may have running at once (a few more wait)
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub analyses_per_address: usize,
 }
 
 /// The public address without a trailing slash, or why it is not one.
@@ -73,6 +83,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         data: Some(args.data.clone()),
         computer_time: Duration::from_millis(args.movetime.max(1)),
         max_connections: args.max_connections,
+        trusted_proxies: args.trusted_proxies.clone(),
+        sockets_per_address: args.max_connections_per_address.max(1),
+        analyses_per_address: args.analyses_per_address.max(1),
         analysis_time: Duration::from_millis(args.analysis_time.clamp(1, 60_000)),
         ..Config::default()
     };
@@ -107,6 +120,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::public_url;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: super::Args,
+    }
+
+    #[test]
+    fn trusted_proxies_are_addresses_and_repeat() {
+        let serve = Serve::try_parse_from([
+            "serve",
+            "--trusted-proxy",
+            "127.0.0.1",
+            "--trusted-proxy",
+            "::1",
+        ])
+        .unwrap();
+        assert_eq!(
+            serve.args.trusted_proxies,
+            [
+                "127.0.0.1".parse::<std::net::IpAddr>().unwrap(),
+                "::1".parse().unwrap()
+            ]
+        );
+        assert_eq!(serve.args.max_connections_per_address, 32);
+        assert!(Serve::try_parse_from(["serve", "--trusted-proxy", "proxy.local"]).is_err());
+    }
 
     #[test]
     fn public_urls_are_checked_and_lose_their_trailing_slash() {

@@ -5,7 +5,7 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::Json;
+use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -15,6 +15,8 @@ use super::{parse_body, parse_position, parse_rules};
 use crate::analysis::Evaluation;
 use crate::api_error::ApiError;
 use crate::app::Shared;
+use crate::forwarded::ClientAddr;
+use crate::limits::analysis_permit;
 use crate::model::side_letter;
 
 #[derive(Deserialize)]
@@ -88,6 +90,7 @@ const ANALYSIS_PATIENCE: Duration = Duration::from_secs(3);
 /// reached by a game), within the server's analysis time.
 pub(super) async fn evaluate(
     State(state): State<Shared>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
     body: Bytes,
 ) -> Result<Json<Evaluation>, ApiError> {
     let req: EvaluateRequest = parse_body(&body)?;
@@ -97,14 +100,11 @@ pub(super) async fn evaluate(
         .map_err(|e| ApiError::bad_request("bad-move", format!("bad moves: {e}")))?;
     let game = Game::replay(pos, rules, &moves)
         .map_err(|e| ApiError::bad_request("illegal-move", e.to_string()))?;
-    let permit = state
-        .engines
-        .acquire_within(ANALYSIS_PATIENCE)
-        .await
-        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", e.to_string()))?;
+    let (share, permit) = analysis_permit(&state, client, ANALYSIS_PATIENCE).await?;
     let budget = state.config.analysis_time;
     let databases = state.config.databases.clone();
     let eval = tokio::task::spawn_blocking(move || {
+        let _share = share;
         permit
             .with_engine(|engine| crate::analysis::evaluate(engine, &game, budget, 40, &databases))
     })

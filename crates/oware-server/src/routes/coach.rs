@@ -1,12 +1,13 @@
 //! The coach's API: every legal move of a position explained, and a game's review, in the language
 //! the page asks for (the words come from `web/coach-messages.json`, which the page loads too).
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::Json;
+use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -15,6 +16,8 @@ use oware_coach::json::{answer_explain, answer_review, Request};
 use super::parse_body;
 use crate::api_error::ApiError;
 use crate::app::Shared;
+use crate::forwarded::ClientAddr;
+use crate::limits::analysis_permit;
 
 /// The depth the coach searches every move to: a fixed depth, so that a position is explained the
 /// same way every time; a position takes milliseconds, a whole game well under a second.
@@ -60,16 +63,13 @@ impl CoachRequest {
 /// bound on concurrent searches with the analysis board.
 async fn coached(
     state: &Shared,
+    client: IpAddr,
     work: impl FnOnce() -> Result<Value, String> + Send + 'static,
 ) -> Result<Json<Value>, ApiError> {
-    let permit = state
-        .engines
-        .acquire_within(PATIENCE)
-        .await
-        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", e.to_string()))?;
+    let (share, permit) = analysis_permit(state, client, PATIENCE).await?;
     let answer = tokio::task::spawn_blocking(move || {
         let answer = work();
-        drop(permit);
+        drop((permit, share));
         answer
     })
     .await
@@ -82,23 +82,25 @@ async fn coached(
 /// Every legal move explained, best first, with the threats on the board.
 pub(super) async fn explain(
     State(state): State<Shared>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let req: CoachRequest = parse_body(&body)?;
     let request = req.request();
-    coached(&state, move || answer_explain(&request, DEPTH)).await
+    coached(&state, client, move || answer_explain(&request, DEPTH)).await
 }
 
 /// The mistakes of a game (of one player when `player` is given), each with why and the better
 /// move.
 pub(super) async fn review(
     State(state): State<Shared>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let req: CoachRequest = parse_body(&body)?;
     let request = req.request();
     let player = req.player;
-    coached(&state, move || {
+    coached(&state, client, move || {
         answer_review(&request, player.as_deref(), DEPTH, REVIEW_THRESHOLD)
     })
     .await

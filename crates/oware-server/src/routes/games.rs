@@ -1,12 +1,11 @@
 //! The games API: create a game, take a seat, see a game, download its record.
 
 use axum::body::Bytes;
-use std::net::{IpAddr, SocketAddr};
 
-use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 
 use oware_rules::{Game, Position, Side};
@@ -15,7 +14,9 @@ use super::{parse_body, parse_position, parse_rules};
 use crate::api_error::ApiError;
 use crate::app::Shared;
 use crate::cookie::{cookie_token, over_https, seat_cookie};
+use crate::forwarded::ClientAddr;
 use crate::ids::valid_id;
+use crate::limits::count_creation;
 use crate::model::{side_letter, GameMode, GameSetup, GameView, Seat};
 use crate::record;
 use crate::room::Room;
@@ -91,25 +92,9 @@ fn seated_response(seated: Seated, secure: bool) -> Response {
     }
 }
 
-/// The address a request comes from: the peer, or, when the peer is this machine (a reverse
-/// proxy in front of the server), the client the proxy names last in `X-Forwarded-For`.
-fn client_address(peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
-    if peer.ip().is_loopback() {
-        let forwarded = headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.rsplit(',').next())
-            .and_then(|v| v.trim().parse().ok());
-        if let Some(ip) = forwarded {
-            return ip;
-        }
-    }
-    peer.ip()
-}
-
 pub(super) async fn create_game(
     State(state): State<Shared>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
@@ -187,19 +172,7 @@ pub(super) async fn create_game(
         clock_ms,
         increment_ms,
     };
-    if !state
-        .creations
-        .allow(client_address(peer, &headers), std::time::Instant::now())
-    {
-        return Err(ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too-many-games",
-            format!(
-                "this address has created {} games in the last hour, the limit; wait a while",
-                state.config.games_per_address
-            ),
-        ));
-    }
+    count_creation(&state, client)?;
     let (id, token) = state.games.create(setup, side).await?;
     Ok(seated_response(
         Seated::player(id, token, side),
@@ -264,12 +237,18 @@ pub(super) async fn join_game(
 /// token in the body, or the seat cookie).
 pub(super) async fn rematch(
     State(state): State<Shared>,
+    Extension(ClientAddr(client)): Extension<ClientAddr>,
     Path(id): Path<String>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let room = state.games.room(&id).await?;
     let token = proven_seat(&room, &headers, &body)?.map(|(token, _)| token);
+    // A new game counts like any other; finding the one the other player made does not.
+    let view = room.view();
+    if token.is_some() && view.end.is_some() && view.rematch.is_none() {
+        count_creation(&state, client)?;
+    }
     let (new_id, token, side) = state.games.rematch(&room, token.as_deref()).await?;
     Ok(seated_response(
         Seated::player(new_id, token, side),

@@ -19,7 +19,7 @@ use crate::app::Shared;
 use crate::ws;
 
 /// The largest request body the API reads.
-const MAX_BODY: usize = 80 * 1024;
+pub(crate) const MAX_BODY: usize = 80 * 1024;
 
 /// Every route of the server (pages, assets, the JSON API, the WebSocket) over `state`.
 pub fn router(state: Shared) -> Router {
@@ -42,6 +42,10 @@ pub fn router(state: Shared) -> Router {
         .route("/api/coach/review", post(coach::review))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::security::edge,
+        ))
         .with_state(state)
 }
 
