@@ -25,6 +25,7 @@ mod hash;
 pub mod input;
 mod interface;
 mod ordering;
+pub mod perfect;
 pub mod player;
 pub mod protocol;
 pub mod referee;

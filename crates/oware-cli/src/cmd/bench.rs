@@ -5,12 +5,15 @@
 //! used by this process (the fair figure on a machine shared with other work).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
+use oware_engine::perfect::{judge, Tally};
+use oware_engine::tablebase::TablebaseProbe;
 use oware_engine::{
-    bench_games, games_along, plies_to_end, Engine, EngineOptions, Limits, SearchResult,
+    bench_games, games_along, plies_to_end, Engine, EngineOptions, Limits, SearchResult, LEVELS,
 };
-use oware_rules::{Game, GameLine, RuleSet};
+use oware_rules::{Game, GameLine, Position, RuleSet};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -39,7 +42,24 @@ pub struct Args {
     /// (by default every position gets a fresh engine)
     #[arg(long, requires = "suite")]
     pub keep_table: bool,
+    /// Measure play against perfect play: the endgame databases in DIR judge the move the engine
+    /// chooses at full strength (--movetime, 100 ms by default) in each position, without the
+    /// databases and then with them
+    #[arg(long, value_name = "DIR", conflicts_with = "suite")]
+    pub perfect: Option<PathBuf>,
+    /// With --perfect: the rule set
+    #[arg(long, default_value = "awari", requires = "perfect")]
+    pub rules: RuleSet,
+    /// With --perfect: a file of position strings, one a line (by default the positions of real
+    /// games kept with the engine, 12-28 seeds on the board, in crates/oware-engine/data/)
+    #[arg(long, value_name = "FILE", requires = "perfect")]
+    pub positions: Option<PathBuf>,
 }
+
+/// The default positions of `--perfect`: 30 positions of each size from 12 to 28 seeds, from the
+/// master games and the engine's self-play (crates/oware-engine/examples/perfect_positions.rs).
+const PERFECT_AWARI: &str = include_str!("../../../oware-engine/data/perfect-awari.txt");
+const PERFECT_ABAPA: &str = include_str!("../../../oware-engine/data/perfect-abapa.txt");
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.hash == 0 || args.hash > 4096 {
@@ -47,6 +67,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if args.threads == 0 || args.threads > 256 {
         return Err(super::Exit::bad_input("--threads must be 1..=256"));
+    }
+    if let Some(dir) = &args.perfect {
+        return perfect(&args, dir);
     }
     let limits = match args.movetime {
         Some(ms) => Limits::movetime(Duration::from_millis(ms)),
@@ -134,6 +157,99 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!(
             "nps per cpu second {}",
             total_nodes.saturating_mul(1_000_000) / cpu_micros
+        );
+    }
+    Ok(())
+}
+
+/// `--perfect`: the engine's moves judged by the databases in `dir`, without them, then with them.
+fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
+    let tablebase = Arc::new(
+        TablebaseProbe::open(dir, args.rules)
+            .map_err(|e| super::Exit::bad_input(format!("--perfect: {e}")))?,
+    );
+    if tablebase.tablebase().levels().is_empty() {
+        return Err(super::Exit::bad_input(format!(
+            "--perfect: no {} databases in {}",
+            args.rules,
+            dir.display()
+        )));
+    }
+    let (name, text) = match &args.positions {
+        Some(path) => (
+            path.display().to_string(),
+            std::fs::read_to_string(path).map_err(|e| {
+                super::Exit::bad_input(format!("cannot read {}: {e}", path.display()))
+            })?,
+        ),
+        None => (
+            format!("the {} positions kept with the engine", args.rules),
+            match args.rules {
+                RuleSet::Awari => PERFECT_AWARI,
+                RuleSet::Abapa => PERFECT_ABAPA,
+            }
+            .to_string(),
+        ),
+    };
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let position: Position = line
+            .parse()
+            .map_err(|e| super::Exit::bad_input(format!("{name}, line {}: {e}", i + 1)))?;
+        positions.push(position);
+    }
+    // Only what the databases reach is judged; the rest would only be counted as unsettled.
+    let reach = tablebase.tablebase().max_seeds();
+    positions.retain(|p| usize::from(p.board_seeds()) <= reach);
+    let time = Duration::from_millis(args.movetime.unwrap_or(100));
+    println!(
+        "perfect play, {}: {} positions of {name} within the databases' {reach} seeds, {} ms a move, {} thread(s)",
+        args.rules,
+        positions.len(),
+        time.as_millis(),
+        args.threads
+    );
+    println!(
+        "databases  judged  result kept        exact value kept   seeds given away  unsettled"
+    );
+    for with_databases in [false, true] {
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: args.hash,
+            threads: args.threads,
+            ..EngineOptions::default()
+        });
+        if with_databases {
+            engine.set_probe(Some(tablebase.clone()));
+        }
+        let mut tally = Tally::default();
+        let mut random = 1;
+        for position in &positions {
+            engine.new_game();
+            let game = Game::from_position(*position, args.rules);
+            let verdict = oware_engine::player::choose_move_with(
+                &mut engine,
+                &game,
+                *LEVELS.end(),
+                time,
+                &mut random,
+            )
+            .and_then(|mv| judge(tablebase.tablebase(), position, mv));
+            tally.add(verdict);
+        }
+        println!(
+            "{:<9}  {:>6}  {:>5} ({:>6.2}%)   {:>5} ({:>6.2}%)   {:>16}  {:>9}",
+            if with_databases { "on" } else { "off" },
+            tally.judged,
+            tally.result_kept,
+            tally.share(tally.result_kept),
+            tally.exact_kept,
+            tally.share(tally.exact_kept),
+            tally.seeds_given,
+            tally.unsettled
         );
     }
     Ok(())

@@ -1,0 +1,147 @@
+//! Play measured against perfect play: the endgame databases say what each move of a covered
+//! position is worth, so a chosen move can be judged by whether it keeps the game's result and
+//! whether it keeps the exact value, and by how many seeds it gives away.
+//!
+//! Values are final seed differences over the seeds on the board, from the mover's side (mover
+//! minus opponent). Awari databases are exact everywhere they reach. Abapa databases hold some boards
+//! only as bounds (a repetition's value can depend on the path to it), and their values assume no
+//! earlier history: a position is judged only when its best value is exact, a move only when its
+//! own value is.
+
+use oware_egtb::Tablebase;
+use oware_rules::{Move, Position, RuleSet};
+
+/// How one move compares with perfect play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verdict {
+    /// The best value any move of the position has.
+    pub best: i32,
+    /// The value of the move judged.
+    pub played: i32,
+    /// Whether the move keeps the game's result (win, draw or loss, the stores counted).
+    pub result_kept: bool,
+}
+
+impl Verdict {
+    /// Whether the move keeps the exact value.
+    pub fn exact_kept(&self) -> bool {
+        self.played == self.best
+    }
+
+    /// Seeds the move gives away against the best.
+    pub fn seeds_given(&self) -> i32 {
+        self.best - self.played
+    }
+}
+
+/// Judges `mv` in `position` by `tablebase`, or `None` when the databases do not settle it (the
+/// board holds more seeds than they cover, the best value or the move's value is only bounded, or
+/// the move is not one the databases' board allows).
+pub fn judge(tablebase: &Tablebase, position: &Position, mv: Move) -> Option<Verdict> {
+    let values = tablebase.move_values(position)?;
+    let seeds = i32::from(position.board_seeds());
+    let difference = |v: i8| match tablebase.rules() {
+        RuleSet::Awari => i32::from(v),
+        // Abapa values count the seeds the mover ends up with.
+        RuleSet::Abapa => 2 * i32::from(v) - seeds,
+    };
+    let best_lower = values.iter().map(|(_, p)| p.lower).max()?;
+    let best_upper = values.iter().map(|(_, p)| p.upper).max()?;
+    if best_lower != best_upper {
+        return None;
+    }
+    let (_, played) = values.iter().find(|(m, _)| *m == mv)?;
+    if !played.exact {
+        return None;
+    }
+    let mover = position.side_to_move();
+    let stores = i32::from(position.store(mover)) - i32::from(position.store(mover.opponent()));
+    let best = difference(best_lower);
+    let played = difference(played.value);
+    Some(Verdict {
+        best,
+        played,
+        result_kept: (stores + best).signum() == (stores + played).signum(),
+    })
+}
+
+/// Verdicts added up.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Moves judged.
+    pub judged: usize,
+    /// Moves that kept the result.
+    pub result_kept: usize,
+    /// Moves that kept the exact value.
+    pub exact_kept: usize,
+    /// Seeds given away in all.
+    pub seeds_given: i64,
+    /// Positions the databases did not settle.
+    pub unsettled: usize,
+}
+
+impl Tally {
+    /// Counts one verdict, or one position left unjudged (`None`).
+    pub fn add(&mut self, verdict: Option<Verdict>) {
+        let Some(v) = verdict else {
+            self.unsettled += 1;
+            return;
+        };
+        self.judged += 1;
+        self.result_kept += usize::from(v.result_kept);
+        self.exact_kept += usize::from(v.exact_kept());
+        self.seeds_given += i64::from(v.seeds_given());
+    }
+
+    /// A count as a percentage of the moves judged.
+    pub fn share(&self, count: usize) -> f64 {
+        if self.judged == 0 {
+            return 0.0;
+        }
+        100.0 * count as f64 / self.judged as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::tests::built;
+
+    #[test]
+    fn the_best_move_keeps_everything_and_a_losing_one_does_not() {
+        let (_dir, probe) = built(RuleSet::Awari, 8);
+        let tablebase = probe.tablebase();
+        // The README's example: South to move, the stores 22-21, five seeds on the board.
+        let position: Position = "0-0-0-1-0-2-0-2-0-0-0-0-22-21-S".parse().unwrap();
+        let values = tablebase.move_values(&position).unwrap();
+        let mut tally = Tally::default();
+        for (mv, value) in &values {
+            let verdict = judge(tablebase, &position, *mv).unwrap();
+            assert_eq!(verdict.played, i32::from(value.value));
+            assert_eq!(
+                verdict.best,
+                values
+                    .iter()
+                    .map(|(_, p)| i32::from(p.value))
+                    .max()
+                    .unwrap()
+            );
+            tally.add(Some(verdict));
+        }
+        // F keeps the board's value (+1: a win), D gives away 6 seeds (-5 on the board: a loss).
+        let f = judge(tablebase, &position, Move::from_letter('F').unwrap()).unwrap();
+        assert!(f.exact_kept() && f.result_kept && f.seeds_given() == 0);
+        let d = judge(tablebase, &position, Move::from_letter('D').unwrap()).unwrap();
+        assert!(!d.exact_kept() && !d.result_kept && d.seeds_given() == 6);
+        assert_eq!(tally.judged, values.len());
+        assert_eq!(tally.exact_kept, 1);
+        // Beyond the databases nothing is judged.
+        let start = Position::start();
+        assert_eq!(
+            judge(tablebase, &start, Move::from_letter('F').unwrap()),
+            None
+        );
+        tally.add(None);
+        assert_eq!(tally.unsettled, 1);
+    }
+}
