@@ -10,7 +10,7 @@ use oware_egtb::values::{index_kind, max_level};
 use oware_egtb::EgtbError;
 use oware_rules::RuleSet;
 
-use super::parts::{assemble, part_path, remove_leftovers, write_part};
+use super::parts::{assemble, part_path, remove_leftovers, write_part, PartReport};
 use super::{
     solve_slice, DistributedError, DistributedLevelReport, LevelEvent, LowerMode, RankLevels,
 };
@@ -21,10 +21,20 @@ use crate::Progress;
 const OK: u8 = 0;
 const FAILED: u8 = 1;
 
+/// A step's outcome on the wire: [`OK`] and its payload, or [`FAILED`] and the error's text.
 fn status(result: &Result<Vec<u8>, String>) -> Vec<u8> {
     match result {
         Ok(payload) => [&[OK][..], payload].concat(),
         Err(message) => [&[FAILED][..], message.as_bytes()].concat(),
+    }
+}
+
+/// The outcome [`status`] sent: the payload, or the error's text (empty if nothing came).
+fn read_status(wire: &[u8]) -> Result<&[u8], String> {
+    match wire.split_first() {
+        Some((&OK, payload)) => Ok(payload),
+        Some((_, message)) => Err(String::from_utf8_lossy(message).into_owned()),
+        None => Err(String::new()),
     }
 }
 
@@ -46,13 +56,29 @@ fn decided_by_root(
     .map_err(|source| DistributedError::Transport { seeds, source })?;
     match (t.rank(), outcome) {
         (0, Err(e)) => Err(e.into()),
-        _ if wire.first() == Some(&OK) => Ok(wire[1..].to_vec()),
-        _ => Err(DistributedError::Rank {
-            seeds,
-            rank: 0,
-            message: String::from_utf8_lossy(wire.get(1..).unwrap_or_default()).into_owned(),
-        }),
+        _ => read_status(&wire)
+            .map(<[u8]>::to_vec)
+            .map_err(|message| DistributedError::Rank {
+                seeds,
+                rank: 0,
+                message,
+            }),
     }
+}
+
+/// Rank 0: the parts every rank reported, or the first failure's message.
+fn parts_reported(reports: &[Vec<u8>]) -> Result<Vec<PartReport>, String> {
+    reports
+        .iter()
+        .enumerate()
+        .map(|(rank, wire)| {
+            let report = read_status(wire).and_then(|payload| {
+                PartReport::from_bytes(payload)
+                    .ok_or_else(|| format!("a report of {} bytes", payload.len()))
+            });
+            report.map_err(|message| format!("rank {rank} could not write its part: {message}"))
+        })
+        .collect()
 }
 
 /// Builds levels `0..=max_seeds` of `rules` into `dir` with the ranks of `t`, each holding its
@@ -110,39 +136,23 @@ pub fn build_distributed(
             let part = part_path(dir, rules, seeds, me, ranks);
             let report = write_part(&part, &entries)
                 .map(|crc| {
-                    let mut r = (entries.len() as u64).to_le_bytes().to_vec();
-                    r.extend_from_slice(&crc.to_le_bytes());
-                    r
+                    PartReport {
+                        len: entries.len() as u64,
+                        crc,
+                    }
+                    .to_bytes()
                 })
                 .map_err(|e| e.to_string());
             let mut outgoing = vec![Vec::new(); ranks];
             outgoing[0] = status(&report);
             let reports = t.exchange(outgoing).map_err(transport_error)?;
             let assembled = if me == 0 {
-                let mut parts = Vec::with_capacity(ranks);
-                let mut failed = None;
-                for (rank, r) in reports.iter().enumerate() {
-                    match (r.first(), r.len()) {
-                        (Some(&OK), 13) => parts.push((
-                            u64::from_le_bytes(r[1..9].try_into().expect("8 bytes")),
-                            u32::from_le_bytes(r[9..13].try_into().expect("4 bytes")),
-                        )),
-                        _ => {
-                            failed.get_or_insert_with(|| {
-                                format!(
-                                    "rank {rank} could not write its part: {}",
-                                    String::from_utf8_lossy(r.get(1..).unwrap_or_default())
-                                )
-                            });
-                        }
-                    }
-                }
-                match failed {
-                    Some(message) => Err(EgtbError::Io {
+                match parts_reported(&reports) {
+                    Err(message) => Err(EgtbError::Io {
                         path: dir.to_path_buf(),
                         source: std::io::Error::other(message),
                     }),
-                    None => assemble(dir, rules, seeds, index.count(), &parts)
+                    Ok(parts) => assemble(dir, rules, seeds, index.count(), &parts)
                         .and_then(|()| open_level(dir, rules, seeds).map(|_| Vec::new())),
                 }
             } else {
@@ -178,4 +188,39 @@ pub fn build_distributed(
         }));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_reports_read_back_as_sent() {
+        let good = PartReport { len: 7, crc: 42 };
+        let reports = vec![
+            status(&Ok(good.to_bytes())),
+            status(&Ok(PartReport { len: 9, crc: 1 }.to_bytes())),
+        ];
+        assert_eq!(
+            parts_reported(&reports),
+            Ok(vec![good, PartReport { len: 9, crc: 1 }])
+        );
+        let failed = vec![
+            status(&Ok(good.to_bytes())),
+            status(&Err("disk full".into())),
+            status(&Err("later".into())),
+        ];
+        assert_eq!(
+            parts_reported(&failed),
+            Err("rank 1 could not write its part: disk full".into())
+        );
+        let truncated = vec![status(&Ok(good.to_bytes()[..5].to_vec()))];
+        let message = parts_reported(&truncated).unwrap_err();
+        assert!(
+            message.starts_with("rank 0 could not write its part"),
+            "{message}"
+        );
+        assert_eq!(read_status(&[]), Err(String::new()));
+        assert_eq!(read_status(&status(&Ok(vec![1, 2]))), Ok(&[1u8, 2][..]));
+    }
 }

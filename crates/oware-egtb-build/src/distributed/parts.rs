@@ -9,6 +9,36 @@ use oware_egtb::file::{file_name, header_for, HEADER_LEN};
 use oware_egtb::EgtbError;
 use oware_rules::RuleSet;
 
+/// What a rank reports to rank 0 about the part it wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PartReport {
+    /// Bytes in the part: the entries of the rank's slice.
+    pub(super) len: u64,
+    /// CRC-32 of those bytes.
+    pub(super) crc: u32,
+}
+
+impl PartReport {
+    /// Bytes on the wire: the length, then the CRC-32, little-endian.
+    const BYTES: usize = 12;
+
+    pub(super) fn to_bytes(self) -> Vec<u8> {
+        [&self.len.to_le_bytes()[..], &self.crc.to_le_bytes()].concat()
+    }
+
+    /// The report [`PartReport::to_bytes`] wrote; `None` if `bytes` is not one.
+    pub(super) fn from_bytes(bytes: &[u8]) -> Option<PartReport> {
+        if bytes.len() != PartReport::BYTES {
+            return None;
+        }
+        let (len, crc) = bytes.split_at(8);
+        Some(PartReport {
+            len: u64::from_le_bytes(len.try_into().ok()?),
+            crc: u32::from_le_bytes(crc.try_into().ok()?),
+        })
+    }
+}
+
 /// The part file of rank `rank` of `ranks` for a level.
 pub(super) fn part_path(
     dir: &Path,
@@ -48,7 +78,7 @@ pub(super) fn assemble(
     rules: RuleSet,
     seeds: usize,
     count: u64,
-    parts: &[(u64, u32)],
+    parts: &[PartReport],
 ) -> Result<(), EgtbError> {
     let path = dir.join(file_name(rules, seeds));
     let tmp = path.with_extension("oegtb.partial");
@@ -58,7 +88,7 @@ pub(super) fn assemble(
         .map_err(|e| io_error(&tmp, e))?;
     let mut whole = crc32fast::Hasher::new();
     let mut buffer = vec![0u8; 1 << 20];
-    for (rank, &(len, crc)) in parts.iter().enumerate() {
+    for (rank, &PartReport { len, crc }) in parts.iter().enumerate() {
         let part = part_path(dir, rules, seeds, rank, ranks);
         let mut f = File::open(&part).map_err(|e| io_error(&part, e))?;
         let mut hasher = crc32fast::Hasher::new();
@@ -106,4 +136,23 @@ pub(super) fn remove_leftovers(dir: &Path, rules: RuleSet) -> Result<(), EgtbErr
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_part_report_reads_back_and_nothing_else_reads_as_one() {
+        let report = PartReport {
+            len: 0x0102_0304_0506_0708,
+            crc: 0xdead_beef,
+        };
+        let bytes = report.to_bytes();
+        assert_eq!(bytes.len(), PartReport::BYTES);
+        assert_eq!(PartReport::from_bytes(&bytes), Some(report));
+        assert_eq!(PartReport::from_bytes(&bytes[..11]), None);
+        assert_eq!(PartReport::from_bytes(&[bytes, vec![0]].concat()), None);
+        assert_eq!(PartReport::from_bytes(&[]), None);
+    }
 }
