@@ -6,13 +6,14 @@ use std::time::Instant;
 
 use oware_egtb::file::open_level;
 use oware_egtb::index::LevelIndex;
-use oware_egtb::values::{index_kind, max_level};
+use oware_egtb::values::index_kind;
 use oware_egtb::EgtbError;
 use oware_rules::RuleSet;
 
 use super::parts::{assemble, part_path, remove_leftovers, write_part, PartReport};
 use super::{
-    solve_slice, DistributedError, DistributedLevelReport, LevelEvent, LowerMode, RankLevels,
+    check_request, solve_slice, DistributedError, DistributedLevelReport, LevelEvent, LowerMode,
+    RankLevels,
 };
 use crate::transport::{all_sum, broadcast, Counted, Slices, Transport};
 use crate::Progress;
@@ -93,14 +94,7 @@ pub fn build_distributed(
     progress: &dyn Progress,
     mut on_event: impl FnMut(LevelEvent),
 ) -> Result<(), DistributedError> {
-    if max_seeds > max_level(rules) {
-        return Err(EgtbError::LevelTooHigh {
-            rules,
-            seeds: max_seeds,
-            max: max_level(rules),
-        }
-        .into());
-    }
+    check_request(rules, max_seeds)?;
     let t = Counted::new(t);
     let me = t.rank();
     let ranks = t.size();
@@ -126,9 +120,6 @@ pub fn build_distributed(
         let reused = decided_by_root(&t, seeds, found)? == [1];
         let mut slice = None;
         if !reused {
-            if rules != RuleSet::Awari {
-                return Err(DistributedError::SingleProcessOnly { rules });
-            }
             let work = (slices.range(me).end - slices.range(me).start) * (1 + seeds as u64);
             on_event(LevelEvent::Started { seeds, work });
             let entries = solve_slice(&t, &index, &lower, progress).map_err(transport_error)?;

@@ -26,6 +26,7 @@
 use oware_egtb::EgtbError;
 use oware_rules::RuleSet;
 
+use crate::build::check_max_seeds;
 use crate::transport::TransportError;
 
 mod levels;
@@ -93,6 +94,16 @@ pub enum DistributedError {
         /// The rule set asked for.
         rules: RuleSet,
     },
+}
+
+/// Whether levels `0..=max_seeds` of `rules` can be built across ranks: awari only (abapa's path
+/// searches need the whole level in one process), up to its highest level ([`check_max_seeds`]).
+/// [`build_distributed`] checks it first; callers may check it before they start a job.
+pub fn check_request(rules: RuleSet, max_seeds: usize) -> Result<(), DistributedError> {
+    if rules != RuleSet::Awari {
+        return Err(DistributedError::SingleProcessOnly { rules });
+    }
+    Ok(check_max_seeds(rules, max_seeds)?)
 }
 
 /// What building (or finding) one level gave, the same on every rank.
