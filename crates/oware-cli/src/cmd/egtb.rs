@@ -411,7 +411,7 @@ fn run_probe(rules: RuleSet, dir: PathBuf, text: &str, json: bool) -> anyhow::Re
         RuleSet::Awari => "seed difference for the mover",
         RuleSet::Abapa => "seeds the mover ends with, no earlier history",
     };
-    let describe = |p: &oware_egtb::Probe| {
+    let describe = |p: &oware_egtb::ProbeValue| {
         if p.exact {
             format!("{}", p.value)
         } else {
