@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The distributed awari build under MPI (`oware egtb build --mpi`, crates/oware-egtb-build): builds
-# the `mpi` feature (installing Open MPI and libclang with apt-get when they are missing), then
+# the `mpi` feature (installing Open MPI and libclang with apt-get when they are missing), lints and
+# documents it (the workspace's clippy and doc in test.sh build without it, so they never see the
+# MPI code), then
 #   - mpirun -np 1, 2, 3 and 4 builds of awari up to MPI_SEEDS seeds (default 14), with each way of
 #     reading lower levels, must write files byte-identical to the one-process build's;
 #   - a run stopped after a level and resumed with another number of ranks, the same;
@@ -25,6 +27,11 @@ if ! command -v mpirun >/dev/null || ! command -v mpicc >/dev/null || ! have_lib
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openmpi-bin libopenmpi-dev libclang-dev clang >/dev/null
 fi
+
+echo "== cargo clippy and cargo doc with --features mpi"
+cargo clippy -p oware-egtb-build -p oware-cli --features mpi --all-targets --locked -- \
+  -D warnings -D clippy::incompatible_msrv
+RUSTDOCFLAGS="-D warnings" cargo doc -p oware-egtb-build --features mpi --no-deps --locked --quiet
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

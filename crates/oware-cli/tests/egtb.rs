@@ -92,3 +92,27 @@ fn build_probe_verify_stats() {
         text(&out)
     );
 }
+
+/// A level beyond the rule set's highest is bad input, refused before anything is written.
+#[test]
+fn a_level_too_high_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("db");
+    let out = oware(&[
+        "egtb",
+        "build",
+        "--rules",
+        "awari",
+        "--max-seeds",
+        "49",
+        "--dir",
+        d.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        stderr(&out).contains("awari databases go up to"),
+        "{}",
+        text(&out)
+    );
+    assert!(!d.exists());
+}

@@ -44,3 +44,32 @@ fn lower_levels_mode_needs_mpi() {
     assert!(stderr(&out).contains("telepathy"), "{}", text(&out));
     assert!(!d.exists());
 }
+
+/// What an MPI build cannot do is refused before MPI starts (so without mpirun), as bad input, and
+/// nothing is written.
+#[cfg(feature = "mpi")]
+#[test]
+fn impossible_mpi_builds_are_refused_before_mpi_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("db");
+    let d = d.to_str().unwrap();
+    for (rules, max_seeds, says) in [
+        ("abapa", "3", "one process only"),
+        ("awari", "99", "go up to"),
+    ] {
+        let out = oware(&[
+            "egtb",
+            "build",
+            "--mpi",
+            "--rules",
+            rules,
+            "--max-seeds",
+            max_seeds,
+            "--dir",
+            d,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        assert!(stderr(&out).contains(says), "{}", text(&out));
+    }
+    assert!(!std::path::Path::new(d).exists());
+}

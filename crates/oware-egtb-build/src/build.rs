@@ -30,6 +30,20 @@ pub struct LevelReport {
     pub exact: u64,
 }
 
+/// Whether levels `0..=max_seeds` of `rules` can be built at all: the value codes of each rule set
+/// reach only so many seeds ([`max_level`]). Every build checks it first; callers may check it
+/// before they set anything up.
+pub fn check_max_seeds(rules: RuleSet, max_seeds: usize) -> Result<(), EgtbError> {
+    if max_seeds > max_level(rules) {
+        return Err(EgtbError::LevelTooHigh {
+            rules,
+            seeds: max_seeds,
+            max: max_level(rules),
+        });
+    }
+    Ok(())
+}
+
 /// Work units (for a progress bar) of the levels `0..=max_seeds` the store does not have yet.
 pub fn pending_work(
     store: &dyn LevelStore,
@@ -92,13 +106,7 @@ pub fn build_with(
     progress: &dyn Progress,
     mut on_level: impl FnMut(&LevelReport),
 ) -> Result<Levels, EgtbError> {
-    if max_seeds > max_level(rules) {
-        return Err(EgtbError::LevelTooHigh {
-            rules,
-            seeds: max_seeds,
-            max: max_level(rules),
-        });
-    }
+    check_max_seeds(rules, max_seeds)?;
     let mut levels = Levels::new(rules);
     for seeds in 0..=max_seeds {
         let started = Instant::now();

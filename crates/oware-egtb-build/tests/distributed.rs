@@ -8,10 +8,12 @@ use std::path::Path;
 use oware_egtb::file::file_name;
 use oware_egtb::index::{Board, LevelIndex};
 use oware_egtb::values::index_kind;
+use oware_egtb::values::max_level;
+use oware_egtb::EgtbError;
 use oware_egtb::Levels;
 use oware_egtb_build::build::{build, build_in_memory};
 use oware_egtb_build::distributed::{
-    build_distributed, DistributedError, LevelEvent, LowerMode, RankLevels,
+    build_distributed, check_request, DistributedError, LevelEvent, LowerMode, RankLevels,
 };
 use oware_egtb_build::store::DirStore;
 use oware_egtb_build::transport::{run_local, Slices, Transport};
@@ -212,4 +214,37 @@ fn abapa_is_refused_and_damaged_files_stop_every_rank() {
     }
     // Nothing was built above the damaged level.
     assert!(!dir.path().join(file_name(RuleSet::Awari, 5)).exists());
+}
+
+/// What a distributed build cannot do is refused before any rank touches the directory: abapa, and
+/// levels beyond the rule set's highest.
+#[test]
+fn impossible_requests_are_refused_before_anything_is_written() {
+    let top = max_level(RuleSet::Awari);
+    assert!(check_request(RuleSet::Awari, top).is_ok());
+    assert!(matches!(
+        check_request(RuleSet::Abapa, 3),
+        Err(DistributedError::SingleProcessOnly {
+            rules: RuleSet::Abapa
+        })
+    ));
+    let too_high = |r: &Result<(), DistributedError>| {
+        matches!(r, Err(DistributedError::Egtb(EgtbError::LevelTooHigh { seeds, max, .. }))
+            if *seeds == top + 1 && *max == top)
+    };
+    assert!(too_high(&check_request(RuleSet::Awari, top + 1)));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    for (rules, max_seeds) in [(RuleSet::Abapa, 3), (RuleSet::Awari, top + 1)] {
+        let results = run_local(2, |t| {
+            build_distributed(t, &db, rules, max_seeds, LowerMode::Mapped, &(), |_| {})
+        });
+        for r in &results {
+            assert_eq!(
+                r.as_ref().unwrap_err().to_string(),
+                check_request(rules, max_seeds).unwrap_err().to_string()
+            );
+        }
+        assert!(!db.exists(), "{rules}: the directory was created");
+    }
 }

@@ -35,7 +35,7 @@ pub mod index;
 pub mod tablebase;
 pub mod values;
 
-pub use tablebase::{LevelData, Levels, Probe, Tablebase};
+pub use tablebase::{LevelData, Levels, ProbeValue, Tablebase};
 pub use values::Bounds;
 
 /// What can go wrong with a database.

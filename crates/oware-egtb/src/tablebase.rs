@@ -113,7 +113,7 @@ impl Levels {
 
 /// What the database says about a position, in the rule set's units, from the mover's side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Probe {
+pub struct ProbeValue {
     /// The value when exact; otherwise the lower bound (what the mover can be sure of).
     pub value: i8,
     /// Whether `value` is the exact value (always for awari).
@@ -124,9 +124,9 @@ pub struct Probe {
     pub upper: i8,
 }
 
-impl From<Bounds> for Probe {
-    fn from(b: Bounds) -> Probe {
-        Probe {
+impl From<Bounds> for ProbeValue {
+    fn from(b: Bounds) -> ProbeValue {
+        ProbeValue {
             value: b.lo,
             exact: b.is_exact(),
             lower: b.lo,
@@ -189,13 +189,15 @@ impl Tablebase {
     /// `None` when the board holds more seeds than the database covers.
     ///
     /// abapa values assume no earlier history (exact right after a capture or at the start).
-    pub fn probe(&self, position: &Position) -> Option<Probe> {
-        self.levels.bounds_of(&board_of(position)).map(Probe::from)
+    pub fn probe(&self, position: &Position) -> Option<ProbeValue> {
+        self.levels
+            .bounds_of(&board_of(position))
+            .map(ProbeValue::from)
     }
 
     /// The value of each move the rules allow (ignoring the stores), from the mover's side. For abapa
     /// a move that captures nothing is valued as if play started after it with no history.
-    pub fn move_values(&self, position: &Position) -> Option<Vec<(Move, Probe)>> {
+    pub fn move_values(&self, position: &Position) -> Option<Vec<(Move, ProbeValue)>> {
         let board = board_of(position);
         let seeds: usize = board.iter().map(|&v| v as usize).sum();
         if seeds > self.max_seeds() {

@@ -8,9 +8,8 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Subcommand;
-use oware_egtb::values::max_level;
 use oware_egtb::Tablebase;
-use oware_egtb_build::build::{build_with, pending_work};
+use oware_egtb_build::build::{build_with, check_max_seeds, pending_work};
 use oware_egtb_build::check::{level_stats, verify_level, LevelStats};
 use oware_egtb_build::distributed::LowerMode;
 use oware_egtb_build::store::DirStore;
@@ -145,12 +144,7 @@ fn run_build(
     threads: Option<usize>,
     search_nodes: u64,
 ) -> anyhow::Result<()> {
-    if max_seeds > max_level(rules) {
-        return Err(Exit::bad_input(format!(
-            "{rules} databases go up to {} seeds, not {max_seeds}",
-            max_level(rules)
-        )));
-    }
+    check_max_seeds(rules, max_seeds).map_err(|e| Exit::bad_input(e.to_string()))?;
     let pool = pool(threads)?;
     let cores = pool.current_num_threads();
     let mut store = DirStore::new(&dir);
@@ -233,21 +227,11 @@ fn run_build_mpi(
     lower: LowerMode,
     kill: Option<(usize, usize)>,
 ) -> anyhow::Result<()> {
-    use oware_egtb_build::distributed::{build_distributed, LevelEvent};
+    use oware_egtb_build::distributed::{build_distributed, check_request, LevelEvent};
     use oware_egtb_build::mpi_transport::MpiTransport;
     use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-    if rules != RuleSet::Awari {
-        return Err(Exit::bad_input(format!(
-            "--mpi builds awari only: build {rules} in one process (without --mpi)"
-        )));
-    }
-    if max_seeds > max_level(rules) {
-        return Err(Exit::bad_input(format!(
-            "{rules} databases go up to {} seeds, not {max_seeds}",
-            max_level(rules)
-        )));
-    }
+    check_request(rules, max_seeds).map_err(|e| Exit::bad_input(e.to_string()))?;
     pool_builder(threads)?
         .build_global()
         .context("starting worker threads")?;
@@ -427,7 +411,7 @@ fn run_probe(rules: RuleSet, dir: PathBuf, text: &str, json: bool) -> anyhow::Re
         RuleSet::Awari => "seed difference for the mover",
         RuleSet::Abapa => "seeds the mover ends with, no earlier history",
     };
-    let describe = |p: &oware_egtb::Probe| {
+    let describe = |p: &oware_egtb::ProbeValue| {
         if p.exact {
             format!("{}", p.value)
         } else {

@@ -1,0 +1,143 @@
+//! A build spread over the ranks of a job (MPI on a cluster, see `crate::mpi_transport`; threads in
+//! one process for tests, see [`crate::transport::LocalTransport`]).
+//!
+//! Each rank owns a contiguous slice of every level ([`Slices`](crate::transport::Slices)) and
+//! holds only the working state of its slice (the awari solver's two bytes per board). The level is
+//! solved by the threshold method of [`crate::solve`], with the same per-board state
+//! (`AwariScheme`): a board that joins a set tells its predecessors, and predecessors owned by other
+//! ranks are told by batched messages, one buffer per destination per round
+//! ([`Outbox`](crate::transport::Outbox)), exchanged all-to-all until no rank has news left. The
+//! sets a threshold ends with are the least fixpoints of their rules whatever the order of the news,
+//! so the entries are those of the one-process build, byte for byte, for any number of ranks.
+//!
+//! Values of lower levels (the boards a capture leads to) come from [`RankLevels`], as
+//! [`LowerMode`] says: the files memory-mapped on a shared file system, read whole into every rank,
+//! or only each rank's slice, the rest asked of its owner by batched questions.
+//!
+//! Files: each rank writes its slice to a part file; rank 0, once every rank has reported its part
+//! (length and CRC-32), streams the parts into a temporary file under the header, checks each part
+//! against its report, renames it to the level's name and opens it with the usual checks. A level's
+//! file therefore appears complete or not at all, and a stopped run resumes from the last finished
+//! level with any number of ranks.
+//!
+//! One module per job: `lower` (the lower levels a rank holds), `slice` (the slice solver), `parts`
+//! (part files and their assembly) and `levels` (the level loop, each step decided by rank 0).
+
+use oware_egtb::EgtbError;
+use oware_rules::RuleSet;
+
+use crate::build::check_max_seeds;
+use crate::transport::TransportError;
+
+mod levels;
+mod lower;
+mod parts;
+mod slice;
+
+pub use levels::build_distributed;
+pub use lower::RankLevels;
+pub use slice::solve_slice;
+
+/// How a rank reads the value of a lower-level board it does not own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LowerMode {
+    /// Every rank memory-maps the finished files (a shared file system; pages load on demand).
+    Mapped,
+    /// Every rank reads the finished files whole into memory (they fit on each node).
+    Replicated,
+    /// Every rank holds its own slice of each lower level and asks the owners of the others, in
+    /// batches (levels too large for one node).
+    Messages,
+}
+
+impl std::str::FromStr for LowerMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<LowerMode, String> {
+        match s {
+            "mapped" => Ok(LowerMode::Mapped),
+            "replicated" => Ok(LowerMode::Replicated),
+            "messages" => Ok(LowerMode::Messages),
+            _ => Err(format!(
+                "unknown lower-level mode {s:?} (mapped, replicated or messages)"
+            )),
+        }
+    }
+}
+
+/// What can stop a distributed build.
+#[derive(Debug, thiserror::Error)]
+pub enum DistributedError {
+    /// A database file could not be read or written.
+    #[error(transparent)]
+    Egtb(#[from] EgtbError),
+    /// Exchanging data with the other ranks failed while building a level.
+    #[error("level {seeds}: {source}")]
+    Transport {
+        /// The level being built.
+        seeds: usize,
+        /// What the transport reported.
+        source: TransportError,
+    },
+    /// Another rank reported an error while building a level.
+    #[error("level {seeds}: rank {rank} failed: {message}")]
+    Rank {
+        /// The level being built.
+        seeds: usize,
+        /// The rank that failed.
+        rank: usize,
+        /// Its error, as text.
+        message: String,
+    },
+    /// The rule set cannot be built across ranks.
+    #[error("{rules} levels are built in one process only (their path searches need the whole level): build them without --mpi")]
+    SingleProcessOnly {
+        /// The rule set asked for.
+        rules: RuleSet,
+    },
+}
+
+/// Whether levels `0..=max_seeds` of `rules` can be built across ranks: awari only (abapa's path
+/// searches need the whole level in one process), up to its highest level ([`check_max_seeds`]).
+/// [`build_distributed`] checks it first; callers may check it before they start a job.
+pub fn check_request(rules: RuleSet, max_seeds: usize) -> Result<(), DistributedError> {
+    if rules != RuleSet::Awari {
+        return Err(DistributedError::SingleProcessOnly { rules });
+    }
+    Ok(check_max_seeds(rules, max_seeds)?)
+}
+
+/// What building (or finding) one level gave, the same on every rank.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DistributedLevelReport {
+    /// The level: seeds on the board.
+    pub seeds: usize,
+    /// Boards in the level's index.
+    pub boards: u64,
+    /// Found already built (resumed), not built now.
+    pub reused: bool,
+    /// Wall-clock seconds spent on the level.
+    pub seconds: f64,
+    /// Ranks in the job.
+    pub ranks: usize,
+    /// Bytes all ranks sent to others while building the level.
+    pub bytes_exchanged: u64,
+    /// All-to-all exchanges the level took (each one a synchronisation of all ranks).
+    pub exchanges: u64,
+    /// Seconds a rank spent waiting for exchanges to finish, on average over the ranks: the part
+    /// of the communication (and of the other ranks' lateness) that computation did not hide.
+    pub waited: f64,
+}
+
+/// Events of the level loop, for progress output (rank 0's) and test hooks.
+pub enum LevelEvent<'a> {
+    /// Building level `seeds` starts; this rank will report `work` units to its
+    /// [`Progress`](crate::Progress).
+    Started {
+        /// The level starting.
+        seeds: usize,
+        /// Work units this rank will report.
+        work: u64,
+    },
+    /// The level is done (or was found already built).
+    Finished(&'a DistributedLevelReport),
+}
