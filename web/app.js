@@ -161,6 +161,21 @@ const myGames = {
   },
 };
 
+// ---------------------------------------------------------------- names
+
+// The player's name, asked once and remembered by this browser (editable on the home page). It
+// goes with every game made or joined; the server cleans it too, and the page shows names only
+// as text.
+const playerName = {
+  get() { return saved.get('oware.name') || ''; },
+  set(value) { saved.set('oware.name', String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim().slice(0, 40)); },
+};
+
+function nameInput(id) {
+  return h('input', { id, name: 'player-name', maxlength: '40', autocomplete: 'nickname', value: playerName.get(),
+    placeholder: t('name.placeholder'), oninput: (e) => playerName.set(e.target.value) });
+}
+
 // ---------------------------------------------------------------- home
 
 function levelSelect() {
@@ -177,14 +192,25 @@ function rulesSelect() {
   return h('select', { name: 'rules' }, h('option', { value: 'abapa' }, t('rules.abapa')), h('option', { value: 'awari' }, t('rules.awari')));
 }
 
-// Creates a game and opens it; the seat's token is kept, and the game joins "My games".
+// Creates a game and opens it; the seat's token is kept, and the game joins "My games". One game
+// per press: the buttons that make games wait while one is being made.
+let creating = false;
 async function createGame(body) {
+  if (creating) return;
+  creating = true;
+  const buttons = [...document.querySelectorAll('#play-now, #invite-now, #play-computer, #play-friend')];
+  for (const b of buttons) b.disabled = true;
+  const name = playerName.get();
   try {
-    const g = await api('POST', '/api/games', body);
+    const g = await api('POST', '/api/games', Object.assign({}, body, name ? { name } : {}));
     saved.set('oware.token.' + g.id, g.token);
     myGames.remember({ id: g.id, side: g.side, mode: body.mode, level: body.level });
     location.href = '/game/' + g.id;
-  } catch (e) { toast(errorText(e)); }
+  } catch (e) {
+    creating = false;
+    for (const b of buttons) b.disabled = false;
+    toast(errorText(e));
+  }
 }
 
 // The clocks a game may have: minutes each, and seconds added after each move ("5+3").
@@ -216,7 +242,10 @@ function homePage() {
     h('div', { class: 'row center' },
       h('button', { class: 'big', id: 'play-now', onclick: () => createGame({ mode: 'computer', side: 'S', level: 3, rules: 'abapa' }) }, t('home.playNow')),
       h('button', { class: 'big secondary', id: 'invite-now', onclick: () => createGame({ mode: 'friend', side: 'S', rules: 'abapa' }) }, t('home.inviteNow'))),
-    h('p', { class: 'hint center' }, t('home.playNowHint')));
+    h('p', { class: 'hint center' }, t('home.playNowHint')),
+    h('div', { class: 'name-field center' },
+      h('label', { for: 'player-name' }, t('name.label') + ' '), nameInput('player-name'),
+      h('p', { class: 'hint' }, t('name.hint'))));
   const computer = h('form', { class: 'card', id: 'computer-form', onsubmit: (e) => { e.preventDefault(); startGame(computer, 'computer'); } },
     h('h3', {}, t('home.computer')),
     h('label', {}, t('level') + ' ', levelSelect()),
@@ -257,7 +286,8 @@ async function showMyGames(section) {
     }
   }));
   const items = rows.filter(Boolean).map(({ g, v }) => {
-    const opponent = v.mode === 'computer' ? t('computer', { n: v.level }) : t('friend');
+    const other = g.side === 'N' ? 0 : 1;
+    const opponent = v.mode === 'computer' ? t('computer', { n: v.level }) : (v.names && v.names[other]) || t('friend');
     let state;
     if (v.end) state = endText(v.end, g.side);
     else if (v.mode === 'friend' && !(v.seated[0] && v.seated[1])) state = t('waitingFriend');
@@ -280,8 +310,29 @@ async function showMyGames(section) {
     return item;
   });
   if (!items.length) return;
-  fill(section, h('h2', {}, t('myGames.title')), h('ul', { class: 'my-games' }, items));
+  const all = h('button', { type: 'button', class: 'secondary', id: 'download-all', onclick: () => downloadAll(all) }, t('myGames.downloadAll'));
+  fill(section, h('h2', {}, t('myGames.title')), h('ul', { class: 'my-games' }, items), h('div', { class: 'row' }, all));
   section.hidden = false;
+}
+
+// Every game this browser knows, as one OGN file: each game's record from the server, one after
+// another (a record file may hold many games). Games the server no longer has are left out.
+async function downloadAll(button) {
+  button.disabled = true;
+  try {
+    const texts = await Promise.all(myGames.list().map(async (g) => {
+      const res = await fetch('/api/games/' + g.id + '/record');
+      return res.ok ? res.text() : null;
+    }));
+    const file = texts.filter(Boolean).map((r) => r.trim() + '\n').join('\n');
+    const url = URL.createObjectURL(new Blob([file], { type: 'text/plain;charset=utf-8' }));
+    const a = h('a', { href: url, download: 'oware-games.ogn', hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch (e) { toast(errorText(e)); }
+  button.disabled = false;
 }
 
 // ---------------------------------------------------------------- game
@@ -337,6 +388,16 @@ function gamePage(id) {
     saved.set(tokenKey, linked);
     history.replaceState(null, '', '/game/' + id);
   }
+  // A friend's invitation (#i=CODE): only a join that brings the code takes the free seat; the
+  // game's plain address lets people watch. The code leaves the address bar once used, so a
+  // reload or a copied address does not carry it on.
+  const invite = new URLSearchParams(location.hash.slice(1)).get('i');
+  // The code this player passes on while the friend's seat is free (from the server).
+  let inviteCode = null;
+  // Why this visitor watches: 'taken' (came with an invitation), 'link' (came without one),
+  // 'freed' (a player whose seat the other freed before the first move).
+  let watchReason = null;
+  const freedKey = 'oware.freed.' + id;
   let token = saved.get(tokenKey);
   let you = null;
   let view = null;
@@ -356,6 +417,7 @@ function gamePage(id) {
   const boardWrap = h('div', { class: 'board-wrap' });
   const board = new Board(boardWrap, { onPick: pick, onSow: () => sound.sow() });
   const status = h('div', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' }, t('connecting'));
+  const seatNote = h('div', { class: 'seat-note', id: 'seat-note', hidden: true });
   const share = h('div', { class: 'share', id: 'share', hidden: true });
   const moves = h('div', { class: 'moves', id: 'moves', onclick: (e) => {
     const p = e.target.dataset && e.target.dataset.ply;
@@ -418,7 +480,7 @@ function gamePage(id) {
   } }, Coach.text('coach.review'));
   // A player's private link to continue on another device: it carries the seat's token.
   const resume = h('details', { class: 'resume', id: 'resume', hidden: true });
-  fill(app, title, topPlayer, boardWrap, bottomPlayer, status, share,
+  fill(app, title, topPlayer, boardWrap, bottomPlayer, status, seatNote, share,
     offerBox, h('div', { class: 'row' }, rematch, review, undo, offerTakeback, offerDraw, resign, live),
     h('div', { class: 'row' }, coachToggle), coachBox,
     h('h2', {}, t('moves')), moves,
@@ -530,10 +592,55 @@ function gamePage(id) {
     return v.to_move === you ? t('yourTurn') : t('theirTurn');
   }
 
+  function nameOf(side, v) {
+    return (v.names && v.names[side === 'S' ? 0 : 1]) || null;
+  }
+
   function seatName(side, v) {
     if (v.computer === side) return t('computer', { n: v.level });
-    if (you === side) return t('you');
-    return v.seated[side === 'S' ? 0 : 1] ? t('friend') : t('waiting');
+    const name = nameOf(side, v);
+    if (you === side) return name ? t('youNamed', { name }) : t('you');
+    return v.seated[side === 'S' ? 0 : 1] ? name || t('friend') : t('waiting');
+  }
+
+  // Why a visitor only watches, and how to get in; for the players of a friend game not yet
+  // started, a way to free the seat of someone who was not the friend they invited.
+  function drawSeatNote(v) {
+    let parts = null;
+    const friends = v.mode === 'friend';
+    if (!you && friends && !v.end) {
+      if (watchReason === 'freed') parts = [h('p', {}, t('seat.freed'))];
+      else if (v.seated[0] && v.seated[1]) {
+        if (watchReason === 'taken') {
+          parts = [h('p', {}, t('seat.taken', { south: nameOf('S', v) || t('south'), north: nameOf('N', v) || t('north') })),
+            v.moves.length ? null : h('p', { class: 'hint' }, t('seat.takenHelp'))];
+        }
+      } else {
+        // A seat is free, but this visitor came without the invitation (or with an old one).
+        const host = nameOf(v.seated[0] ? 'S' : 'N', v) || t('friend');
+        parts = [h('p', {}, t('seat.needLink', { name: host })),
+          watchReason === 'taken' ? h('p', { class: 'hint' }, t('seat.takenHelp')) : null];
+      }
+    } else if (you && friends && !v.end && v.seated[0] && v.seated[1] && !v.moves.length) {
+      parts = [h('span', {}, t('seat.notYourFriend') + ' '),
+        h('button', { class: 'secondary', id: 'free-seat', onclick: () => reinvite('seat.freeDone') }, t('seat.free'))];
+    }
+    seatNote.hidden = !parts;
+    const key = JSON.stringify([you, watchReason, v.seated, v.names, !!v.moves.length]);
+    if (parts && seatNote.dataset.key !== key) fill(seatNote, parts);
+    seatNote.dataset.key = key;
+  }
+
+  // A new invitation: the old link lets nobody in, and a friend seated before the first move
+  // loses the seat.
+  async function reinvite(done) {
+    try {
+      const r = await api('POST', '/api/games/' + id + '/invitation', token ? { token } : undefined);
+      inviteCode = r.invite;
+      delete share.dataset.drawn;
+      toast(t(done));
+      if (view) redraw();
+    } catch (e) { toast(errorText(e)); }
   }
 
   function playerChip(el, side, v) {
@@ -557,7 +664,9 @@ function gamePage(id) {
     status.textContent = text;
     status.className = 'status' + (v.end && !animating ? ' over' : '') + (myTurn(v) && !animating && !pending && browse === null ? ' yours' : '');
     if (!animating) setTitle(v.end ? endText(v.end, you) : describe(v));
-    title.textContent = v.mode === 'computer' ? t('title.computerGame', { n: v.level }) : t('title.friendGame');
+    title.textContent = v.mode === 'computer' ? t('title.computerGame', { n: v.level })
+      : nameOf('S', v) && nameOf('N', v) ? t('vs', { south: nameOf('S', v), north: nameOf('N', v) }) : t('title.friendGame');
+    drawSeatNote(v);
     const top = you === 'N' ? 'S' : 'N';
     playerChip(topPlayer, top, v);
     playerChip(bottomPlayer, top === 'S' ? 'N' : 'S', v);
@@ -622,11 +731,11 @@ function gamePage(id) {
   // The friend link while the friend has not come: the link, copy, the phone's share sheet, a QR
   // code, and a warning when the address only works on this computer.
   function drawShare(v) {
-    const open = you && waitingForFriend(v);
+    const open = you && waitingForFriend(v) && !!inviteCode;
     share.hidden = !open;
-    if (!open || share.dataset.drawn) return;
-    share.dataset.drawn = '1';
-    const url = publicOrigin() + '/game/' + id;
+    if (!open || share.dataset.drawn === inviteCode) return;
+    share.dataset.drawn = inviteCode;
+    const url = publicOrigin() + '/game/' + id + '#i=' + inviteCode;
     const shareSheet = navigator.share ? h('button', { class: 'secondary', id: 'share-sheet', onclick: () => {
       navigator.share({ title: 'Oware', text: t('share.text'), url }).catch(() => {});
     } }, t('share.send')) : null;
@@ -634,7 +743,8 @@ function gamePage(id) {
       h('input', { value: url, readonly: true, id: 'share-link', 'aria-label': t('share'), onfocus: (e) => e.target.select() }),
       h('button', { onclick: () => copy(url), id: 'copy-link' }, t('copyLink')), shareSheet),
     localOnly(new URL(url).hostname) ? h('p', { class: 'warning', id: 'local-warning' }, ...withCode(t('share.localOnly'), '--public-url')) : null,
-    h('div', { class: 'qr-wrap' }, qrCode(url), h('p', { class: 'hint' }, t('share.qrHint'))));
+    h('div', { class: 'qr-wrap' }, qrCode(url), h('p', { class: 'hint' }, t('share.qrHint'))),
+    h('div', { class: 'row' }, h('button', { class: 'secondary', id: 'new-link', onclick: () => reinvite('share.newLinkDone') }, t('share.newLink'))));
   }
 
   // Looking back: the board shows the position after `ply` moves (null: the game now).
@@ -731,6 +841,13 @@ function gamePage(id) {
         board.setBottom(you || 'S');
       } else if (msg.type === 'state') {
         retry = 500;
+        if (you && msg.game.mode === 'friend' && !msg.game.seated[you === 'S' ? 0 : 1]) {
+          // The other player freed this seat before the first move: this page now only watches.
+          sessionStorage.setItem(freedKey, '1');
+          saved.set(tokenKey, '');
+          location.replace('/game/' + id);
+          return;
+        }
         view = msg.game;
         show(view);
       } else if (msg.type === 'error') {
@@ -763,17 +880,51 @@ function gamePage(id) {
     pick(you === 'S' ? 'ABCDEF'[i] : 'abcdef'[i]);
   });
 
+  // The invitation's card: who invites, the visitor's name, and a button to take the seat.
+  async function askName() {
+    let inviter = null;
+    try {
+      const v = await api('GET', '/api/games/' + id);
+      inviter = v.names && (v.names[0] || v.names[1]);
+    } catch (e) { /* the join below says what is wrong */ }
+    const input = nameInput('invited-name');
+    await new Promise((resolve) => {
+      const form = h('form', { class: 'card invited', id: 'invited', onsubmit: (e) => {
+        e.preventDefault();
+        playerName.set(input.value);
+        resolve();
+      } },
+      h('h2', {}, inviter ? t('invited.title', { name: inviter }) : t('invited.anon')),
+      h('label', { for: 'invited-name' }, t('name.label') + ' '), input,
+      h('p', { class: 'hint' }, t('name.hint')),
+      h('button', { type: 'submit', id: 'invited-play' }, t('invited.join')));
+      status.replaceWith(form);
+      input.focus();
+      askName.form = form;
+    });
+    askName.form.replaceWith(status);
+  }
+
   (async () => {
     // The server says which seat is ours: the token we hold, else the seat cookie (a reload in
     // a browser that kept no storage), else the free side of a friend game, else none (watch).
     // It also sets the seat cookie, so a private link opened once keeps working on that device.
     try {
-      const seat = await api('POST', '/api/games/' + id + '/join', token ? { token } : undefined);
+      // An invited visitor says who they are first (asked once: the browser remembers it).
+      if (invite && !token && !playerName.get()) await askName();
+      const name = playerName.get();
+      const body = Object.assign({}, token ? { token } : {}, invite ? { invite } : {}, name ? { name } : {});
+      const seat = await api('POST', '/api/games/' + id + '/join', Object.keys(body).length ? body : undefined);
+      if (invite) history.replaceState(null, '', '/game/' + id);
       if (seat.token) {
         token = seat.token;
         saved.set(tokenKey, token);
+        inviteCode = seat.invite || null;
         const known = myGames.list().find((g) => g.id === id);
         myGames.remember(Object.assign({}, known, { id, side: seat.side }));
+        sessionStorage.removeItem(freedKey);
+      } else {
+        watchReason = sessionStorage.getItem(freedKey) ? 'freed' : invite ? 'taken' : 'link';
       }
     } catch (e) {
       if (e.status === 404) notFoundPage();

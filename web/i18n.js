@@ -225,6 +225,52 @@ const STRINGS = {
   },
 };
 
+// Names, invitations, records and quick messages between players.
+Object.assign(STRINGS.en, {
+  'name.label': 'Your name', 'name.hint': 'Shown to the other player and kept in game records. This browser remembers it.',
+  'name.placeholder': 'e.g. Grandma Rosa', 'vs': '{south} vs {north}', 'youNamed': 'You ({name})',
+  'invited.title': '{name} invites you to play oware', 'invited.anon': 'You are invited to play oware', 'invited.join': 'Play',
+  'seat.taken': 'Both seats are taken ({south} and {north}): you are watching.', 'seat.takenHelp': 'If you were invited, ask for a new link: the player who sent it can free the seat before the first move.',
+  'seat.needLink': 'This address only lets you watch. To play, open the invitation link {name} sent you.', 'seat.freed': 'Your seat was freed by the other player. Ask them for a new link to play.',
+  'share.newLink': 'New link', 'share.newLinkDone': 'New link made: the old one no longer lets anyone in.',
+  'seat.notYourFriend': 'Not the person you invited?', 'seat.free': 'Free the seat', 'seat.freeDone': 'The seat is free again: send your friend the new link.',
+  'myGames.downloadAll': 'Download all my games (OGN)',
+  'err.bad-name': 'A name is at most 40 characters.', 'err.started': 'The game has started: that was only possible before the first move.', 'err.no-free-seat': 'There is no seat to invite anyone to.',
+});
+Object.assign(STRINGS.fr, {
+  'name.label': 'Votre nom', 'name.hint': 'Montré à l’autre joueur et gardé dans les relevés de partie. Ce navigateur s’en souvient.',
+  'name.placeholder': 'p. ex. Mamie Rose', 'vs': '{south} contre {north}', 'youNamed': 'Vous ({name})',
+  'invited.title': '{name} vous invite à jouer à l’awalé', 'invited.anon': 'Vous êtes invité à jouer à l’awalé', 'invited.join': 'Jouer',
+  'seat.taken': 'Les deux places sont prises ({south} et {north}) : vous regardez la partie.', 'seat.takenHelp': 'Si vous avez été invité, demandez un nouveau lien : la personne qui l’a envoyé peut libérer la place avant le premier coup.',
+  'seat.needLink': 'Cette adresse permet seulement de regarder. Pour jouer, ouvrez le lien d’invitation que {name} vous a envoyé.', 'seat.freed': 'L’autre joueur a libéré votre place. Demandez-lui un nouveau lien pour jouer.',
+  'share.newLink': 'Nouveau lien', 'share.newLinkDone': 'Nouveau lien créé : l’ancien ne laisse plus entrer personne.',
+  'seat.notYourFriend': 'Ce n’est pas la personne invitée ?', 'seat.free': 'Libérer la place', 'seat.freeDone': 'La place est de nouveau libre : envoyez le nouveau lien à votre ami.',
+  'myGames.downloadAll': 'Télécharger toutes mes parties (OGN)',
+  'err.bad-name': 'Un nom fait au plus 40 caractères.', 'err.started': 'La partie a commencé : ce n’était possible qu’avant le premier coup.', 'err.no-free-seat': 'Il n’y a pas de place à laquelle inviter quelqu’un.',
+});
+Object.assign(STRINGS.es, {
+  'name.label': 'Tu nombre', 'name.hint': 'Lo ve el otro jugador y queda en las anotaciones de las partidas. Este navegador lo recuerda.',
+  'name.placeholder': 'p. ej. Abuela Rosa', 'vs': '{south} contra {north}', 'youNamed': 'Tú ({name})',
+  'invited.title': '{name} te invita a jugar al oware', 'invited.anon': 'Te han invitado a jugar al oware', 'invited.join': 'Jugar',
+  'seat.taken': 'Los dos puestos están ocupados ({south} y {north}): estás mirando la partida.', 'seat.takenHelp': 'Si te han invitado, pide un enlace nuevo: quien te lo envió puede liberar el puesto antes de la primera jugada.',
+  'seat.needLink': 'Esta dirección solo permite mirar. Para jugar, abre el enlace de invitación que te envió {name}.', 'seat.freed': 'El otro jugador ha liberado tu puesto. Pídele un enlace nuevo para jugar.',
+  'share.newLink': 'Enlace nuevo', 'share.newLinkDone': 'Enlace nuevo creado: el anterior ya no deja entrar a nadie.',
+  'seat.notYourFriend': '¿No es la persona que invitaste?', 'seat.free': 'Liberar el puesto', 'seat.freeDone': 'El puesto vuelve a estar libre: envía el enlace nuevo a tu amigo.',
+  'myGames.downloadAll': 'Descargar todas mis partidas (OGN)',
+  'err.bad-name': 'Un nombre tiene como mucho 40 caracteres.', 'err.started': 'La partida ya ha empezado: eso solo se podía antes de la primera jugada.', 'err.no-free-seat': 'No hay ningún puesto al que invitar a nadie.',
+});
+Object.assign(STRINGS.ca, {
+  'name.label': 'El teu nom', 'name.hint': 'El veu l’altre jugador i queda a les anotacions de les partides. Aquest navegador el recorda.',
+  'name.placeholder': 'p. ex. Àvia Rosa', 'vs': '{south} contra {north}', 'youNamed': 'Tu ({name})',
+  'invited.title': '{name} et convida a jugar a l’aualé', 'invited.anon': 'T’han convidat a jugar a l’aualé', 'invited.join': 'Juga',
+  'seat.taken': 'Els dos llocs estan ocupats ({south} i {north}): estàs mirant la partida.', 'seat.takenHelp': 'Si t’han convidat, demana un enllaç nou: qui te l’ha enviat pot alliberar el lloc abans de la primera jugada.',
+  'seat.needLink': 'Aquesta adreça només permet mirar. Per jugar, obre l’enllaç d’invitació que t’ha enviat {name}.', 'seat.freed': 'L’altre jugador ha alliberat el teu lloc. Demana-li un enllaç nou per jugar.',
+  'share.newLink': 'Enllaç nou', 'share.newLinkDone': 'Enllaç nou creat: l’anterior ja no deixa entrar ningú.',
+  'seat.notYourFriend': 'No és la persona que has convidat?', 'seat.free': 'Allibera el lloc', 'seat.freeDone': 'El lloc torna a estar lliure: envia l’enllaç nou al teu amic.',
+  'myGames.downloadAll': 'Descarrega totes les meves partides (OGN)',
+  'err.bad-name': 'Un nom té com a màxim 40 caràcters.', 'err.started': 'La partida ja ha començat: això només es podia fer abans de la primera jugada.', 'err.no-free-seat': 'No hi ha cap lloc on convidar ningú.',
+});
+
 // The rules page: sections of text, each with an optional small diagram (a position string, the
 // house to mark, and a caption).
 const RULES = {

@@ -74,6 +74,14 @@ function contrast(a, b) {
   return (x + 0.05) / (y + 0.05);
 }
 
+// An invited friend opens the link: the page asks their name once, then seats them.
+async function acceptInvite(page, link, name) {
+  await page.goto(link);
+  await page.waitForSelector('#invited-name');
+  await page.fill('#invited-name', name);
+  await page.click('#invited-play');
+}
+
 // Starts a game against the computer at level 1 on `side` and waits for the player's first turn.
 async function startComputerGame(page, side) {
   await page.goto(BASE + '/');
@@ -176,6 +184,7 @@ async function gameAgainstComputer(browser) {
 async function friendGame(browser) {
   const a = await newPage(browser);
   await a.page.goto(BASE + '/');
+  await a.page.fill('#player-name', 'Grandma Rosa');
   await a.page.selectOption('#friend-form select[name=side]', 'S');
   await a.page.click('#play-friend');
   await a.page.waitForSelector('#share-link');
@@ -189,9 +198,16 @@ async function friendGame(browser) {
   check(await a.page.$('#share svg.qr path'), 'a QR code of the link');
   check(await a.page.isVisible('#local-warning'), 'a warning about the local address');
   await a.page.screenshot({ path: OUT + '/friend-waiting.png' });
+  check(/#i=[0-9a-f]{32}$/.test(link), 'the invitation carries its code in the fragment: ' + link);
   const b = await newPage(browser, { viewport: { width: 390, height: 844 }, locale: 'fr-FR' });
   await b.page.goto(link);
+  await b.page.waitForSelector('#invited-name');
+  check((await b.page.textContent('#invited h2')).includes('Grandma Rosa vous invite'), 'the invitation names who invites: ' + await b.page.textContent('#invited h2'));
+  await b.page.screenshot({ path: OUT + '/invited-phone-fr.png' });
+  await b.page.fill('#invited-name', 'Léo <b>');
+  await b.page.click('#invited-play');
   await b.page.waitForFunction(() => document.body.dataset.ply === '0');
+  check(!b.page.url().includes('#i='), 'the code leaves the address bar: ' + b.page.url());
   await a.page.waitForSelector('#share-link', { state: 'hidden' });
   // Houses are buttons with spoken labels, in the page's language.
   check(await a.page.getAttribute('g.house[data-house="C"]', 'aria-label') === 'South’s house C, 4 seeds', 'English house label');
@@ -206,7 +222,10 @@ async function friendGame(browser) {
   await a.page.focus('g.house[data-house="F"]');
   await a.page.keyboard.press('Enter');
   await waitPly(b.page, 1);
-  check((await b.page.textContent('.player.top')).includes('Sud\u00a0: Ami'), 'French typography: ' + await b.page.textContent('.player.top'));
+  check((await b.page.textContent('.player.top')).includes('Sud\u00a0: Grandma Rosa'), 'French typography and the friend\'s name: ' + await b.page.textContent('.player.top'));
+  check((await b.page.textContent('.player.bottom')).includes('Vous (Léo <b>)'), 'the name as plain text: ' + await b.page.textContent('.player.bottom'));
+  check((await a.page.textContent('.player.top')).includes('North: Léo <b>'), 'South sees North\'s name: ' + await a.page.textContent('.player.top'));
+  check(!(await b.page.$('.player b')), 'no markup from a name');
   // While South's move is sown, North's page says so; then that it is North's turn.
   await b.page.waitForFunction(() => document.getElementById('status').textContent.includes('À vous'), null, { timeout: 5000 });
   await b.page.reload();
@@ -235,10 +254,14 @@ async function friendGame(browser) {
   await other.page.waitForSelector('g.house.legal');
   check((await other.page.getAttribute('g.house.legal', 'data-house')).match(/[a-f]/), 'North on another device');
   await other.context.close();
+  // A third person opens the invitation too: the seats are taken, by whom, and how to get in.
   const watcher = await newPage(browser);
-  await watcher.page.goto(link);
+  await acceptInvite(watcher.page, link, 'Cousin Ama');
   await waitPly(watcher.page, 1);
   check((await watcher.page.textContent('#status')).includes('watching'), 'third visitor watches');
+  const note = await watcher.page.textContent('#seat-note');
+  check(note.includes('Both seats are taken (Grandma Rosa and Léo <b>)'), 'the watcher is told who plays: ' + note);
+  check((await watcher.page.textContent('h1')).includes('Grandma Rosa vs Léo <b>'), 'spectators see both names');
   check((await watcher.page.$$('g.house.legal')).length === 0, 'watcher cannot move');
   // South's page is in the background when North moves: its title says so until it is back.
   const setHidden = (page, hidden) => page.evaluate((hidden) => {
@@ -258,6 +281,77 @@ async function friendGame(browser) {
   for (const x of [a, b, watcher]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
 }
 
+// Safe invitations between a grandmother (Spanish, desktop) and her grandson (English, phone):
+// her own browser opening the link keeps her seat; the plain address only lets people watch and
+// says how to get in; a new link shuts the old one; a seat taken by the wrong person is freed
+// before the first move; names reach the board and My games; all games download as one file.
+async function invitations(browser) {
+  const a = await newPage(browser, { locale: 'es-ES' });
+  await a.page.goto(BASE + '/');
+  await a.page.fill('#player-name', 'Abuela Rosa');
+  // A double press makes one game.
+  await a.page.dblclick('#invite-now');
+  await a.page.waitForSelector('#share-link');
+  const link = await a.page.inputValue('#share-link');
+  const mine = JSON.parse(await a.page.evaluate(() => localStorage.getItem('oware.games')));
+  check(mine.length === 1, 'one game per double press: ' + mine.length);
+  // She tries her own link: she is still South, and the seat is still free.
+  await a.page.goto(link);
+  await a.page.waitForSelector('#share-link');
+  check(await a.page.inputValue('#share-link') === link, 'the creator keeps her seat and her link');
+  // The game's plain address lets people watch, and says how to get in.
+  const plain = await newPage(browser);
+  await plain.page.goto(link.split('#')[0]);
+  await plain.page.waitForSelector('#seat-note:not([hidden])');
+  check((await plain.page.textContent('#seat-note')).includes('open the invitation link Abuela Rosa sent you'), 'how to get in: ' + await plain.page.textContent('#seat-note'));
+  await plain.page.screenshot({ path: OUT + '/seat-needs-link.png' });
+  await plain.context.close();
+  // A new link: the old one lets nobody in.
+  await a.page.click('#new-link');
+  await a.page.waitForFunction((old) => document.getElementById('share-link').value !== old, link);
+  const second = await a.page.inputValue('#share-link');
+  const late = await newPage(browser);
+  await acceptInvite(late.page, link, 'Old link');
+  await late.page.waitForSelector('#seat-note:not([hidden])');
+  check((await late.page.textContent('#status')).includes('watching'), 'the old link only lets people watch');
+  await late.context.close();
+  // The wrong person (in French) takes the seat; she frees it before the first move.
+  const wrong = await newPage(browser, { locale: 'fr-FR' });
+  await acceptInvite(wrong.page, second, 'Voisin');
+  await wrong.page.waitForFunction(() => document.body.dataset.ply === '0');
+  await a.page.waitForSelector('#free-seat');
+  check((await a.page.textContent('.player.top')).includes('Voisin'), 'she sees who took the seat');
+  await a.page.screenshot({ path: OUT + '/free-seat-es.png' });
+  await a.page.click('#free-seat');
+  await wrong.page.waitForSelector('#seat-note:not([hidden])');
+  check((await wrong.page.textContent('#seat-note')).includes('libéré votre place'), 'the freed visitor is told: ' + await wrong.page.textContent('#seat-note'));
+  await wrong.page.screenshot({ path: OUT + '/seat-freed-fr.png' });
+  await a.page.waitForSelector('#share-link');
+  const third = await a.page.inputValue('#share-link');
+  check(third !== second, 'freeing the seat makes a new link');
+  // The grandson, on his phone, with the newest link.
+  const g = await newPage(browser, { viewport: { width: 390, height: 844 } });
+  await acceptInvite(g.page, third, 'Léo');
+  await waitPly(g.page, 0);
+  await a.page.waitForSelector('g.house.legal');
+  await a.page.click('g.house.legal[data-house="F"]');
+  await waitPly(g.page, 1);
+  check((await g.page.textContent('.player.top')).includes('South: Abuela Rosa'), 'he sees her name: ' + await g.page.textContent('.player.top'));
+  check((await a.page.textContent('h1')).includes('Abuela Rosa contra Léo'), 'both names in the title: ' + await a.page.textContent('h1'));
+  await g.page.screenshot({ path: OUT + '/names-phone.png' });
+  // My games names him, and gives every game as one file.
+  await a.page.goto(BASE + '/');
+  await a.page.waitForSelector('#my-games li');
+  check((await a.page.textContent('#my-games')).includes('Léo'), 'My games names the friend: ' + await a.page.textContent('#my-games'));
+  await a.page.screenshot({ path: OUT + '/my-games-names-es.png', fullPage: true });
+  const [download] = await Promise.all([a.page.waitForEvent('download'), a.page.click('#download-all')]);
+  const file = require('fs').readFileSync(await download.path(), 'utf8');
+  check(download.suggestedFilename() === 'oware-games.ogn', 'the file name: ' + download.suggestedFilename());
+  check(file.includes('[South "Abuela Rosa"]') && file.includes('[North "Léo"]'), 'the record names both: ' + file.slice(0, 300));
+  for (const x of [a, wrong, g]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
+  console.log('invitations: own link, plain address, new link, freed seat, names, download all');
+}
+
 // Two friends, the second in Spanish: a takeback asked and granted, a draw offered, declined,
 // offered again and accepted; a rematch with the sides swapped, which one of them resigns.
 async function friendConveniences(browser) {
@@ -267,7 +361,7 @@ async function friendConveniences(browser) {
   await a.page.click('#play-friend');
   const link = await a.page.inputValue('#share-link');
   const b = await newPage(browser, { locale: 'es-ES' });
-  await b.page.goto(link);
+  await acceptInvite(b.page, link, 'Nieta');
   await a.page.waitForSelector('#share-link', { state: 'hidden' });
   check(await a.page.isHidden('#undo'), 'no undo between friends');
   await a.page.click('g.house.legal[data-house="F"]');
@@ -575,7 +669,7 @@ async function securityHeaders(browser) {
   let failed = false;
   // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
-  for (const test of [securityHeaders, friendGame, friendConveniences, gameAgainstComputer, clockGame, analysisVariation, coach, colours, pages]) {
+  for (const test of [securityHeaders, friendGame, invitations, friendConveniences, gameAgainstComputer, clockGame, analysisVariation, coach, colours, pages]) {
     if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);

@@ -43,8 +43,14 @@ impl Script {
     async fn create(&mut self, id: &str, setup: GameSetup, token: &str) -> Arc<Room> {
         let create = || {
             let (game, creator) = (id.to_string(), token.to_string());
-            self.writer
-                .run(move |s| s.create_game(&game, &setup, Some((&creator, Side::South))))
+            self.writer.run(move |s| {
+                let seat = crate::store::SeatRow {
+                    token: &creator,
+                    side: Side::South,
+                    name: Some("Ama"),
+                };
+                s.create_game(&game, &setup, Some(seat), Some("invitation-code"))
+            })
         };
         if create().await.is_err() {
             self.failures += 1;
@@ -94,6 +100,8 @@ impl Script {
                 .unwrap_or_else(|| panic!("game {} is gone", room.id));
             assert_eq!(memory.moves, stored.moves, "moves of {}", room.id);
             assert_eq!(memory.tokens, stored.tokens, "seats of {}", room.id);
+            assert_eq!(memory.names, stored.names, "names of {}", room.id);
+            assert_eq!(memory.invite, stored.invite, "invitation of {}", room.id);
             assert_eq!(memory.clock, stored.clock, "clocks of {}", room.id);
             assert_eq!(memory.outcome, stored.outcome, "outcome of {}", room.id);
             assert_eq!(memory.rematch, stored.rematch, "rematch of {}", room.id);
@@ -156,7 +164,10 @@ async fn play_script(fail_at: Option<usize>) -> (usize, usize) {
         script
             .step(move |w| {
                 let room = room.clone();
-                async move { room.join(&w).await }
+                async move {
+                    room.join(&w, Some("invitation-code"), Some("Kofi".into()))
+                        .await
+                }
             })
             .await
             .unwrap()
@@ -293,7 +304,7 @@ async fn play_script(fail_at: Option<usize>) -> (usize, usize) {
     script
         .step(move |w| {
             let room = room.clone();
-            async move { room.join(&w).await }
+            async move { room.join(&w, Some("invitation-code"), None).await }
         })
         .await
         .unwrap();

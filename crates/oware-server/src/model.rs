@@ -103,6 +103,27 @@ pub enum Seat {
     Watcher,
 }
 
+/// The longest name a player may give, in characters.
+pub const MAX_NAME_CHARS: usize = 40;
+
+/// A name a player gave that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a name is at most {MAX_NAME_CHARS} characters, this one has {0}")]
+pub struct NameTooLong(pub usize);
+
+/// A player's name as it is kept: control characters removed (a name is one line of plain text,
+/// shown as text everywhere), spaces at either end trimmed, at most [`MAX_NAME_CHARS`]
+/// characters. An empty name is no name.
+pub fn clean_name(raw: &str) -> Result<Option<String>, NameTooLong> {
+    let name: String = raw.chars().filter(|c| !c.is_control()).collect();
+    let name = name.trim();
+    match name.chars().count() {
+        0 => Ok(None),
+        n if n > MAX_NAME_CHARS => Err(NameTooLong(n)),
+        _ => Ok(Some(name.to_string())),
+    }
+}
+
 /// `S` or `N`, as the API and the protocol write a side.
 pub(crate) fn side_letter(side: Side) -> char {
     side.letter()
@@ -136,6 +157,9 @@ pub struct GameView {
     pub level: Option<u8>,
     /// Which sides have a player (the computer counts).
     pub seated: [bool; 2],
+    /// The names the players gave, South first (none for the computer, or a player who gave
+    /// none).
+    pub names: [Option<String>; 2],
     /// How the game ended, once it has.
     pub end: Option<EndView>,
     /// Set while the computer is thinking about its move.
@@ -167,4 +191,32 @@ pub struct EndView {
     pub score: String,
     /// `S`, `N`, or `null` for a draw.
     pub winner: Option<char>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_one_line_of_plain_text_of_limited_length() {
+        assert_eq!(
+            clean_name("  Grandma Rosa "),
+            Ok(Some("Grandma Rosa".into()))
+        );
+        assert_eq!(
+            clean_name("Ana\n\u{7}\u{1b}[31m"),
+            Ok(Some("Ana[31m".into()))
+        );
+        assert_eq!(clean_name(" \t\r\n"), Ok(None));
+        assert_eq!(clean_name("<b>Léa</b>"), Ok(Some("<b>Léa</b>".into())));
+        assert_eq!(
+            clean_name(&"é".repeat(40))
+                .unwrap()
+                .unwrap()
+                .chars()
+                .count(),
+            40
+        );
+        assert_eq!(clean_name(&"é".repeat(41)), Err(NameTooLong(41)));
+    }
 }

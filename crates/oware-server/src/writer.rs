@@ -70,7 +70,14 @@ mod tests {
             increment_ms: 0,
         };
         writer
-            .run(move |s| s.create_game("g", &setup, Some(("t", Side::South))))
+            .run(move |s| {
+                let seat = crate::store::SeatRow {
+                    token: "t",
+                    side: Side::South,
+                    name: None,
+                };
+                s.create_game("g", &setup, Some(seat), None)
+            })
             .await
             .unwrap();
         let f = Move::from_letter('F').unwrap();

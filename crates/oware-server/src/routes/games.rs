@@ -17,7 +17,7 @@ use crate::cookie::{cookie_token, over_https, seat_cookie};
 use crate::forwarded::ClientAddr;
 use crate::ids::valid_id;
 use crate::limits::count_creation;
-use crate::model::{side_letter, GameMode, GameSetup, GameView, Seat};
+use crate::model::{clean_name, side_letter, GameMode, GameSetup, GameView, Seat};
 use crate::record;
 use crate::room::Room;
 
@@ -40,6 +40,9 @@ struct CreateGame {
     /// Seconds added to a player's clock after each move (0 to 30).
     #[serde(default)]
     increment: Option<u32>,
+    /// The creator's name.
+    #[serde(default)]
+    name: Option<String>,
 }
 
 /// The clock times a game may be created with, in minutes per side.
@@ -48,12 +51,15 @@ const CLOCK_MINUTES: [u32; 4] = [3, 5, 10, 20];
 /// The largest increment, in seconds.
 const MAX_INCREMENT: u32 = 30;
 
-/// Where a request sits in a game: a player's side and token, or a watcher (both `None`).
+/// Where a request sits in a game: a player's side and token, or a watcher (both `None`). A
+/// player of a friend game whose other seat is free is given the invitation's code to pass on.
 #[derive(Serialize)]
 struct Seated {
     id: String,
     token: Option<String>,
     side: Option<char>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invite: Option<String>,
 }
 
 impl Seated {
@@ -62,6 +68,7 @@ impl Seated {
             id,
             token: Some(token),
             side: Some(side_letter(side)),
+            invite: None,
         }
     }
 
@@ -70,8 +77,18 @@ impl Seated {
             id,
             token: None,
             side: None,
+            invite: None,
         }
     }
+
+    fn with_invite(self, invite: Option<String>) -> Seated {
+        Seated { invite, ..self }
+    }
+}
+
+/// A name a request gives, cleaned (see [`clean_name`]), or a clear error.
+fn parse_name(raw: Option<&str>) -> Result<Option<String>, ApiError> {
+    clean_name(raw.unwrap_or("")).map_err(|e| ApiError::bad_request("bad-name", e.to_string()))
 }
 
 fn random_side() -> Side {
@@ -133,6 +150,7 @@ pub(super) async fn create_game(
         }
     };
     let rules = parse_rules(req.rules.as_deref())?;
+    let name = parse_name(req.name.as_deref())?;
     let start = match req.position.as_deref() {
         None | Some("") => Position::start(),
         Some(p) => parse_position(p)?,
@@ -173,9 +191,9 @@ pub(super) async fn create_game(
         increment_ms,
     };
     count_creation(&state, client)?;
-    let (id, token) = state.games.create(setup, side).await?;
+    let (id, token, invite) = state.games.create(setup, side, name).await?;
     Ok(seated_response(
-        Seated::player(id, token, side),
+        Seated::player(id, token, side).with_invite(invite),
         over_https(&headers, state.config.public_url.as_deref()),
     ))
 }
@@ -186,6 +204,20 @@ struct JoinRequest {
     /// A token the page already holds (from its storage or a private link).
     #[serde(default)]
     token: Option<String>,
+    /// The invitation's code, from the friend link (`/game/ID#i=CODE`).
+    #[serde(default)]
+    invite: Option<String>,
+    /// The name of a player taking a seat.
+    #[serde(default)]
+    name: Option<String>,
+}
+
+fn join_request(body: &Bytes) -> Result<JoinRequest, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        Ok(JoinRequest::default())
+    } else {
+        parse_body(body)
+    }
 }
 
 /// The seat a request proves it holds in `room`: a token in its body (`{"token":..}`, from the
@@ -195,12 +227,7 @@ fn proven_seat(
     headers: &HeaderMap,
     body: &Bytes,
 ) -> Result<Option<(String, Side)>, ApiError> {
-    let req: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
-        JoinRequest::default()
-    } else {
-        parse_body(body)?
-    };
-    let offered = req.token.filter(|t| valid_id(t));
+    let offered = join_request(body)?.token.filter(|t| valid_id(t));
     Ok([offered, cookie_token(headers)]
         .into_iter()
         .flatten()
@@ -212,8 +239,9 @@ fn proven_seat(
 
 /// Gives a player's seat back when the request proves it (a token in the body, from the page's
 /// storage or a private "continue on another device" link, or else the seat cookie: a reload that
-/// lost its storage), and sets the seat cookie; otherwise takes the free side of a friend game,
-/// or seats nobody (a watcher).
+/// lost its storage, or the creator opening their own invitation), and sets the seat cookie;
+/// otherwise takes the free side of a friend game for a request that brings the invitation's
+/// code, or seats nobody (a watcher).
 pub(super) async fn join_game(
     State(state): State<Shared>,
     Path(id): Path<String>,
@@ -223,9 +251,15 @@ pub(super) async fn join_game(
     let room = state.games.room(&id).await?;
     let secure = over_https(&headers, state.config.public_url.as_deref());
     if let Some((token, side)) = proven_seat(&room, &headers, &body)? {
-        return Ok(seated_response(Seated::player(id, token, side), secure));
+        let invite = room.invitation(Some(&token));
+        return Ok(seated_response(
+            Seated::player(id, token, side).with_invite(invite),
+            secure,
+        ));
     }
-    let seated = match state.games.join(&room).await? {
+    let req = join_request(&body)?;
+    let name = parse_name(req.name.as_deref())?;
+    let seated = match state.games.join(&room, req.invite.as_deref(), name).await? {
         Some((token, side)) => Seated::player(id, token, side),
         None => Seated::watcher(id),
     };
@@ -256,6 +290,21 @@ pub(super) async fn rematch(
     ))
 }
 
+/// A new invitation to a friend game, asked by one of its players (proven as a join proves a
+/// seat): the old link seats nobody from now on, and a friend seated before the first move loses
+/// the seat. Answers `{"invite": CODE}`.
+pub(super) async fn reinvite(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let room = state.games.room(&id).await?;
+    let token = proven_seat(&room, &headers, &body)?.map(|(token, _)| token);
+    let invite = state.games.reinvite(&room, token.as_deref()).await?;
+    Ok(Json(serde_json::json!({ "invite": invite })))
+}
+
 /// What the page needs to know of the server: the public address for friend links.
 pub(super) async fn server_info(State(state): State<Shared>) -> Json<serde_json::Value> {
     Json(serde_json::json!({ "public_url": state.config.public_url }))
@@ -279,7 +328,9 @@ pub(super) async fn game_record(
         .map_err(|e| ApiError::bad_request("damaged", e.to_string()))?;
     let name = |side: Side| match room.setup.mode {
         GameMode::Computer { side: c, level } if c == side => format!("oware level {level}"),
-        _ => "Player".to_string(),
+        _ => view.names[side.index()]
+            .clone()
+            .unwrap_or_else(|| "Player".to_string()),
     };
     // A game the players or a clock ended (a resignation, an agreed draw, a flag) is unfinished
     // by the rules: its record gets that result, and a comment after the last move says how.
