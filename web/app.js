@@ -418,6 +418,12 @@ function gamePage(id) {
   const board = new Board(boardWrap, { onPick: pick, onSow: () => sound.sow() });
   const status = h('div', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' }, t('connecting'));
   const seatNote = h('div', { class: 'seat-note', id: 'seat-note', hidden: true });
+  // Quick messages between friends: fixed words sent as codes, each shown in the reader's
+  // language (no free text, nothing to moderate).
+  const SAYINGS = ['good-luck', 'your-move', 'well-played', 'thank-you', 'good-game'];
+  const said = h('p', { class: 'said', id: 'said', role: 'status', 'aria-live': 'polite', hidden: true });
+  const quick = h('div', { class: 'row quick', id: 'quick', role: 'group', 'aria-label': t('say.label'), hidden: true },
+    SAYINGS.map((code) => h('button', { class: 'secondary say', id: 'say-' + code, onclick: () => send({ type: 'say', what: code }) }, t('say.' + code))));
   const share = h('div', { class: 'share', id: 'share', hidden: true });
   const moves = h('div', { class: 'moves', id: 'moves', onclick: (e) => {
     const p = e.target.dataset && e.target.dataset.ply;
@@ -480,9 +486,9 @@ function gamePage(id) {
   } }, Coach.text('coach.review'));
   // A player's private link to continue on another device: it carries the seat's token.
   const resume = h('details', { class: 'resume', id: 'resume', hidden: true });
-  fill(app, title, topPlayer, boardWrap, bottomPlayer, status, seatNote, share,
+  fill(app, title, topPlayer, boardWrap, bottomPlayer, status, said, seatNote, share,
     offerBox, h('div', { class: 'row' }, rematch, review, undo, offerTakeback, offerDraw, resign, live),
-    h('div', { class: 'row' }, coachToggle), coachBox,
+    quick, h('div', { class: 'row' }, coachToggle), coachBox,
     h('h2', {}, t('moves')), moves,
     h('div', { class: 'row' }, download, copyPos, analyse), hint, resume);
 
@@ -621,7 +627,7 @@ function gamePage(id) {
         parts = [h('p', {}, t('seat.needLink', { name: host })),
           watchReason === 'taken' ? h('p', { class: 'hint' }, t('seat.takenHelp')) : null];
       }
-    } else if (you && friends && !v.end && v.seated[0] && v.seated[1] && !v.moves.length) {
+    } else if (you && you === v.host && !v.end && v.seated[0] && v.seated[1] && !v.moves.length) {
       parts = [h('span', {}, t('seat.notYourFriend') + ' '),
         h('button', { class: 'secondary', id: 'free-seat', onclick: () => reinvite('seat.freeDone') }, t('seat.free'))];
     }
@@ -680,6 +686,7 @@ function gamePage(id) {
     undo.disabled = !!v.thinking || !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m));
     const playing = you && !v.end && !waitingForFriend(v);
     const friends = v.mode === 'friend';
+    quick.hidden = !(you && friends && v.seated[0] && v.seated[1]);
     resign.hidden = !playing;
     offerDraw.hidden = !(playing && friends);
     offerTakeback.hidden = !(playing && friends);
@@ -850,6 +857,17 @@ function gamePage(id) {
         }
         view = msg.game;
         show(view);
+      } else if (msg.type === 'said' && SAYINGS.includes(msg.what)) {
+        const text = t('say.' + msg.what);
+        if (msg.by === you) toast(t('say.sent', { text }));
+        else {
+          const name = (view && nameOf(msg.by, view)) || sideName(msg.by);
+          said.textContent = t('say.from', { name, text });
+          said.hidden = false;
+          clearTimeout(said.timer);
+          said.timer = setTimeout(() => { said.hidden = true; }, 15000);
+          sound.notify();
+        }
       } else if (msg.type === 'error') {
         pending = false;
         toast(errorText(msg));

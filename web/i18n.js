@@ -227,6 +227,9 @@ const STRINGS = {
 
 // Names, invitations, records and quick messages between players.
 Object.assign(STRINGS.en, {
+  'err.not-host': 'Only the player who sent the invitation can send a new one.', 
+  'say.label': 'Quick messages', 'say.good-luck': 'Good luck!', 'say.your-move': 'Your move!', 'say.well-played': 'Well played', 'say.thank-you': 'Thank you', 'say.good-game': 'Good game',
+  'say.from': '{name} says: {text}', 'say.sent': 'Sent: {text}',
   'name.label': 'Your name', 'name.hint': 'Shown to the other player and kept in game records. This browser remembers it.',
   'name.placeholder': 'e.g. Grandma Rosa', 'vs': '{south} vs {north}', 'youNamed': 'You ({name})',
   'invited.title': '{name} invites you to play oware', 'invited.anon': 'You are invited to play oware', 'invited.join': 'Play',
@@ -238,6 +241,9 @@ Object.assign(STRINGS.en, {
   'err.bad-name': 'A name is at most 40 characters.', 'err.started': 'The game has started: that was only possible before the first move.', 'err.no-free-seat': 'There is no seat to invite anyone to.',
 });
 Object.assign(STRINGS.fr, {
+  'err.not-host': 'Seule la personne qui a envoyé l’invitation peut en envoyer une nouvelle.', 
+  'say.label': 'Messages rapides', 'say.good-luck': 'Bonne chance !', 'say.your-move': 'À vous de jouer !', 'say.well-played': 'Bien joué', 'say.thank-you': 'Merci', 'say.good-game': 'Belle partie',
+  'say.from': '{name} dit : {text}', 'say.sent': 'Envoyé : {text}',
   'name.label': 'Votre nom', 'name.hint': 'Montré à l’autre joueur et gardé dans les relevés de partie. Ce navigateur s’en souvient.',
   'name.placeholder': 'p. ex. Mamie Rose', 'vs': '{south} contre {north}', 'youNamed': 'Vous ({name})',
   'invited.title': '{name} vous invite à jouer à l’awalé', 'invited.anon': 'Vous êtes invité à jouer à l’awalé', 'invited.join': 'Jouer',
@@ -249,6 +255,9 @@ Object.assign(STRINGS.fr, {
   'err.bad-name': 'Un nom fait au plus 40 caractères.', 'err.started': 'La partie a commencé : ce n’était possible qu’avant le premier coup.', 'err.no-free-seat': 'Il n’y a pas de place à laquelle inviter quelqu’un.',
 });
 Object.assign(STRINGS.es, {
+  'err.not-host': 'Solo quien envió la invitación puede enviar una nueva.', 
+  'say.label': 'Mensajes rápidos', 'say.good-luck': '¡Buena suerte!', 'say.your-move': '¡Te toca!', 'say.well-played': 'Bien jugado', 'say.thank-you': 'Gracias', 'say.good-game': 'Buena partida',
+  'say.from': '{name} dice: {text}', 'say.sent': 'Enviado: {text}',
   'name.label': 'Tu nombre', 'name.hint': 'Lo ve el otro jugador y queda en las anotaciones de las partidas. Este navegador lo recuerda.',
   'name.placeholder': 'p. ej. Abuela Rosa', 'vs': '{south} contra {north}', 'youNamed': 'Tú ({name})',
   'invited.title': '{name} te invita a jugar al oware', 'invited.anon': 'Te han invitado a jugar al oware', 'invited.join': 'Jugar',
@@ -260,6 +269,9 @@ Object.assign(STRINGS.es, {
   'err.bad-name': 'Un nombre tiene como mucho 40 caracteres.', 'err.started': 'La partida ya ha empezado: eso solo se podía antes de la primera jugada.', 'err.no-free-seat': 'No hay ningún puesto al que invitar a nadie.',
 });
 Object.assign(STRINGS.ca, {
+  'err.not-host': 'Només qui ha enviat la invitació en pot enviar una de nova.', 
+  'say.label': 'Missatges ràpids', 'say.good-luck': 'Bona sort!', 'say.your-move': 'Et toca!', 'say.well-played': 'Ben jugat', 'say.thank-you': 'Gràcies', 'say.good-game': 'Bona partida',
+  'say.from': '{name} diu: {text}', 'say.sent': 'Enviat: {text}',
   'name.label': 'El teu nom', 'name.hint': 'El veu l’altre jugador i queda a les anotacions de les partides. Aquest navegador el recorda.',
   'name.placeholder': 'p. ex. Àvia Rosa', 'vs': '{south} contra {north}', 'youNamed': 'Tu ({name})',
   'invited.title': '{name} et convida a jugar a l’aualé', 'invited.anon': 'T’han convidat a jugar a l’aualé', 'invited.join': 'Juga',

@@ -364,6 +364,18 @@ async function friendConveniences(browser) {
   await acceptInvite(b.page, link, 'Nieta');
   await a.page.waitForSelector('#share-link', { state: 'hidden' });
   check(await a.page.isHidden('#undo'), 'no undo between friends');
+  // Quick messages: sent as codes, read in each one's language (by those connected: wait for
+  // both pages' connections).
+  await waitPly(b.page, 0);
+  await a.page.click('#say-good-luck');
+  await b.page.waitForSelector('#said:not([hidden])');
+  check((await b.page.textContent('#said')).includes('Sur dice: ¡Buena suerte!'), 'the message in Spanish: ' + await b.page.textContent('#said'));
+  await b.page.click('#say-thank-you');
+  await a.page.waitForSelector('#said:not([hidden])');
+  check((await a.page.textContent('#said')).includes('Nieta says: Thank you'), 'the answer in English: ' + await a.page.textContent('#said'));
+  await b.page.screenshot({ path: OUT + '/quick-message-es.png' });
+  check(await a.page.isVisible('#free-seat'), 'the one who invited may free the seat before the first move');
+  check(!(await b.page.isVisible('#free-seat')), 'the invited friend may not');
   await a.page.click('g.house.legal[data-house="F"]');
   await waitPly(b.page, 1);
   await b.page.waitForSelector('g.house.legal');

@@ -102,6 +102,7 @@ impl Script {
             assert_eq!(memory.tokens, stored.tokens, "seats of {}", room.id);
             assert_eq!(memory.names, stored.names, "names of {}", room.id);
             assert_eq!(memory.invite, stored.invite, "invitation of {}", room.id);
+            assert_eq!(memory.host, stored.host, "host of {}", room.id);
             assert_eq!(memory.clock, stored.clock, "clocks of {}", room.id);
             assert_eq!(memory.outcome, stored.outcome, "outcome of {}", room.id);
             assert_eq!(memory.rematch, stored.rematch, "rematch of {}", room.id);

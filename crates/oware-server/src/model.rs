@@ -94,6 +94,49 @@ impl OfferKind {
     }
 }
 
+/// A message one player sends the other: a few fixed words, sent as a code and shown in each
+/// reader's own language (no free text: nothing to moderate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuickMessage {
+    /// "Good luck!"
+    GoodLuck,
+    /// "Your move!"
+    YourMove,
+    /// "Well played"
+    WellPlayed,
+    /// "Thank you"
+    ThankYou,
+    /// "Good game"
+    GoodGame,
+}
+
+impl QuickMessage {
+    /// Every message, in the order the page offers them.
+    pub const ALL: [QuickMessage; 5] = [
+        QuickMessage::GoodLuck,
+        QuickMessage::YourMove,
+        QuickMessage::WellPlayed,
+        QuickMessage::ThankYou,
+        QuickMessage::GoodGame,
+    ];
+
+    /// As sent: `good-luck`, `your-move`, `well-played`, `thank-you`, `good-game`.
+    pub fn code(self) -> &'static str {
+        match self {
+            QuickMessage::GoodLuck => "good-luck",
+            QuickMessage::YourMove => "your-move",
+            QuickMessage::WellPlayed => "well-played",
+            QuickMessage::ThankYou => "thank-you",
+            QuickMessage::GoodGame => "good-game",
+        }
+    }
+
+    /// Reads what [`QuickMessage::code`] wrote; `None` for anything else.
+    pub fn parse(text: &str) -> Option<QuickMessage> {
+        QuickMessage::ALL.into_iter().find(|m| m.code() == text)
+    }
+}
+
 /// The seat a token gives in a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Seat {
@@ -160,6 +203,9 @@ pub struct GameView {
     /// The names the players gave, South first (none for the computer, or a player who gave
     /// none).
     pub names: [Option<String>; 2],
+    /// `S` or `N`: who sent the friend's invitation (and alone may send a new one), in games
+    /// with an invitation code.
+    pub host: Option<char>,
     /// How the game ended, once it has.
     pub end: Option<EndView>,
     /// Set while the computer is thinking about its move.

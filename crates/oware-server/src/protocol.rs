@@ -4,14 +4,17 @@
 //! saw, is optional but lets the server refuse a move meant for an older position),
 //! `{"type":"undo"}` (against the computer), `{"type":"resign"}`,
 //! `{"type":"offer","what":"draw"|"takeback"}` and `{"type":"answer","accept":true|false}` (between
-//! friends; the one who offered withdraws with either answer), `{"type":"ping"}`, and
+//! friends; the one who offered withdraws with either answer),
+//! `{"type":"say","what":"good-luck"|"your-move"|"well-played"|"thank-you"|"good-game"}` (a quick
+//! message to the other friend), `{"type":"ping"}`, and
 //! `{"type":"seat","token":".."}` (a player's token, from a client that cannot send the seat
 //! cookie; tokens are never put in the WebSocket's address).
 //!
 //! Server to client: `{"type":"welcome","you":"S"|"N"|null}` on connecting (and again after a
 //! `seat` message), then
-//! `{"type":"state","game":{...}}` after every change, `{"type":"error","code":..,"message":..}`
-//! for a refused request, `{"type":"pong"}`.
+//! `{"type":"state","game":{...}}` after every change, `{"type":"said","by":"S"|"N","what":..}`
+//! for a quick message (to everyone connected, its sender too),
+//! `{"type":"error","code":..,"message":..}` for a refused request, `{"type":"pong"}`.
 
 use serde::{Deserialize, Serialize};
 
@@ -48,6 +51,11 @@ pub enum ClientMessage {
         /// Whether the offer is accepted.
         accept: bool,
     },
+    /// A quick message to the other player (between friends).
+    Say {
+        /// The message's code (see [`crate::model::QuickMessage`]).
+        what: String,
+    },
     /// Keep the connection alive; answered with [`ServerMessage::Pong`].
     Ping,
     /// Take a seat by its token, for a client that cannot send the seat cookie; answered with a
@@ -71,6 +79,13 @@ pub enum ServerMessage {
     State {
         /// The game as every client sees it.
         game: Box<GameView>,
+    },
+    /// A player's quick message.
+    Said {
+        /// `S` or `N`: who sent it.
+        by: char,
+        /// The message's code.
+        what: &'static str,
     },
     /// A request was refused.
     Error {

@@ -18,7 +18,8 @@ use oware_rules::{format_move_letters, Game, Move, PlayError, Side};
 use crate::clock::{now_ms, Clock};
 use crate::ids::same_token;
 use crate::model::{
-    side_letter, EndView, GameMode, GameSetup, GameView, OfferKind, OfferView, Outcome, Seat,
+    side_letter, EndView, GameMode, GameSetup, GameView, OfferKind, OfferView, Outcome,
+    QuickMessage, Seat,
 };
 use crate::protocol::ServerMessage;
 use crate::rate_limit::RateLimit;
@@ -79,6 +80,9 @@ pub enum GameError {
     /// A rematch of a game still in play.
     #[error("the game is not over yet")]
     NotOver,
+    /// A new invitation asked by the invited player.
+    #[error("only the player who sent the invitation can send a new one")]
+    NotTheHost,
     /// A change only allowed before the first move, after it.
     #[error("the game has started: that is only possible before the first move")]
     Started,
@@ -111,6 +115,7 @@ impl GameError {
             GameError::OfferPending => "offer-pending",
             GameError::NotOver => "not-over",
             GameError::Started => "started",
+            GameError::NotTheHost => "not-host",
             GameError::NoFreeSeat => "no-free-seat",
             GameError::Illegal(PlayError::Illegal(e)) => e.reason.code(),
             GameError::UndoNotAllowed => "undo-not-allowed",
@@ -130,6 +135,8 @@ struct RoomState {
     names: [Option<String>; 2],
     /// The code of the friend's invitation (see [`StoredGame::invite`]).
     invite: Option<String>,
+    /// Who sent the invitation (see [`StoredGame::host`]).
+    host: Option<Side>,
     /// Bumped on every change, so that a computer move thought about in an older state is dropped.
     version: u64,
     thinking: bool,
@@ -204,6 +211,7 @@ impl Room {
                 tokens: stored.tokens,
                 names: stored.names,
                 invite: stored.invite,
+                host: stored.host,
                 version: 0,
                 thinking: false,
                 clock: stored.clock,
@@ -275,6 +283,7 @@ impl Room {
             level,
             seated,
             names: state.names.clone(),
+            host: state.host.map(side_letter),
             end: match state.clock.and_then(|c| c.flagged) {
                 // A flag fall: the other side wins; the score is the stores as they stand.
                 Some(flagged) => Some(EndView {
@@ -376,6 +385,7 @@ impl Room {
             created: self.created,
             names: state.names.clone(),
             invite: state.invite.clone(),
+            host: state.host,
         }
     }
 
@@ -452,9 +462,9 @@ impl Room {
         state.invite.clone()
     }
 
-    /// A new invitation from the player holding `token`: the old link seats nobody from now on,
-    /// and a friend already seated before the first move (perhaps the wrong person) loses the
-    /// seat. Returns the new code.
+    /// A new invitation from the player holding `token`, who sent the first one: the old link
+    /// seats nobody from now on, and a friend already seated before the first move (perhaps the
+    /// wrong person) loses the seat. Returns the new code.
     pub async fn reinvite(
         &self,
         store: &StoreWriter,
@@ -469,6 +479,10 @@ impl Room {
             let state = self.lock();
             if state.over() {
                 return Err(GameError::Finished);
+            }
+            // The invited friend cannot turn out the one who invited them.
+            if state.host.is_some_and(|host| host != side) {
+                return Err(GameError::NotTheHost);
             }
             let other = side.opponent();
             match state.tokens[other.index()] {
@@ -726,6 +740,22 @@ impl Room {
             Seat::Player(side) => Ok(side),
             Seat::Watcher => Err(GameError::NotAPlayer),
         }
+    }
+
+    /// The holder of `token` sends the other friend (and anyone watching) a quick message. It is
+    /// not stored: it reaches those connected now.
+    pub fn say(&self, token: Option<&str>, message: QuickMessage) -> Result<(), GameError> {
+        if self.setup.mode != GameMode::Friend {
+            return Err(GameError::FriendsOnly);
+        }
+        let side = self.player(token)?;
+        let said = ServerMessage::Said {
+            by: side_letter(side),
+            what: message.code(),
+        };
+        // No receivers is fine: nobody else is connected.
+        let _ = self.updates.send(said.to_json().into());
+        Ok(())
     }
 
     /// One friend offers the other a draw or a takeback; the other answers with

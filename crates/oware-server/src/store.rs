@@ -64,6 +64,9 @@ pub struct StoredGame {
     /// The code a friend's invitation carries: only a join that gives it takes a free seat.
     /// None in games made before invitations had codes (any join then takes a free seat).
     pub invite: Option<String>,
+    /// The side of the player who sent the invitation (who alone may issue a new one); none in
+    /// games without an invitation code.
+    pub host: Option<Side>,
 }
 
 /// A seat to store: the player's token, side and name.
@@ -117,9 +120,11 @@ const MIGRATIONS: [&str; 4] = [
      ALTER TABLE games ADD COLUMN outcome TEXT;
      ALTER TABLE games ADD COLUMN rematch TEXT;
      CREATE TABLE alive(id INTEGER PRIMARY KEY CHECK (id = 1), at_ms INTEGER NOT NULL);",
-    // 4: the players' names, and the code of a friend game's invitation.
+    // 4: the players' names, and the code of a friend game's invitation and the side of who
+    // sent it.
     "ALTER TABLE players ADD COLUMN name TEXT;
-     ALTER TABLE games ADD COLUMN invite TEXT;",
+     ALTER TABLE games ADD COLUMN invite TEXT;
+     ALTER TABLE games ADD COLUMN host TEXT;",
 ];
 
 /// The schema version this server reads and writes.
@@ -383,7 +388,7 @@ impl Store {
             .query_row(
                 "SELECT mode, rules, start, level, computer_side,
                         clock_ms, clock_s, clock_n, clock_since, flagged,
-                        increment_ms, outcome, rematch, created, invite
+                        increment_ms, outcome, rematch, created, invite, host
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -408,6 +413,7 @@ impl Store {
                             r.get::<_, Option<String>>(12)?,
                             r.get::<_, i64>(13)?,
                             r.get::<_, Option<String>>(14)?,
+                            r.get::<_, Option<String>>(15)?,
                         ),
                     ))
                 },
@@ -417,7 +423,7 @@ impl Store {
         let Some((
             (mode, rules, start, level, computer_side),
             clock_row,
-            (outcome, rematch, created, invite),
+            (outcome, rematch, created, invite, host),
         )) = row
         else {
             return Ok(None);
@@ -519,6 +525,10 @@ impl Store {
             created: u64::try_from(created).map_err(|_| damaged(format!("created {created}")))?,
             names,
             invite,
+            host: match host.as_deref() {
+                None => None,
+                Some(h) => Some(parse_side(h).ok_or_else(|| damaged(format!("host {h:?}")))?),
+            },
         }))
     }
 }
@@ -568,7 +578,8 @@ fn schema_version(conn: &Connection) -> Result<u32, StoreError> {
     })
 }
 
-/// Inserts a game, the seats already taken and its invitation's code.
+/// Inserts a game, the seats already taken and its invitation's code (sent by the first seat's
+/// player).
 fn insert_game(
     conn: &Connection,
     id: &str,
@@ -591,8 +602,8 @@ fn insert_game(
     let increment_ms = setup.clock_ms.map(|_| setup.increment_ms as i64);
     conn.execute(
         "INSERT INTO games(id, mode, rules, start, level, computer_side, created,
-                           clock_ms, clock_s, clock_n, increment_ms, invite)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8, ?9, ?10)",
+                           clock_ms, clock_s, clock_n, increment_ms, invite, host)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8, ?9, ?10, ?11)",
         params![
             id,
             mode,
@@ -603,7 +614,8 @@ fn insert_game(
             now,
             clock_ms,
             increment_ms,
-            invite
+            invite,
+            invite.and(seats.first()).map(|s| side_letter(s.side))
         ],
     )?;
     for seat in seats {
@@ -822,7 +834,7 @@ mod migration_tests {
         let game = store.load_game("g").unwrap().unwrap();
         assert_eq!(game.names, [None, None]);
         // No code: the old friend link still seats the friend (see `Room::join`).
-        assert_eq!(game.invite, None);
+        assert_eq!((game.invite, game.host), (None, None));
         let friend = SeatRow {
             token: "tn",
             side: Side::North,

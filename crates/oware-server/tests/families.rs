@@ -197,7 +197,7 @@ async fn only_the_invitation_takes_the_friends_seat() {
         "the freed token plays no more: {reply}"
     );
     wrong_client.close().await;
-    // Only a player may ask for a new link.
+    // Only a player may ask for a new link, and only the one who sent it.
     let (status, v) = post_json(
         addr,
         &format!("/api/games/{id}/invitation"),
@@ -213,6 +213,18 @@ async fn only_the_invitation_takes_the_friends_seat() {
     // The grandchild comes with the newest link; once a move is played, the seat stays theirs.
     let (_, grandchild) = join(addr, &id, json!({"invite": third, "name": "Léo"})).await;
     assert_eq!(grandchild["side"], "N", "{grandchild}");
+    let (status, v) = post_json(
+        addr,
+        &format!("/api/games/{id}/invitation"),
+        json!({"token": grandchild["token"]}),
+    )
+    .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("not-host")),
+        "the invited friend cannot turn out the one who invited them: {v}"
+    );
+    assert_eq!(view(addr, &id).await["host"], "S");
     let mut rosa = Client::connect(addr, &id, created["token"].as_str()).await;
     rosa.play("F").await;
     rosa.wait_for(|g| g["moves"] == "F").await;
@@ -238,5 +250,58 @@ async fn only_the_invitation_takes_the_friends_seat() {
         (409, Some("friends-only")),
         "{v}"
     );
+    server.stop().await;
+}
+
+/// The next message of `kind` a client receives (states on the way are taken in).
+async fn next_of(client: &mut Client, kind: &str) -> Value {
+    loop {
+        let message = client.next().await;
+        if message["type"] == kind {
+            return message;
+        }
+    }
+}
+
+#[tokio::test]
+async fn quick_messages_reach_the_other_player_and_the_watchers_as_codes() {
+    let server = TestServer::start(quick_config()).await;
+    let addr = server.addr;
+    let (id, south_token, _) = create(addr, json!({"mode":"friend","side":"S"})).await;
+    let (north_token, _) = join_friend(addr, &id).await;
+    let mut south = Client::connect(addr, &id, Some(&south_token)).await;
+    let mut north = Client::connect(addr, &id, Some(&north_token)).await;
+    let mut watcher = Client::connect(addr, &id, None).await;
+    south
+        .send_text(r#"{"type":"say","what":"good-luck"}"#)
+        .await;
+    for client in [&mut north, &mut watcher] {
+        let said = next_of(client, "said").await;
+        assert_eq!(said, json!({"type":"said","by":"S","what":"good-luck"}));
+    }
+    north
+        .send_text(r#"{"type":"say","what":"thank-you"}"#)
+        .await;
+    // The sender hears its own message too (the page's confirmation), then the answer.
+    assert_eq!(next_of(&mut south, "said").await["by"], "S");
+    assert_eq!(next_of(&mut south, "said").await["by"], "N");
+    // Free text, watchers and games against the computer: refused.
+    south
+        .send_text(r#"{"type":"say","what":"<script>hi</script>"}"#)
+        .await;
+    assert_eq!(next_of(&mut south, "error").await["code"], "bad-message");
+    watcher
+        .send_text(r#"{"type":"say","what":"good-game"}"#)
+        .await;
+    assert_eq!(next_of(&mut watcher, "error").await["code"], "not-a-player");
+    let (cpu, cpu_token, _) = create(addr, json!({"mode":"computer","level":1})).await;
+    let mut human = Client::connect(addr, &cpu, Some(&cpu_token)).await;
+    human
+        .send_text(r#"{"type":"say","what":"good-luck"}"#)
+        .await;
+    assert_eq!(next_of(&mut human, "error").await["code"], "friends-only");
+    for client in [south, north, watcher, human] {
+        client.close().await;
+    }
     server.stop().await;
 }
