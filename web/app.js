@@ -83,30 +83,42 @@ function sideName(side) { return t(side === 'S' ? 'south' : 'north'); }
 // "Sud : Ami" in French (a no-break space before the colon), "South: Friend" elsewhere.
 function labelled(label, value) { return t('labelled', { label, value }); }
 
-// "1. F f 2. E a": the moves numbered by pairs, South's first. Each move is a button-like span
-// that carries its ply (the number of moves played once it is on the board).
-// `from` skips the first moves (a variation shows only its own).
-function notation(start, moves, current, from) {
+// "1. F f 2. E a": the moves numbered by pairs, South's first; each number stays on one line
+// with its moves. Each move is a button-like span that carries its ply (the number of moves
+// played once it is on the board); a move that captured says how many seeds (`captures`, one
+// count a move, when known). `from` skips the first moves (a variation shows only its own).
+function notation(start, moves, current, from, captures) {
   const first = start.slice(-1);
   const out = [];
+  let pair = null;
   for (let i = from || 0; i < moves.length; i++) {
     const index = i + (first === 'N' ? 1 : 0);
     const south = 'ABCDEF'.includes(moves[i]);
-    if (south) out.push(h('span', { class: 'num' }, Math.floor(index / 2) + 1 + '. '));
-    else if (i === (from || 0)) out.push(h('span', { class: 'num' }, Math.floor(index / 2) + 1 + '... '));
-    out.push(h('span', { class: 'ply' + (i + 1 === current ? ' current' : ''), 'data-ply': i + 1, tabindex: '-1' }, moves[i]), ' ');
+    if (south || !pair) {
+      pair = h('span', { class: 'pair' });
+      out.push(pair, ' ');
+    }
+    if (south) pair.append(h('span', { class: 'num' }, Math.floor(index / 2) + 1 + '. '));
+    else if (i === (from || 0)) pair.append(h('span', { class: 'num' }, Math.floor(index / 2) + 1 + '... '));
+    else pair.append(' ');
+    const took = captures && captures[i];
+    pair.append(h('span', { class: 'ply' + (i + 1 === current ? ' current' : '') + (took ? ' took' : ''), 'data-ply': i + 1, tabindex: '-1' },
+      moves[i], took ? h('span', { class: 'capture', title: t('captured', { n: took }) }, '×' + took) : null));
   }
   return out;
 }
 
-// "28–20" from `you`'s side (yours first), or South's first for a watcher.
-function scoreFor(score, you) {
-  const [s, n] = score.split('-');
-  return you === 'N' ? n + '–' + s : s + '–' + n;
-}
-
+// How a game ended, as its reader sees it: the winner's score first (a draw: the reader's, or
+// South's for a watcher), then why. A game the players ended before any seed was captured shows
+// no score (a 0–0 would read as the result).
 function endText(end, you) {
-  const score = scoreFor(end.score, you) + ' — ' + t('reason.' + end.reason);
+  if (end.reason === 'aborted') return t('aborted');
+  const [s, n] = end.score.split('-');
+  const first = end.winner || you || 'S';
+  const shown = first === 'N' ? n + '–' + s : s + '–' + n;
+  const byPlayers = ['resign', 'agreement', 'time'].includes(end.reason);
+  const none = Number(s) + Number(n) === 0;
+  const score = (byPlayers && none ? '' : shown + ' ') + '— ' + t('reason.' + end.reason);
   if (!end.winner) return t('drawn', { score });
   if (you) return t(end.winner === you ? 'won' : 'lost', { score });
   return t('winnerIs', { side: sideName(end.winner), score });
@@ -180,7 +192,8 @@ function nameInput(id) {
 
 function levelSelect() {
   const s = h('select', { name: 'level' });
-  for (let i = 1; i <= 10; i++) s.append(h('option', { value: i, selected: i === 3 }, String(i)));
+  // Each level with a word for how strong it is (one word for each pair of levels).
+  for (let i = 1; i <= 10; i++) s.append(h('option', { value: i, selected: i === 3 }, i + ' · ' + t('levelDesc.' + (i % 2 ? i : i - 1))));
   return s;
 }
 function sideSelect(withRandom) {
@@ -426,12 +439,27 @@ function gamePage(id) {
     SAYINGS.map((code) => h('button', { class: 'secondary say', id: 'say-' + code, onclick: () => send({ type: 'say', what: code }) }, t('say.' + code))));
   const share = h('div', { class: 'share', id: 'share', hidden: true });
   const moves = h('div', { class: 'moves', id: 'moves', onclick: (e) => {
-    const p = e.target.dataset && e.target.dataset.ply;
+    const el = e.target.closest && e.target.closest('[data-ply]');
+    const p = el && el.dataset.ply;
     if (p) lookAt(Number(p));
   } });
   const live = h('button', { class: 'secondary', id: 'live', hidden: true, onclick: () => lookAt(null) }, t('backToGame') + ' ▶|');
   const undo = h('button', { class: 'secondary', id: 'undo', hidden: true, onclick: () => send({ type: 'undo' }) }, t('undo'));
   const rematch = h('button', { id: 'rematch', hidden: true, onclick: () => openRematch() }, t('rematch'));
+  const newGame = h('a', { class: 'button secondary', id: 'new-game', href: '/', hidden: true }, t('newGame'));
+  // Turning the board round: the player (or watcher) picks which side sits at the bottom.
+  let flipped = false;
+  const flip = h('button', { class: 'secondary', id: 'flip', onclick: () => {
+    flipped = !flipped;
+    board.setBottom(bottomSide());
+    redraw();
+  } }, t('flip'));
+  // While the connection is down: nothing can be played, the clocks stand still, the page says so
+  // and reconnects by itself.
+  let offline = false;
+  // The rematch the game already led to when this page opened (a watcher is taken only to one
+  // that starts while watching).
+  let rematchAtStart;
   // Resigning takes two presses: the first turns the button into "Confirm", for a few seconds.
   const unconfirm = () => {
     clearTimeout(resign.timer);
@@ -487,10 +515,15 @@ function gamePage(id) {
   // A player's private link to continue on another device: it carries the seat's token.
   const resume = h('details', { class: 'resume', id: 'resume', hidden: true });
   fill(app, title, topPlayer, boardWrap, bottomPlayer, status, said, seatNote, share,
-    offerBox, h('div', { class: 'row' }, rematch, review, undo, offerTakeback, offerDraw, resign, live),
+    offerBox, h('div', { class: 'row' }, rematch, newGame, review, undo, offerTakeback, offerDraw, resign, live),
     quick, h('div', { class: 'row' }, coachToggle), coachBox,
     h('h2', {}, t('moves')), moves,
-    h('div', { class: 'row' }, download, copyPos, analyse), hint, resume);
+    h('div', { class: 'row' }, download, copyPos, analyse, flip), hint, resume);
+
+  function bottomSide() {
+    const own = you || 'S';
+    return flipped ? (own === 'S' ? 'N' : 'S') : own;
+  }
 
   function send(msg) {
     if (socket && socket.readyState === WebSocket.OPEN) {
@@ -513,7 +546,7 @@ function gamePage(id) {
     const last = v.moves.length ? LETTERS.indexOf(v.moves[v.moves.length - 1]) : undefined;
     const playing = !v.end && !waitingForFriend(v);
     const risk = coachOn && myTurn(v) && !pending ? coachRisk : null;
-    return { legal: myTurn(v) && !pending ? v.legal : '', last, turn: playing ? v.to_move : undefined, risk };
+    return { legal: myTurn(v) && !pending && !offline ? v.legal : '', last, turn: playing ? v.to_move : undefined, risk };
   }
 
   // A house was pressed: the move, or why it cannot be played.
@@ -523,7 +556,8 @@ function gamePage(id) {
     const i = LETTERS.indexOf(letter);
     const mine = you && (i < 6 ? 'S' : 'N') === you;
     let why = null;
-    if (browse !== null) why = t('why.browsing');
+    if (offline) why = t('connectionLost');
+    else if (browse !== null) why = t('why.browsing');
     else if (!you) why = t('err.not-a-player');
     else if (v.end) why = t('err.game-over');
     else if (waitingForFriend(v)) why = t('why.waiting');
@@ -556,7 +590,9 @@ function gamePage(id) {
 
   function drawOffer(v) {
     let parts = null;
-    if (v.rematch && you && v.mode === 'friend') {
+    if (v.rematch && !you) {
+      parts = [h('span', {}, t('watchRematch')), h('a', { class: 'button', id: 'watch-rematch', href: '/game/' + v.rematch }, t('openWatchRematch'))];
+    } else if (v.rematch && you && v.mode === 'friend') {
       parts = [h('span', {}, t('offer.rematchReady')), h('button', { id: 'open-rematch', onclick: openRematch }, t('offer.openRematch'))];
     } else if (v.offer && you && !v.end) {
       const what = v.offer.what;
@@ -580,7 +616,7 @@ function gamePage(id) {
     for (const el of app.querySelectorAll('.clock')) {
       const side = el.dataset.side;
       let ms = clockState.remaining_ms[side === 'S' ? 0 : 1];
-      if (clockState.running === side) ms = Math.max(0, ms - (performance.now() - clockState.at));
+      if (clockState.running === side && !offline) ms = Math.max(0, ms - (performance.now() - clockState.at));
       const secs = Math.ceil(ms / 1000);
       el.textContent = Math.floor(secs / 60) + ':' + String(secs % 60).padStart(2, '0');
       el.classList.toggle('running', clockState.running === side);
@@ -666,21 +702,21 @@ function gamePage(id) {
   }
 
   function drawPanel(v) {
-    const text = animating ? animatingText(animating) : browse !== null ? t('lookingBack', { n: browse, total: v.moves.length }) : describe(v);
+    const text = offline ? t('connectionLost') : animating ? animatingText(animating) : browse !== null ? t('lookingBack', { n: browse, total: v.moves.length }) : describe(v);
     status.textContent = text;
-    status.className = 'status' + (v.end && !animating ? ' over' : '') + (myTurn(v) && !animating && !pending && browse === null ? ' yours' : '');
+    status.className = 'status' + (offline ? ' offline' : '') + (v.end && !animating ? ' over' : '') + (myTurn(v) && !animating && !pending && browse === null ? ' yours' : '');
     if (!animating) setTitle(v.end ? endText(v.end, you) : describe(v));
     title.textContent = v.mode === 'computer' ? t('title.computerGame', { n: v.level })
       : nameOf('S', v) && nameOf('N', v) ? t('vs', { south: nameOf('S', v), north: nameOf('N', v) }) : t('title.friendGame');
     drawSeatNote(v);
-    const top = you === 'N' ? 'S' : 'N';
+    const top = bottomSide() === 'N' ? 'S' : 'N';
     playerChip(topPlayer, top, v);
     playerChip(bottomPlayer, top === 'S' ? 'N' : 'S', v);
     // The server sends the time left when it sent the state; the page counts the running clock
     // down from the moment the state arrived.
-    clockState = v.clock ? { ...v.clock, at: performance.now() } : null;
+    clockState = v.clock ? { ...v.clock, remaining_ms: [...v.clock.remaining_ms], at: performance.now() } : null;
     tickClocks();
-    fill(moves, notation(v.start, v.moves, browse === null ? v.moves.length : browse));
+    fill(moves, notation(v.start, v.moves, browse === null ? v.moves.length : browse, 0, v.captures));
     if (browse === null) moves.scrollTop = moves.scrollHeight;
     undo.hidden = !(v.mode === 'computer' && you && !v.end);
     undo.disabled = !!v.thinking || !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m));
@@ -693,6 +729,7 @@ function gamePage(id) {
     offerTakeback.disabled = !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m));
     rematch.hidden = !(v.end && you) || (!!v.rematch && v.mode === 'friend');
     rematch.textContent = t('rematch');
+    newGame.hidden = !(v.end && you);
     drawOffer(v);
     live.hidden = browse === null;
     drawShare(v);
@@ -711,6 +748,7 @@ function gamePage(id) {
     coachToggle.hidden = !you || !!v.end;
     coach(v);
     document.body.dataset.ply = v.moves.length;
+    document.body.dataset.offline = offline ? '1' : '0';
     document.body.dataset.over = v.end && !animating ? '1' : '0';
     document.body.dataset.waiting = you && waitingForFriend(v) ? '1' : '0';
   }
@@ -845,7 +883,8 @@ function gamePage(id) {
       const msg = JSON.parse(e.data);
       if (msg.type === 'welcome') {
         you = msg.you;
-        board.setBottom(you || 'S');
+        offline = false;
+        board.setBottom(bottomSide());
       } else if (msg.type === 'state') {
         retry = 500;
         if (you && msg.game.mode === 'friend' && !msg.game.seated[you === 'S' ? 0 : 1]) {
@@ -856,6 +895,12 @@ function gamePage(id) {
           return;
         }
         view = msg.game;
+        if (rematchAtStart === undefined) rematchAtStart = view.rematch;
+        // A watcher follows the players to the rematch they start.
+        if (!you && view.rematch && view.rematch !== rematchAtStart) {
+          location.href = '/game/' + view.rematch;
+          return;
+        }
         show(view);
       } else if (msg.type === 'said' && SAYINGS.includes(msg.what)) {
         const text = t('say.' + msg.what);
@@ -875,7 +920,15 @@ function gamePage(id) {
       }
     };
     socket.onclose = () => {
-      status.textContent = t('connecting');
+      if (!offline && clockState && clockState.running) {
+        // The clock stands still at what it showed: the server's answer on reconnecting says
+        // the time really left.
+        const i = clockState.running === 'S' ? 0 : 1;
+        clockState.remaining_ms[i] = Math.max(0, clockState.remaining_ms[i] - (performance.now() - clockState.at));
+      }
+      offline = true;
+      if (view && !animating) redraw();
+      status.textContent = t('connectionLost');
       setTimeout(connect, retry);
       // At most 4 s between tries: after a server restart the clocks wait 5 s for the pages.
       retry = Math.min(retry * 2, 4000);

@@ -227,6 +227,10 @@ const STRINGS = {
 
 // Names, invitations, records and quick messages between players.
 Object.assign(STRINGS.en, {
+  'captured': '{n} seeds captured', 
+  'language': 'Language', 'connectionLost': 'Connection lost: reconnecting… (nothing can be played until it is back)',
+  'flip': 'Flip board', 'reason.aborted': 'aborted before the first move', 'abort': 'Abort', 'aborted': 'Game aborted: no result.', 'watchRematch': 'The players started a rematch.', 'openWatchRematch': 'Watch the rematch',
+  'levelDesc.1': 'beginner', 'levelDesc.3': 'casual', 'levelDesc.5': 'club player', 'levelDesc.7': 'strong', 'levelDesc.9': 'expert',
   'err.not-host': 'Only the player who sent the invitation can send a new one.', 
   'say.label': 'Quick messages', 'say.good-luck': 'Good luck!', 'say.your-move': 'Your move!', 'say.well-played': 'Well played', 'say.thank-you': 'Thank you', 'say.good-game': 'Good game',
   'say.from': '{name} says: {text}', 'say.sent': 'Sent: {text}',
@@ -241,6 +245,10 @@ Object.assign(STRINGS.en, {
   'err.bad-name': 'A name is at most 40 characters.', 'err.started': 'The game has started: that was only possible before the first move.', 'err.no-free-seat': 'There is no seat to invite anyone to.',
 });
 Object.assign(STRINGS.fr, {
+  'captured': '{n} graines prises', 
+  'language': 'Langue', 'connectionLost': 'Connexion perdue : reconnexion… (rien ne peut être joué d’ici là)',
+  'flip': 'Retourner le plateau', 'reason.aborted': 'annulée avant le premier coup', 'abort': 'Annuler la partie', 'aborted': 'Partie annulée : pas de résultat.', 'watchRematch': 'Les joueurs ont commencé une revanche.', 'openWatchRematch': 'Regarder la revanche',
+  'levelDesc.1': 'débutant', 'levelDesc.3': 'loisir', 'levelDesc.5': 'joueur de club', 'levelDesc.7': 'fort', 'levelDesc.9': 'expert',
   'err.not-host': 'Seule la personne qui a envoyé l’invitation peut en envoyer une nouvelle.', 
   'say.label': 'Messages rapides', 'say.good-luck': 'Bonne chance !', 'say.your-move': 'À vous de jouer !', 'say.well-played': 'Bien joué', 'say.thank-you': 'Merci', 'say.good-game': 'Belle partie',
   'say.from': '{name} dit : {text}', 'say.sent': 'Envoyé : {text}',
@@ -255,6 +263,10 @@ Object.assign(STRINGS.fr, {
   'err.bad-name': 'Un nom fait au plus 40 caractères.', 'err.started': 'La partie a commencé : ce n’était possible qu’avant le premier coup.', 'err.no-free-seat': 'Il n’y a pas de place à laquelle inviter quelqu’un.',
 });
 Object.assign(STRINGS.es, {
+  'captured': '{n} semillas capturadas', 
+  'language': 'Idioma', 'connectionLost': 'Conexión perdida: reconectando… (no se puede jugar hasta que vuelva)',
+  'flip': 'Girar el tablero', 'reason.aborted': 'anulada antes de la primera jugada', 'abort': 'Anular la partida', 'aborted': 'Partida anulada: sin resultado.', 'watchRematch': 'Los jugadores han empezado una revancha.', 'openWatchRematch': 'Ver la revancha',
+  'levelDesc.1': 'principiante', 'levelDesc.3': 'aficionado', 'levelDesc.5': 'jugador de club', 'levelDesc.7': 'fuerte', 'levelDesc.9': 'experto',
   'err.not-host': 'Solo quien envió la invitación puede enviar una nueva.', 
   'say.label': 'Mensajes rápidos', 'say.good-luck': '¡Buena suerte!', 'say.your-move': '¡Te toca!', 'say.well-played': 'Bien jugado', 'say.thank-you': 'Gracias', 'say.good-game': 'Buena partida',
   'say.from': '{name} dice: {text}', 'say.sent': 'Enviado: {text}',
@@ -269,6 +281,10 @@ Object.assign(STRINGS.es, {
   'err.bad-name': 'Un nombre tiene como mucho 40 caracteres.', 'err.started': 'La partida ya ha empezado: eso solo se podía antes de la primera jugada.', 'err.no-free-seat': 'No hay ningún puesto al que invitar a nadie.',
 });
 Object.assign(STRINGS.ca, {
+  'captured': '{n} llavors capturades', 
+  'language': 'Llengua', 'connectionLost': 'Connexió perduda: reconnectant… (no es pot jugar fins que torni)',
+  'flip': 'Gira el tauler', 'reason.aborted': 'anul·lada abans de la primera jugada', 'abort': 'Anul·la la partida', 'aborted': 'Partida anul·lada: sense resultat.', 'watchRematch': 'Els jugadors han començat una revenja.', 'openWatchRematch': 'Mira la revenja',
+  'levelDesc.1': 'principiant', 'levelDesc.3': 'aficionat', 'levelDesc.5': 'jugador de club', 'levelDesc.7': 'fort', 'levelDesc.9': 'expert',
   'err.not-host': 'Només qui ha enviat la invitació en pot enviar una de nova.', 
   'say.label': 'Missatges ràpids', 'say.good-luck': 'Bona sort!', 'say.your-move': 'Et toca!', 'say.well-played': 'Ben jugat', 'say.thank-you': 'Gràcies', 'say.good-game': 'Bona partida',
   'say.from': '{name} diu: {text}', 'say.sent': 'Enviat: {text}',
@@ -328,16 +344,17 @@ const RULES = {
   },
 };
 
-// The capture example, the same board in every language: South's D (4 seeds) sows E, F, a, b;
-// b then holds 3 and a holds 2, so South captures 5.
+// The capture example, the same board in every language, shown after the move it tells of (the
+// ring marks the move just played, as on a game's board): from 0-0-0-4-0-0-1-2-4-0-3-2-16-16-S,
+// South's D (4 seeds) sowed E, F, a, b; b then held 3 and a held 2, so South captured 5.
 const CAPTURE_CAPTIONS = {
-  en: 'South plays D: the last seed makes 3 in b, and a has 2: South captures 5.',
-  fr: 'Sud joue D : la dernière graine fait 3 en b, et a en a 2 : Sud prend 5 graines.',
-  es: 'Sur juega D: la última semilla deja 3 en b, y a tiene 2: Sur captura 5.',
-  ca: 'Sud juga D: l’última llavor deixa 3 a b, i a en té 2: Sud en captura 5.',
+  en: 'South has just played D: its last seed made 3 in b, and a had 2, so South captured those 5 seeds (a and b are empty now).',
+  fr: 'Sud vient de jouer D : sa dernière graine a fait 3 en b, et a en avait 2, donc Sud a pris ces 5 graines (a et b sont vides maintenant).',
+  es: 'Sur acaba de jugar D: su última semilla ha dejado 3 en b, y a tenía 2, así que Sur ha capturado esas 5 semillas (a y b están vacías ahora).',
+  ca: 'Sud acaba de jugar D: la seva última llavor ha deixat 3 a b, i a en tenia 2, així que Sud ha capturat aquestes 5 llavors (a i b són buides ara).',
 };
 for (const lang of Object.keys(RULES)) {
-  RULES[lang].sections[2].d = ['0-0-0-4-0-0-1-2-4-0-3-2-16-16-S', 3, CAPTURE_CAPTIONS[lang]];
+  RULES[lang].sections[2].d = ['0-0-0-0-1-1-0-0-4-0-3-2-21-16-N', 3, CAPTURE_CAPTIONS[lang]];
 }
 
 // Local storage that may be missing or refused (private windows, strict settings): reads give

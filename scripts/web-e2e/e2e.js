@@ -131,12 +131,25 @@ async function gameAgainstComputer(browser) {
   check(/won|lost|Draw/.test(status), 'result shown: ' + status);
   const record = await (await page.request.get(page.url().replace('/game/', '/api/games/') + '/record')).text();
   check(record.includes('[Result'), 'record downloadable');
-  // The score is read from the player's side: North's seeds first.
+  // The winner's score first (a draw: the reader's, North's here).
   const end = (await (await page.request.get(page.url().replace('/game/', '/api/games/'))).json()).end;
   const [south, north] = end.score.split('-');
-  check(status.includes(north + '–' + south), `North reads North's score first: "${status}" for ${end.score}`);
-  // After the end: no undo, no key hint, a rematch; the result is not written in the accent colour.
+  const first = end.winner === 'S' ? south + '–' + north : north + '–' + south;
+  check(status.includes(first), `the winner's score first: "${status}" for ${JSON.stringify(end)}`);
+  // After the end: no undo, no key hint, a rematch and a new game; the result is not written in
+  // the accent colour.
   check(await page.isHidden('#undo'), 'no undo after the end');
+  check(await page.isVisible('#new-game'), 'a new game beside the rematch');
+  // Captures are marked in the move list, and each move number stays on the line of its moves.
+  const captures = await page.$$eval('#moves span.ply.took .capture', (els) => els.map((e) => e.textContent));
+  check(captures.length > 0 && captures.every((c) => /^×\d+$/.test(c)), 'captures marked: ' + captures);
+  const split = await page.$$eval('#moves .pair', (els) => els.filter((e) => {
+    // Each part's middle (padding makes the move's box taller than its number's); a part on
+    // another line would be a whole line (about 29 px) away.
+    const mids = [...e.children].map((c) => { const r = c.getBoundingClientRect(); return (r.top + r.bottom) / 2; });
+    return mids.some((y) => Math.abs(y - mids[0]) > 8);
+  }).map((e) => e.textContent));
+  check(split.length === 0, 'move numbers kept with their moves: ' + split);
   check((await page.textContent('.keys-hint')) === '', 'no key hint after the end');
   const colours = await page.evaluate(() => [getComputedStyle(document.getElementById('status')).color,
     getComputedStyle(document.querySelector('button#rematch')).backgroundColor]);
@@ -409,8 +422,12 @@ async function friendConveniences(browser) {
   check((await a.page.textContent('#status')).includes('Draw'), 'a draw: ' + await a.page.textContent('#status'));
   check((await b.page.textContent('#status')).includes('Tablas'), 'in Spanish: ' + await b.page.textContent('#status'));
   check(await a.page.isHidden('#resign'), 'no resigning after the end');
-  // South asks for the rematch and plays North there; North is offered the same game as South.
+  // A watcher of the finished game is taken to the rematch when the players start it.
   const first = a.page.url();
+  const watcher = await newPage(browser);
+  await watcher.page.goto(first);
+  await watcher.page.waitForFunction(() => document.body.dataset.over === '1');
+  // South asks for the rematch and plays North there; North is offered the same game as South.
   await a.page.click('#rematch');
   await a.page.waitForURL((u) => u.href !== first);
   await b.page.waitForSelector('#open-rematch');
@@ -432,6 +449,11 @@ async function friendConveniences(browser) {
   for (const x of [a, b]) await x.page.waitForFunction(() => document.body.dataset.over === '1');
   check((await b.page.textContent('#status')).includes('Has ganado'), 'the resignation, in Spanish: ' + await b.page.textContent('#status'));
   check((await a.page.textContent('#status')).includes('resignation'), 'the reason: ' + await a.page.textContent('#status'));
+  await watcher.page.waitForURL(a.page.url());
+  await watcher.page.waitForFunction(() => document.body.dataset.over === '1');
+  const seen = await watcher.page.textContent('#status');
+  check(seen.includes('South wins') && seen.includes('by resignation') && !seen.includes('0–0'), 'the watcher followed, and reads no 0–0: ' + seen);
+  await watcher.context.close();
   await b.page.screenshot({ path: OUT + '/friend-resigned-es.png' });
   for (const x of [a, b]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
   console.log('friend conveniences: takeback, draw declined and accepted, rematch, resignation');
@@ -454,6 +476,56 @@ async function clockGame(browser) {
   check(!page.errors, 'no script errors');
   await context.close();
   console.log('clock game: 5+3 against the computer');
+}
+
+// The game page's edges, in French on a phone: the language menu's label, the levels' words, a
+// lost connection (no house playable, the clock stands still, back by itself), the board flipped,
+// and the rules' capture diagram after its move.
+async function gamePageEdges(browser) {
+  const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 }, locale: 'fr-FR' });
+  let dropping = false;
+  const sockets = [];
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    if (dropping) { ws.close(); return; }
+    ws.connectToServer();
+    sockets.push(ws);
+  });
+  await page.goto(BASE + '/');
+  check(await page.getAttribute('#lang', 'aria-label') === 'Langue', 'the language menu is labelled in French');
+  check((await page.textContent('#computer-form select[name=level] option[value="1"]')).includes('débutant'), 'levels have words');
+  await page.selectOption('#computer-form select[name=level]', '1');
+  await page.selectOption('#computer-form select[name=clock]', '5');
+  await page.click('#play-computer');
+  await page.waitForSelector('g.house.legal');
+  await page.click('g.house.legal[data-house="F"]');
+  await waitPly(page, 2);
+  await page.waitForSelector('.player.bottom .clock.running');
+  dropping = true;
+  for (const ws of sockets) await ws.close();
+  await page.waitForFunction(() => document.body.dataset.offline === '1');
+  check((await page.textContent('#status')).includes('Connexion perdue'), 'the page says the connection is lost: ' + await page.textContent('#status'));
+  check((await page.$$('g.house.legal')).length === 0, 'no house playable while offline');
+  const frozen = await page.textContent('.player.bottom .clock');
+  await page.waitForTimeout(1500);
+  check(await page.textContent('.player.bottom .clock') === frozen, 'the clock stands still while offline');
+  await page.screenshot({ path: OUT + '/connection-lost-fr-phone.png' });
+  dropping = false;
+  await page.waitForFunction(() => document.body.dataset.offline === '0', null, { timeout: 10000 });
+  await page.waitForSelector('g.house.legal');
+  // The board turned round: North at the bottom, and back.
+  check((await page.textContent('.player.bottom')).includes('Sud'), 'South at the bottom');
+  await page.click('#flip');
+  check((await page.textContent('.player.bottom')).includes('Nord'), 'flipped: North at the bottom');
+  await page.click('#flip');
+  check((await page.textContent('.player.bottom')).includes('Sud'), 'flipped back');
+  await page.goto(BASE + '/rules');
+  const caption = await page.textContent('figure.diagram:nth-of-type(2) figcaption').catch(() => '');
+  const captions = await page.$$eval('figure.diagram figcaption', (els) => els.map((e) => e.textContent));
+  check(captions.some((c) => c.includes('vient de jouer D')), 'the capture diagram is after D: ' + captions + caption);
+  await page.screenshot({ path: OUT + '/rules-capture-fr-phone.png', fullPage: true });
+  check(!page.errors, 'no script errors');
+  await context.close();
+  console.log('game page edges: language label, levels, connection lost, flip, rules diagram');
 }
 
 // What a bad position is called in each language: errors from the server are shown in the
@@ -681,7 +753,7 @@ async function securityHeaders(browser) {
   let failed = false;
   // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
-  for (const test of [securityHeaders, friendGame, invitations, friendConveniences, gameAgainstComputer, clockGame, analysisVariation, coach, colours, pages]) {
+  for (const test of [securityHeaders, friendGame, invitations, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, analysisVariation, coach, colours, pages]) {
     if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);
