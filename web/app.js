@@ -476,6 +476,8 @@ function gamePage(id) {
     resign.textContent = t('resign.confirm');
     resign.timer = setTimeout(unconfirm, 4000);
   } }, t('resign'));
+  // Calling the game off before one's first move: it ends with no result.
+  const abort = h('button', { class: 'secondary', id: 'abort', hidden: true, onclick: () => send({ type: 'abort' }) }, t('abort'));
   const offerDraw = h('button', { class: 'secondary', id: 'offer-draw', hidden: true, onclick: () => send({ type: 'offer', what: 'draw' }) }, t('offer.draw'));
   const offerTakeback = h('button', { class: 'secondary', id: 'offer-takeback', hidden: true, onclick: () => send({ type: 'offer', what: 'takeback' }) }, t('offer.takeback'));
   // An offer between friends (a draw, a takeback): the one it is made to answers it, the one who
@@ -515,7 +517,7 @@ function gamePage(id) {
   // A player's private link to continue on another device: it carries the seat's token.
   const resume = h('details', { class: 'resume', id: 'resume', hidden: true });
   fill(app, title, topPlayer, boardWrap, bottomPlayer, status, said, seatNote, share,
-    offerBox, h('div', { class: 'row' }, rematch, newGame, review, undo, offerTakeback, offerDraw, resign, live),
+    offerBox, h('div', { class: 'row' }, rematch, newGame, review, undo, offerTakeback, offerDraw, abort, resign, live),
     quick, h('div', { class: 'row' }, coachToggle), coachBox,
     h('h2', {}, t('moves')), moves,
     h('div', { class: 'row' }, download, copyPos, analyse, flip), hint, resume);
@@ -724,6 +726,7 @@ function gamePage(id) {
     const friends = v.mode === 'friend';
     quick.hidden = !(you && friends && v.seated[0] && v.seated[1]);
     resign.hidden = !playing;
+    abort.hidden = !(you && !v.end && !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m)));
     offerDraw.hidden = !(playing && friends);
     offerTakeback.hidden = !(playing && friends);
     offerTakeback.disabled = !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m));

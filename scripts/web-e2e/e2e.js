@@ -352,6 +352,12 @@ async function invitations(browser) {
   check((await g.page.textContent('.player.top')).includes('South: Abuela Rosa'), 'he sees her name: ' + await g.page.textContent('.player.top'));
   check((await a.page.textContent('h1')).includes('Abuela Rosa contra Léo'), 'both names in the title: ' + await a.page.textContent('h1'));
   await g.page.screenshot({ path: OUT + '/names-phone.png' });
+  // He has not moved yet: he may call the game off, and it ends with no result.
+  check(await a.page.isHidden('#abort'), 'no abort after one\'s own first move');
+  await g.page.click('#abort');
+  await a.page.waitForFunction(() => document.body.dataset.over === '1');
+  check((await a.page.textContent('#status')).includes('Partida anulada: sin resultado'), 'aborted, in Spanish: ' + await a.page.textContent('#status'));
+  check((await g.page.textContent('#status')).includes('Game aborted: no result'), 'aborted, in English: ' + await g.page.textContent('#status'));
   // My games names him, and gives every game as one file.
   await a.page.goto(BASE + '/');
   await a.page.waitForSelector('#my-games li');
@@ -361,6 +367,7 @@ async function invitations(browser) {
   const file = require('fs').readFileSync(await download.path(), 'utf8');
   check(download.suggestedFilename() === 'oware-games.ogn', 'the file name: ' + download.suggestedFilename());
   check(file.includes('[South "Abuela Rosa"]') && file.includes('[North "Léo"]'), 'the record names both: ' + file.slice(0, 300));
+  check(file.includes('[Termination "aborted"]') && file.includes('[Result "*"]'), 'an aborted game has no result: ' + file.slice(0, 400));
   for (const x of [a, wrong, g]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
   console.log('invitations: own link, plain address, new link, freed seat, names, download all');
 }

@@ -199,6 +199,12 @@ impl Games {
         run_to_the_end(async move { room.resign(&store, token.as_deref()).await }).await
     }
 
+    /// A player calls the game off before their first move (see [`Room::abort`]).
+    pub async fn abort(&self, room: &Arc<Room>, token: Option<&str>) -> Result<(), GameError> {
+        let (room, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
+        run_to_the_end(async move { room.abort(&store, token.as_deref()).await }).await
+    }
+
     /// Answers an offer (see [`Room::answer`]); a takeback restarts a clock, which is watched.
     pub async fn answer(
         &self,

@@ -44,14 +44,17 @@ pub enum Outcome {
     Resigned(Side),
     /// The players agreed a draw.
     Agreed,
+    /// A player called the game off before their first move: no result.
+    Aborted,
 }
 
 impl Outcome {
-    /// As stored: `resign:S`, `resign:N`, `agreed`.
+    /// As stored: `resign:S`, `resign:N`, `agreed`, `aborted`.
     pub fn word(self) -> String {
         match self {
             Outcome::Resigned(side) => format!("resign:{}", side.letter()),
             Outcome::Agreed => "agreed".to_string(),
+            Outcome::Aborted => "aborted".to_string(),
         }
     }
 
@@ -59,6 +62,7 @@ impl Outcome {
     pub fn parse(text: &str) -> Option<Outcome> {
         match text {
             "agreed" => Some(Outcome::Agreed),
+            "aborted" => Some(Outcome::Aborted),
             "resign:S" => Some(Outcome::Resigned(Side::South)),
             "resign:N" => Some(Outcome::Resigned(Side::North)),
             _ => None,
@@ -230,8 +234,8 @@ pub struct OfferView {
 /// How a finished game ended.
 #[derive(Debug, Clone, Serialize)]
 pub struct EndView {
-    /// The rules' reason (`capture`, `repetition`, …), `time` when a flag fell, `resign` or
-    /// `agreement`.
+    /// The rules' reason (`capture`, `repetition`, …), `time` when a flag fell, `resign`,
+    /// `agreement`, or `aborted` (no result).
     pub reason: &'static str,
     /// `25-23`, South first.
     pub score: String,

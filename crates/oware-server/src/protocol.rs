@@ -2,7 +2,8 @@
 //!
 //! Client to server: `{"type":"move","move":"F","ply":12}` (`ply`, the number of moves the client
 //! saw, is optional but lets the server refuse a move meant for an older position),
-//! `{"type":"undo"}` (against the computer), `{"type":"resign"}`,
+//! `{"type":"undo"}` (against the computer), `{"type":"resign"}`, `{"type":"abort"}` (before the
+//! player's first move: the game ends with no result),
 //! `{"type":"offer","what":"draw"|"takeback"}` and `{"type":"answer","accept":true|false}` (between
 //! friends; the one who offered withdraws with either answer),
 //! `{"type":"say","what":"good-luck"|"your-move"|"well-played"|"thank-you"|"good-game"}` (a quick
@@ -41,6 +42,8 @@ pub enum ClientMessage {
     Undo,
     /// Resign the game.
     Resign,
+    /// Call the game off before one's first move.
+    Abort,
     /// Offer the other player something (between friends).
     Offer {
         /// `draw` or `takeback`.

@@ -301,6 +301,7 @@ impl Room {
                         reason: match outcome {
                             Outcome::Resigned(_) => "resign",
                             Outcome::Agreed => "agreement",
+                            Outcome::Aborted => "aborted",
                         },
                         score: format!(
                             "{}-{}",
@@ -309,7 +310,7 @@ impl Room {
                         ),
                         winner: match outcome {
                             Outcome::Resigned(side) => Some(side_letter(side.opponent())),
-                            Outcome::Agreed => None,
+                            Outcome::Agreed | Outcome::Aborted => None,
                         },
                     }),
                     None => game.end().map(|end| EndView {
@@ -719,6 +720,23 @@ impl Room {
             }
         }
         self.finish(store, Outcome::Resigned(side)).await
+    }
+
+    /// The holder of `token` calls the game off before their own first move: it ends with no
+    /// result (a friend who never came, a wrong setting, a change of mind).
+    pub async fn abort(&self, store: &StoreWriter, token: Option<&str>) -> Result<(), GameError> {
+        let side = self.player(token)?;
+        let _turn = self.turn.lock().await;
+        {
+            let state = self.lock();
+            if state.over() {
+                return Err(GameError::Finished);
+            }
+            if state.game.moves().iter().any(|m| m.side() == side) {
+                return Err(GameError::Started);
+            }
+        }
+        self.finish(store, Outcome::Aborted).await
     }
 
     /// Ends the game by the players' decision, stored, then announced.

@@ -229,6 +229,7 @@ async fn handle_message(
         }
         ClientMessage::Undo => state.games.undo(room, seat.as_deref()).await,
         ClientMessage::Resign => state.games.resign(room, seat.as_deref()).await,
+        ClientMessage::Abort => state.games.abort(room, seat.as_deref()).await,
         ClientMessage::Offer { what } => match OfferKind::parse(&what) {
             Some(kind) => room.offer(seat.as_deref(), kind),
             None => {

@@ -305,3 +305,33 @@ async fn quick_messages_reach_the_other_player_and_the_watchers_as_codes() {
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_player_may_abort_before_their_first_move_and_the_game_has_no_result() {
+    let server = TestServer::start(quick_config()).await;
+    let addr = server.addr;
+    let (id, south_token, _) =
+        create(addr, json!({"mode":"friend","side":"S","name":"Rosa"})).await;
+    let (north_token, _) = join_friend(addr, &id).await;
+    let mut south = Client::connect(addr, &id, Some(&south_token)).await;
+    let mut north = Client::connect(addr, &id, Some(&north_token)).await;
+    south.play("F").await;
+    north.wait_for(|g| g["moves"] == "F").await;
+    // South has moved: too late for South; North has not: North may.
+    south.send_text(r#"{"type":"abort"}"#).await;
+    assert_eq!(next_of(&mut south, "error").await["code"], "started");
+    north.send_text(r#"{"type":"abort"}"#).await;
+    south.wait_for(|g| !g["end"].is_null()).await;
+    assert_eq!(south.game["end"]["reason"], "aborted", "{}", south.game);
+    assert!(south.game["end"]["winner"].is_null());
+    let text = record(addr, &id).await;
+    assert!(text.contains("[Result \"*\"]"), "{text}");
+    assert!(text.contains("[Termination \"aborted\"]"), "{text}");
+    assert!(text.contains("[South \"Rosa\"]"), "{text}");
+    // Nothing more can be played, and the game stays ended after a reload.
+    assert_eq!(south.play("A").await["code"], "game-over");
+    assert_eq!(view(addr, &id).await["end"]["reason"], "aborted");
+    south.close().await;
+    north.close().await;
+    server.stop().await;
+}

@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 
+use oware_rules::ogn::Outcome;
 use oware_rules::{Game, Position, Side};
 
 use super::{parse_body, parse_position, parse_rules};
@@ -335,12 +336,13 @@ pub(super) async fn game_record(
     // A game the players or a clock ended (a resignation, an agreed draw, a flag) is unfinished
     // by the rules: its record gets that result, and a comment after the last move says how.
     let ended = view.end.filter(|_| game.end().is_none()).map(|end| {
-        let winner = match end.winner {
-            Some('S') => Some(Side::South),
-            Some('N') => Some(Side::North),
-            _ => None,
+        let outcome = match (end.winner, end.reason) {
+            (Some('S'), _) => Outcome::SouthWins,
+            (Some('N'), _) => Outcome::NorthWins,
+            (_, "aborted") => Outcome::Unfinished,
+            _ => Outcome::Draw,
         };
-        let loser = if winner == Some(Side::South) {
+        let loser = if outcome == Outcome::SouthWins {
             "North"
         } else {
             "South"
@@ -348,11 +350,12 @@ pub(super) async fn game_record(
         let (termination, how) = match end.reason {
             "resign" => ("resignation", format!("{loser} resigned")),
             "time" => ("time", format!("{loser}'s time ran out")),
+            "aborted" => ("aborted", "aborted before the first move".to_string()),
             _ => ("agreement", "draw agreed".to_string()),
         };
         record::PlayersEnd {
             termination,
-            winner,
+            outcome,
             comment: format!("{how}, {}", end.score),
         }
     });
