@@ -226,23 +226,40 @@ async function createGame(body) {
   }
 }
 
-// The clocks a game may have: minutes each, and seconds added after each move ("5+3").
+// The clocks a game may have: minutes each, and seconds added after each move ("5+3"); between
+// friends also days for each move ("d2": correspondence, for families who play when they can).
 const CLOCKS = ['0', '5', '10', '20', '3+2', '5+3', '10+5'];
+const DAYS = ['d1', 'd2', 'd3', 'd7'];
 
-function clockSelect() {
+function clockSelect(withDays) {
   return h('select', { name: 'clock' }, CLOCKS.map((c) => {
     const [n, s] = c.split('+').map(Number);
     return h('option', { value: c }, n === 0 ? t('clock.none') : s ? t('clock.increment', { n, s }) : t('clock.minutes', { n }));
-  }));
+  }), withDays ? DAYS.map((d) => {
+    const n = Number(d.slice(1));
+    return h('option', { value: d }, n === 1 ? t('clock.day1') : t('clock.days', { n }));
+  }) : null);
 }
 
 function startGame(form, mode) {
   const body = { mode, side: form.side.value, rules: form.rules.value };
   if (mode === 'computer') body.level = Number(form.level.value);
-  const [minutes, increment] = form.clock.value.split('+').map(Number);
-  if (minutes) body.clock = minutes;
-  if (increment) body.increment = increment;
+  if (form.clock.value.startsWith('d')) body.days = Number(form.clock.value.slice(1));
+  else {
+    const [minutes, increment] = form.clock.value.split('+').map(Number);
+    if (minutes) body.clock = minutes;
+    if (increment) body.increment = increment;
+  }
   return createGame(body);
+}
+
+// Time left as a clock shows it: minutes and seconds, or hours or days when there are that many
+// (correspondence games).
+function clockText(ms) {
+  const secs = Math.ceil(ms / 1000);
+  if (secs >= 86400) return t('clock.dh', { d: Math.floor(secs / 86400), h: Math.floor(secs % 86400 / 3600) });
+  if (secs >= 3600) return t('clock.hm', { h: Math.floor(secs / 3600), m: Math.floor(secs % 3600 / 60) });
+  return Math.floor(secs / 60) + ':' + String(secs % 60).padStart(2, '0');
 }
 
 function homePage() {
@@ -271,7 +288,7 @@ function homePage() {
     h('p', {}, t('home.friendHint')),
     h('label', {}, t('side') + ' ', sideSelect(true)),
     h('label', {}, t('ruleset') + ' ', rulesSelect()),
-    h('label', {}, t('clock') + ' ', clockSelect()),
+    h('label', {}, t('clock') + ' ', clockSelect(true)),
     h('button', { type: 'submit', id: 'play-friend' }, t('createLink')));
   const open = h('form', { class: 'card', onsubmit: (e) => {
     e.preventDefault();
@@ -302,17 +319,19 @@ async function showMyGames(section) {
     const other = g.side === 'N' ? 0 : 1;
     const opponent = v.mode === 'computer' ? t('computer', { n: v.level }) : (v.names && v.names[other]) || t('friend');
     let state;
+    const waiting = v.mode === 'friend' && !(v.seated[0] && v.seated[1]);
+    const yours = !v.end && !waiting && v.to_move === g.side;
     if (v.end) state = endText(v.end, g.side);
-    else if (v.mode === 'friend' && !(v.seated[0] && v.seated[1])) state = t('waitingFriend');
-    else state = v.to_move === g.side ? t('yourTurn') : t('theirTurnShort');
+    else if (waiting) state = t('waitingFriend');
+    else state = yours ? t('yourTurn') : t('theirTurnShort');
     const plies = v.moves.length;
     // Forgetting takes the game off this list only: its link (and the seat it holds) still works.
     const forget = h('button', { type: 'button', class: 'forget', 'aria-label': t('myGames.forget'), title: t('myGames.forget') }, '✕');
-    const item = h('li', { class: v.end ? 'over' : v.to_move === g.side ? 'turn' : '' },
+    const item = h('li', { class: v.end ? 'over' : yours ? 'turn' : '' },
       h('a', { href: '/game/' + g.id },
         h('strong', {}, t('myGames.against', { who: opponent })), ' · ',
         g.side ? sideName(g.side) + ' · ' : '', t(plies === 1 ? 'myGames.move1' : 'myGames.moves', { n: plies })),
-      h('span', { class: 'state' }, state), forget);
+      h('span', { class: 'state' + (yours ? ' badge' : '') }, state), forget);
     forget.addEventListener('click', () => {
       myGames.forget(g.id);
       const next = item.nextElementSibling || item.previousElementSibling;
@@ -324,7 +343,11 @@ async function showMyGames(section) {
   });
   if (!items.length) return;
   const all = h('button', { type: 'button', class: 'secondary', id: 'download-all', onclick: () => downloadAll(all) }, t('myGames.downloadAll'));
-  fill(section, h('h2', {}, t('myGames.title')), h('ul', { class: 'my-games' }, items), h('div', { class: 'row' }, all));
+  // How many games wait for this player's move: a badge by the heading, and in the tab's title.
+  const turns = items.filter((li) => li.classList.contains('turn')).length;
+  const badge = turns ? h('span', { class: 'badge', id: 'turns' }, t(turns === 1 ? 'myGames.turn1' : 'myGames.turns', { n: turns })) : null;
+  if (turns) document.title = '(' + turns + ') ' + document.title;
+  fill(section, h('h2', {}, t('myGames.title'), ' ', badge), h('ul', { class: 'my-games' }, items), h('div', { class: 'row' }, all));
   section.hidden = false;
 }
 
@@ -619,8 +642,7 @@ function gamePage(id) {
       const side = el.dataset.side;
       let ms = clockState.remaining_ms[side === 'S' ? 0 : 1];
       if (clockState.running === side && !offline) ms = Math.max(0, ms - (performance.now() - clockState.at));
-      const secs = Math.ceil(ms / 1000);
-      el.textContent = Math.floor(secs / 60) + ':' + String(secs % 60).padStart(2, '0');
+      el.textContent = clockText(ms);
       el.classList.toggle('running', clockState.running === side);
       el.classList.toggle('low', ms < 30000);
     }

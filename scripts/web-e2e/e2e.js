@@ -372,6 +372,36 @@ async function invitations(browser) {
   console.log('invitations: own link, plain address, new link, freed seat, names, download all');
 }
 
+// A correspondence game, grandfather (Catalan) and granddaughter (English, phone): two days a
+// move, shown in days and hours; her My games says it is her move, and the tab says so too.
+async function correspondence(browser) {
+  const a = await newPage(browser, { locale: 'ca-ES' });
+  await a.page.goto(BASE + '/');
+  await a.page.fill('#player-name', 'Avi Pere');
+  await a.page.selectOption('#friend-form select[name=side]', 'S');
+  await a.page.selectOption('#friend-form select[name=clock]', 'd2');
+  await a.page.click('#play-friend');
+  await a.page.waitForSelector('#share-link');
+  const link = await a.page.inputValue('#share-link');
+  const b = await newPage(browser, { viewport: { width: 390, height: 844 } });
+  await acceptInvite(b.page, link, 'Júlia');
+  await a.page.waitForSelector('g.house.legal');
+  check((await a.page.textContent('.player.bottom .clock')) === '2 d 0 h', 'two days a move: ' + await a.page.textContent('.player.bottom .clock'));
+  await a.page.click('g.house.legal[data-house="F"]');
+  await waitPly(b.page, 1);
+  await b.page.waitForSelector('.player.bottom .clock.running');
+  const left = await b.page.textContent('.player.bottom .clock');
+  check(/^(1 d 23 h|2 d 0 h)$/.test(left), 'her two days run: ' + left);
+  await b.page.goto(BASE + '/');
+  await b.page.waitForSelector('#turns');
+  check((await b.page.textContent('#turns')) === 'your move in 1 game', 'a badge: ' + await b.page.textContent('#turns'));
+  check((await b.page.textContent('#my-games li.turn')).includes('Avi Pere'), 'the game that waits names him');
+  check((await b.page.title()).startsWith('(1) '), 'the tab says so: ' + await b.page.title());
+  await b.page.screenshot({ path: OUT + '/my-games-your-move-phone.png', fullPage: true });
+  for (const x of [a, b]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
+  console.log('correspondence: two days a move, a your-move badge');
+}
+
 // Two friends, the second in Spanish: a takeback asked and granted, a draw offered, declined,
 // offered again and accepted; a rematch with the sides swapped, which one of them resigns.
 async function friendConveniences(browser) {
@@ -760,7 +790,7 @@ async function securityHeaders(browser) {
   let failed = false;
   // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
-  for (const test of [securityHeaders, friendGame, invitations, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, analysisVariation, coach, colours, pages]) {
+  for (const test of [securityHeaders, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, analysisVariation, coach, colours, pages]) {
     if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);

@@ -128,6 +128,7 @@ fn setup(mode: GameMode, clock_ms: Option<u64>) -> GameSetup {
         start: Position::start(),
         clock_ms,
         increment_ms: 0,
+        per_move: false,
     }
 }
 

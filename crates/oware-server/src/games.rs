@@ -290,6 +290,7 @@ mod tests {
             start: Position::start(),
             clock_ms: None,
             increment_ms: 0,
+            per_move: false,
         };
         let (id, _, invite) = games.create(setup, Side::South, None).await.unwrap();
         let room = games.room(&id).await.unwrap();

@@ -35,6 +35,8 @@ pub struct GameSetup {
     pub clock_ms: Option<u64>,
     /// Milliseconds added to a player's clock after each of their moves (`5+3`: 3000).
     pub increment_ms: u64,
+    /// `clock_ms` is the time for each move (correspondence: days), given afresh after each.
+    pub per_move: bool,
 }
 
 /// How a game ended other than by the rules or a clock.

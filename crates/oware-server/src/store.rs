@@ -120,11 +120,12 @@ const MIGRATIONS: [&str; 4] = [
      ALTER TABLE games ADD COLUMN outcome TEXT;
      ALTER TABLE games ADD COLUMN rematch TEXT;
      CREATE TABLE alive(id INTEGER PRIMARY KEY CHECK (id = 1), at_ms INTEGER NOT NULL);",
-    // 4: the players' names, and the code of a friend game's invitation and the side of who
-    // sent it.
+    // 4: the players' names; the code of a friend game's invitation and the side of who sent
+    // it; correspondence clocks (the clock's time is for each move).
     "ALTER TABLE players ADD COLUMN name TEXT;
      ALTER TABLE games ADD COLUMN invite TEXT;
-     ALTER TABLE games ADD COLUMN host TEXT;",
+     ALTER TABLE games ADD COLUMN host TEXT;
+     ALTER TABLE games ADD COLUMN per_move INTEGER;",
 ];
 
 /// The schema version this server reads and writes.
@@ -388,7 +389,7 @@ impl Store {
             .query_row(
                 "SELECT mode, rules, start, level, computer_side,
                         clock_ms, clock_s, clock_n, clock_since, flagged,
-                        increment_ms, outcome, rematch, created, invite, host
+                        increment_ms, outcome, rematch, created, invite, host, per_move
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -414,6 +415,7 @@ impl Store {
                             r.get::<_, i64>(13)?,
                             r.get::<_, Option<String>>(14)?,
                             r.get::<_, Option<String>>(15)?,
+                            r.get::<_, Option<i64>>(16)?,
                         ),
                     ))
                 },
@@ -423,7 +425,7 @@ impl Store {
         let Some((
             (mode, rules, start, level, computer_side),
             clock_row,
-            (outcome, rematch, created, invite, host),
+            (outcome, rematch, created, invite, host, per_move),
         )) = row
         else {
             return Ok(None);
@@ -462,6 +464,7 @@ impl Store {
                             Some(parse_side(f).ok_or_else(|| damaged(format!("flagged {f:?}")))?)
                         }
                     },
+                    per_move: per_move.unwrap_or(0) != 0,
                 })
             }
         };
@@ -507,6 +510,7 @@ impl Store {
                 start,
                 clock_ms: clock.map(|c| c.initial_ms),
                 increment_ms: clock.map_or(0, |c| c.increment_ms),
+                per_move: clock.is_some_and(|c| c.per_move),
             },
             tokens,
             moves,
@@ -602,8 +606,8 @@ fn insert_game(
     let increment_ms = setup.clock_ms.map(|_| setup.increment_ms as i64);
     conn.execute(
         "INSERT INTO games(id, mode, rules, start, level, computer_side, created,
-                           clock_ms, clock_s, clock_n, increment_ms, invite, host)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8, ?9, ?10, ?11)",
+                           clock_ms, clock_s, clock_n, increment_ms, invite, host, per_move)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8, ?9, ?10, ?11, ?12)",
         params![
             id,
             mode,
@@ -615,7 +619,8 @@ fn insert_game(
             clock_ms,
             increment_ms,
             invite,
-            invite.and(seats.first()).map(|s| side_letter(s.side))
+            invite.and(seats.first()).map(|s| side_letter(s.side)),
+            setup.clock_ms.map(|_| i64::from(setup.per_move))
         ],
     )?;
     for seat in seats {
@@ -662,6 +667,7 @@ mod tests {
             start: Position::start(),
             clock_ms: None,
             increment_ms: 0,
+            per_move: false,
         };
         store
             .create_game(

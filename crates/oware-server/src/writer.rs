@@ -68,6 +68,7 @@ mod tests {
             start: Position::start(),
             clock_ms: None,
             increment_ms: 0,
+            per_move: false,
         };
         writer
             .run(move |s| {

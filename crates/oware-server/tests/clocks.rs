@@ -38,7 +38,7 @@ async fn a_flag_fall_ends_the_game_for_everyone() {
     let watcher = Client::connect(server.addr, &id, None).await;
     assert_eq!(
         watcher.game["clock"],
-        json!({"initial_ms": 500, "increment_ms": 0, "remaining_ms": [500, 500], "running": null}),
+        json!({"initial_ms": 500, "increment_ms": 0, "remaining_ms": [500, 500], "running": null, "per_move": false}),
         "no clock runs before the first move"
     );
     south.play("F").await;

@@ -335,3 +335,57 @@ async fn a_player_may_abort_before_their_first_move_and_the_game_has_no_result()
     north.close().await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn correspondence_games_give_each_move_its_days() {
+    // A clock minute of 1 ms: a day is 1.44 s.
+    let server = TestServer::start(oware_server::Config {
+        clock_minute: std::time::Duration::from_millis(1),
+        ..quick_config()
+    })
+    .await;
+    let addr = server.addr;
+    for bad in [
+        json!({"mode":"friend","days":5}),
+        json!({"mode":"friend","days":2,"clock":5}),
+    ] {
+        let (status, v) = post_json(addr, "/api/games", bad).await;
+        assert_eq!(
+            (status, v["error"]["code"].as_str()),
+            (400, Some("bad-clock")),
+            "{v}"
+        );
+    }
+    let (id, south_token, _) = create(addr, json!({"mode":"friend","side":"S","days":2})).await;
+    let (north_token, _) = join_friend(addr, &id).await;
+    let mut south = Client::connect(addr, &id, Some(&south_token)).await;
+    let mut north = Client::connect(addr, &id, Some(&north_token)).await;
+    assert_eq!(south.game["clock"]["per_move"], true, "{}", south.game);
+    let two_days = 2 * 1440;
+    assert_eq!(south.game["clock"]["initial_ms"], two_days);
+    south.play("F").await;
+    north.wait_for(|g| g["moves"] == "F").await;
+    // North takes a while; after the move its time is whole again for its next move.
+    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+    north.play("a").await;
+    south.wait_for(|g| g["moves"] == "Fa").await;
+    assert_eq!(
+        south.game["clock"]["remaining_ms"][1], two_days,
+        "{}",
+        south.game
+    );
+    assert_eq!(south.game["clock"]["running"], "S");
+    south.close().await;
+    north.close().await;
+
+    // A move not made in its days: the flag falls, as in any game with a clock.
+    let (id, south_token, _) = create(addr, json!({"mode":"friend","side":"S","days":1})).await;
+    join_friend(addr, &id).await;
+    let mut south = Client::connect(addr, &id, Some(&south_token)).await;
+    south.play("F").await;
+    south.wait_for(|g| !g["end"].is_null()).await;
+    assert_eq!(south.game["end"]["reason"], "time", "{}", south.game);
+    assert_eq!(south.game["end"]["winner"], "S");
+    south.close().await;
+    server.stop().await;
+}

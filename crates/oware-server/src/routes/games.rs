@@ -44,7 +44,13 @@ struct CreateGame {
     /// The creator's name.
     #[serde(default)]
     name: Option<String>,
+    /// Days for each move (correspondence: 1, 2, 3 or 7), instead of a clock for the game.
+    #[serde(default)]
+    days: Option<u32>,
 }
+
+/// The days for each move a correspondence game may have.
+const DAYS_PER_MOVE: [u32; 4] = [1, 2, 3, 7];
 
 /// The clock times a game may be created with, in minutes per side.
 const CLOCK_MINUTES: [u32; 4] = [3, 5, 10, 20];
@@ -184,12 +190,30 @@ pub(super) async fn create_game(
         // A clock minute's sixtieth: a second, shortened with the minute in tests.
         seconds => u64::from(seconds) * minute_ms / 60,
     };
+    let (clock_ms, per_move) = match req.days {
+        None | Some(0) => (clock_ms, false),
+        Some(_) if clock_ms.is_some() => {
+            return Err(ApiError::bad_request(
+                "bad-clock",
+                "a game has a clock or days for each move, not both",
+            ))
+        }
+        Some(days) if !DAYS_PER_MOVE.contains(&days) => {
+            return Err(ApiError::bad_request(
+                "bad-clock",
+                format!("correspondence games give 1, 2, 3 or 7 days a move, not {days}"),
+            ))
+        }
+        // A day is 1440 clock minutes (shortened with the minute in tests).
+        Some(days) => (Some(u64::from(days) * 1440 * minute_ms), true),
+    };
     let setup = GameSetup {
         mode,
         rules,
         start,
         clock_ms,
         increment_ms,
+        per_move,
     };
     count_creation(&state, client)?;
     let (id, token, invite) = state.games.create(setup, side, name).await?;
