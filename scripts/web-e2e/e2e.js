@@ -528,7 +528,10 @@ async function gamePageEdges(browser) {
     sockets.push(ws);
   });
   await page.goto(BASE + '/');
-  check(await page.getAttribute('#lang', 'aria-label') === 'Langue', 'the language menu is labelled in French');
+  // The header is translated once the page's words have loaded.
+  const labelled = await page.waitForFunction(() => document.getElementById('lang').getAttribute('aria-label') === 'Langue', null, { timeout: 5000 })
+    .then(() => true, () => false);
+  check(labelled, 'the language menu is labelled in French: ' + await page.getAttribute('#lang', 'aria-label'));
   check((await page.textContent('#computer-form select[name=level] option[value="1"]')).includes('débutant'), 'levels have words');
   await page.selectOption('#computer-form select[name=level]', '1');
   await page.selectOption('#computer-form select[name=clock]', '5');
