@@ -6,7 +6,7 @@ const STRINGS = {
   en: {
     'nav.play': 'Play', 'nav.analysis': 'Analysis', 'nav.rules': 'Rules',
     'home.computer': 'Play the computer', 'home.friend': 'Play a friend', 'home.open': 'Open a game record or a position',
-    'home.friendHint': 'You get a link to send. Whoever opens it plays the other side; anyone else who opens it watches.',
+    'home.friendHint': 'You get a link to send. The first to open it plays the other side; anyone else watches. Until the first move you can make a new link and free the seat.',
     'home.openHint': 'Paste a game record (OGN), a move list such as FfEa, or a position string such as 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
     'level': 'Level', 'side': 'Your side', 'side.S': 'South (moves first)', 'side.N': 'North', 'side.random': 'Random',
     'ruleset': 'Rules', 'rules.abapa': 'Abapa (international)', 'rules.awari': 'Awari (research)',
@@ -61,7 +61,7 @@ const STRINGS = {
   fr: {
     'nav.play': 'Jouer', 'nav.analysis': 'Analyse', 'nav.rules': 'Règles',
     'home.computer': 'Jouer contre l’ordinateur', 'home.friend': 'Jouer avec un ami', 'home.open': 'Ouvrir une partie ou une position',
-    'home.friendHint': 'Vous recevez un lien à envoyer. Qui l’ouvre joue l’autre camp ; les suivants regardent.',
+    'home.friendHint': 'Vous recevez un lien à envoyer. Le premier qui l’ouvre joue l’autre camp ; les suivants regardent. Jusqu’au premier coup, vous pouvez créer un nouveau lien et libérer la place.',
     'home.openHint': 'Collez une partie (OGN), une liste de coups comme FfEa ou une position comme 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
     'level': 'Niveau', 'side': 'Votre camp', 'side.S': 'Sud (joue en premier)', 'side.N': 'Nord', 'side.random': 'Au hasard',
     'ruleset': 'Règles', 'rules.abapa': 'Abapa (internationales)', 'rules.awari': 'Awari (recherche)',
@@ -116,7 +116,7 @@ const STRINGS = {
   es: {
     'nav.play': 'Jugar', 'nav.analysis': 'Análisis', 'nav.rules': 'Reglas',
     'home.computer': 'Jugar contra el ordenador', 'home.friend': 'Jugar con un amigo', 'home.open': 'Abrir una partida o una posición',
-    'home.friendHint': 'Recibes un enlace para enviar. Quien lo abra juega el otro lado; los demás miran.',
+    'home.friendHint': 'Recibes un enlace para enviar. El primero que lo abra juega el otro lado; los demás miran. Hasta la primera jugada puedes crear un enlace nuevo y liberar el puesto.',
     'home.openHint': 'Pega una partida (OGN), una lista de jugadas como FfEa o una posición como 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
     'level': 'Nivel', 'side': 'Tu lado', 'side.S': 'Sur (sale primero)', 'side.N': 'Norte', 'side.random': 'Al azar',
     'ruleset': 'Reglas', 'rules.abapa': 'Abapa (internacionales)', 'rules.awari': 'Awari (investigación)',
@@ -171,7 +171,7 @@ const STRINGS = {
   ca: {
     'nav.play': 'Jugar', 'nav.analysis': 'Anàlisi', 'nav.rules': 'Regles',
     'home.computer': 'Jugar contra l’ordinador', 'home.friend': 'Jugar amb un amic', 'home.open': 'Obrir una partida o una posició',
-    'home.friendHint': 'Rebràs un enllaç per enviar. Qui l’obri juga l’altre costat; els altres miren.',
+    'home.friendHint': 'Rebràs un enllaç per enviar. El primer que l’obri juga l’altre costat; els altres miren. Fins a la primera jugada pots crear un enllaç nou i alliberar el lloc.',
     'home.openHint': 'Enganxa una partida (OGN), una llista de jugades com FfEa o una posició com 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
     'level': 'Nivell', 'side': 'El teu costat', 'side.S': 'Sud (surt primer)', 'side.N': 'Nord', 'side.random': 'A l’atzar',
     'ruleset': 'Regles', 'rules.abapa': 'Abapa (internacionals)', 'rules.awari': 'Awari (recerca)',
