@@ -294,6 +294,53 @@ async fn play_script(fail_at: Option<usize>) -> (usize, usize) {
         .await
         .unwrap();
 
+    // An invitation: the wrong person takes the seat, is freed by a new invitation, the friend
+    // comes with the new code, and calls the game off before moving.
+    let invited = script
+        .create(
+            "invite00000000001",
+            setup(GameMode::Friend, None),
+            "host-token",
+        )
+        .await;
+    let room = invited.clone();
+    script
+        .step(move |w| {
+            let room = room.clone();
+            async move {
+                room.join(&w, Some("invitation-code"), Some("Cousin".into()))
+                    .await
+            }
+        })
+        .await
+        .unwrap()
+        .expect("a free seat");
+    let room = invited.clone();
+    let code = script
+        .step(move |w| {
+            let room = room.clone();
+            async move { room.reinvite(&w, Some("host-token")).await }
+        })
+        .await
+        .unwrap();
+    let room = invited.clone();
+    let (friend, _) = script
+        .step(move |w| {
+            let (room, code) = (room.clone(), code.clone());
+            async move { room.join(&w, Some(&code), Some("Léo".into())).await }
+        })
+        .await
+        .unwrap()
+        .expect("the new code seats the friend");
+    let room = invited.clone();
+    script
+        .step(move |w| {
+            let (room, friend) = (room.clone(), friend.clone());
+            async move { room.abort(&w, Some(&friend)).await }
+        })
+        .await
+        .unwrap();
+
     // A clock of 30 ms: its flag falls.
     let blitz = script
         .create(
