@@ -666,7 +666,8 @@ function gamePage(id) {
     if (v.computer === side) return t('computer', { n: v.level });
     const name = nameOf(side, v);
     if (you === side) return name ? t('youNamed', { name }) : t('you');
-    return v.seated[side === 'S' ? 0 : 1] ? name || t('friend') : t('waiting');
+    // A player who gave no name: a friend, or the person playing the computer.
+    return v.seated[side === 'S' ? 0 : 1] ? name || t(v.mode === 'computer' ? 'player' : 'friend') : t('waiting');
   }
 
   // Why a visitor only watches, and how to get in; for the players of a friend game not yet

@@ -227,6 +227,7 @@ const STRINGS = {
 
 // Names, invitations, records and quick messages between players.
 Object.assign(STRINGS.en, {
+  'player': 'Player', 
   'clock.day1': '1 day a move', 'clock.days': '{n} days a move', 'clock.dh': '{d} d {h} h', 'clock.hm': '{h} h {m} min', 'myGames.turn1': 'your move in 1 game', 'myGames.turns': 'your move in {n} games',
   'captured': '{n} seeds captured', 
   'language': 'Language', 'connectionLost': 'Connection lost: reconnecting… (nothing can be played until it is back)',
@@ -246,6 +247,7 @@ Object.assign(STRINGS.en, {
   'err.bad-name': 'A name is at most 40 characters.', 'err.started': 'The game has started: that was only possible before the first move.', 'err.no-free-seat': 'There is no seat to invite anyone to.',
 });
 Object.assign(STRINGS.fr, {
+  'player': 'Joueur', 
   'clock.day1': '1 jour par coup', 'clock.days': '{n} jours par coup', 'clock.dh': '{d} j {h} h', 'clock.hm': '{h} h {m} min', 'myGames.turn1': 'à vous de jouer dans 1 partie', 'myGames.turns': 'à vous de jouer dans {n} parties',
   'captured': '{n} graines prises', 
   'language': 'Langue', 'connectionLost': 'Connexion perdue : reconnexion… (rien ne peut être joué d’ici là)',
@@ -265,6 +267,7 @@ Object.assign(STRINGS.fr, {
   'err.bad-name': 'Un nom fait au plus 40 caractères.', 'err.started': 'La partie a commencé : ce n’était possible qu’avant le premier coup.', 'err.no-free-seat': 'Il n’y a pas de place à laquelle inviter quelqu’un.',
 });
 Object.assign(STRINGS.es, {
+  'player': 'Jugador', 
   'clock.day1': '1 día por jugada', 'clock.days': '{n} días por jugada', 'clock.dh': '{d} d {h} h', 'clock.hm': '{h} h {m} min', 'myGames.turn1': 'te toca en 1 partida', 'myGames.turns': 'te toca en {n} partidas',
   'captured': '{n} semillas capturadas', 
   'language': 'Idioma', 'connectionLost': 'Conexión perdida: reconectando… (no se puede jugar hasta que vuelva)',
@@ -284,6 +287,7 @@ Object.assign(STRINGS.es, {
   'err.bad-name': 'Un nombre tiene como mucho 40 caracteres.', 'err.started': 'La partida ya ha empezado: eso solo se podía antes de la primera jugada.', 'err.no-free-seat': 'No hay ningún puesto al que invitar a nadie.',
 });
 Object.assign(STRINGS.ca, {
+  'player': 'Jugador', 
   'clock.day1': '1 dia per jugada', 'clock.days': '{n} dies per jugada', 'clock.dh': '{d} d {h} h', 'clock.hm': '{h} h {m} min', 'myGames.turn1': 'et toca en 1 partida', 'myGames.turns': 'et toca en {n} partides',
   'captured': '{n} llavors capturades', 
   'language': 'Llengua', 'connectionLost': 'Connexió perduda: reconnectant… (no es pot jugar fins que torni)',

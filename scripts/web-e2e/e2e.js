@@ -552,6 +552,12 @@ async function gamePageEdges(browser) {
   dropping = false;
   await page.waitForFunction(() => document.body.dataset.offline === '0', null, { timeout: 10000 });
   await page.waitForSelector('g.house.legal');
+  // A watcher of this game sees the computer and a player, not a "friend".
+  const watcher = await newPage(browser, { locale: 'fr-FR' });
+  await watcher.page.goto(page.url());
+  await watcher.page.waitForFunction(() => document.body.dataset.ply === '2');
+  check((await watcher.page.textContent('.player.bottom')).includes('Sud\u00a0: Joueur'), 'the person playing the computer: ' + await watcher.page.textContent('.player.bottom'));
+  await watcher.context.close();
   // The board turned round: North at the bottom, and back.
   check((await page.textContent('.player.bottom')).includes('Sud'), 'South at the bottom');
   await page.click('#flip');

@@ -475,6 +475,15 @@ impl Room {
             return Err(GameError::FriendsOnly);
         }
         let side = self.player(token)?;
+        // Each new invitation is a write, as a move is: they share the game's rate.
+        let allowed = self
+            .moves
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .allow(std::time::Instant::now());
+        if !allowed {
+            return Err(GameError::TooFast(self.moves_per_second));
+        }
         let _turn = self.turn.lock().await;
         let free = {
             let state = self.lock();

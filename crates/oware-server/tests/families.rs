@@ -389,3 +389,26 @@ async fn correspondence_games_give_each_move_its_days() {
     south.close().await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn new_invitations_share_the_games_write_rate() {
+    let server = TestServer::start(oware_server::Config {
+        moves_per_second: 1,
+        ..quick_config()
+    })
+    .await;
+    let (id, token, _) = create(server.addr, json!({"mode":"friend"})).await;
+    let path = format!("/api/games/{id}/invitation");
+    let mut codes = Vec::new();
+    for _ in 0..5 {
+        let (status, v) = post_json(server.addr, &path, json!({ "token": token })).await;
+        codes.push((status, v["error"]["code"].as_str().map(str::to_string)));
+    }
+    // A burst of twice the rate passes; the rest is refused until the rate allows more.
+    assert_eq!(codes[0], (200, None), "{codes:?}");
+    assert!(
+        codes.contains(&(429, Some("rate-limited".into()))),
+        "{codes:?}"
+    );
+    server.stop().await;
+}
