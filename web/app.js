@@ -982,24 +982,24 @@ function gamePage(id) {
     let inviter = null;
     try {
       const v = await api('GET', '/api/games/' + id);
-      inviter = v.names && (v.names[0] || v.names[1]);
+      inviter = v.names && v.names[v.host === 'N' ? 1 : 0];
     } catch (e) { /* the join below says what is wrong */ }
     const input = nameInput('invited-name');
-    await new Promise((resolve) => {
-      const form = h('form', { class: 'card invited', id: 'invited', onsubmit: (e) => {
-        e.preventDefault();
-        playerName.set(input.value);
-        resolve();
-      } },
-      h('h2', {}, inviter ? t('invited.title', { name: inviter }) : t('invited.anon')),
-      h('label', { for: 'invited-name' }, t('name.label') + ' '), input,
-      h('p', { class: 'hint' }, t('name.hint')),
-      h('button', { type: 'submit', id: 'invited-play' }, t('invited.join')));
-      status.replaceWith(form);
-      input.focus();
-      askName.form = form;
-    });
-    askName.form.replaceWith(status);
+    let submitted;
+    const done = new Promise((resolve) => { submitted = resolve; });
+    const form = h('form', { class: 'card invited', id: 'invited', onsubmit: (e) => {
+      e.preventDefault();
+      playerName.set(input.value);
+      submitted();
+    } },
+    h('h2', {}, inviter ? t('invited.title', { name: inviter }) : t('invited.anon')),
+    h('label', { for: 'invited-name' }, t('name.label') + ' '), input,
+    h('p', { class: 'hint' }, t('name.hint')),
+    h('button', { type: 'submit', id: 'invited-play' }, t('invited.join')));
+    status.replaceWith(form);
+    input.focus();
+    await done;
+    form.replaceWith(status);
   }
 
   (async () => {
