@@ -676,6 +676,8 @@ async function colours(browser) {
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const dark = contrast(bg, 'rgb(0, 0, 0)') < contrast(bg, 'rgb(255, 255, 255)');
     check(dark === (scheme === 'dark'), `the page follows the system's ${scheme} scheme (${bg})`);
+    // The home page is drawn once its words have loaded: wait for its board.
+    await page.waitForSelector('svg.board .frame');
     const pairs = await page.evaluate(() => {
       const frame = getComputedStyle(document.querySelector('svg.board .frame')).fill;
       const muted = getComputedStyle(document.querySelector('.hint')).color;
