@@ -490,8 +490,10 @@ impl Room {
             if state.over() {
                 return Err(GameError::Finished);
             }
-            // The invited friend cannot turn out the one who invited them.
-            if state.host.is_some_and(|host| host != side) {
+            // The invited friend cannot turn out the one who invited them; in a game with no
+            // invitation (a rematch, whose seats were both given at once, or a game from before
+            // invitations) neither player can turn out the other.
+            if state.host != Some(side) {
                 return Err(GameError::NotTheHost);
             }
             let other = side.opponent();

@@ -63,8 +63,21 @@ async fn names_reach_the_view_the_players_the_rematch_and_the_record() {
     )
     .await;
     assert_eq!(status, 200, "{seat}");
-    let again = view(addr, seat["id"].as_str().unwrap()).await;
+    let rematch_id = seat["id"].as_str().unwrap().to_string();
+    let again = view(addr, &rematch_id).await;
     assert_eq!(again["names"], json!(["Léo<b>", "Grandma Rosa"]), "{again}");
+    // Both seats of a rematch were given at once: neither player can turn out the other.
+    let (status, v) = post_json(
+        addr,
+        &format!("/api/games/{rematch_id}/invitation"),
+        json!({"token": seat["token"]}),
+    )
+    .await;
+    assert_eq!(
+        (status, v["error"]["code"].as_str()),
+        (409, Some("not-host")),
+        "{v}"
+    );
     south.close().await;
     north.close().await;
 
