@@ -83,30 +83,42 @@ function sideName(side) { return t(side === 'S' ? 'south' : 'north'); }
 // "Sud : Ami" in French (a no-break space before the colon), "South: Friend" elsewhere.
 function labelled(label, value) { return t('labelled', { label, value }); }
 
-// "1. F f 2. E a": the moves numbered by pairs, South's first. Each move is a button-like span
-// that carries its ply (the number of moves played once it is on the board).
-// `from` skips the first moves (a variation shows only its own).
-function notation(start, moves, current, from) {
+// "1. F f 2. E a": the moves numbered by pairs, South's first; each number stays on one line
+// with its moves. Each move is a button-like span that carries its ply (the number of moves
+// played once it is on the board); a move that captured says how many seeds (`captures`, one
+// count a move, when known). `from` skips the first moves (a variation shows only its own).
+function notation(start, moves, current, from, captures) {
   const first = start.slice(-1);
   const out = [];
+  let pair = null;
   for (let i = from || 0; i < moves.length; i++) {
     const index = i + (first === 'N' ? 1 : 0);
     const south = 'ABCDEF'.includes(moves[i]);
-    if (south) out.push(h('span', { class: 'num' }, Math.floor(index / 2) + 1 + '. '));
-    else if (i === (from || 0)) out.push(h('span', { class: 'num' }, Math.floor(index / 2) + 1 + '... '));
-    out.push(h('span', { class: 'ply' + (i + 1 === current ? ' current' : ''), 'data-ply': i + 1, tabindex: '-1' }, moves[i]), ' ');
+    if (south || !pair) {
+      pair = h('span', { class: 'pair' });
+      out.push(pair, ' ');
+    }
+    if (south) pair.append(h('span', { class: 'num' }, Math.floor(index / 2) + 1 + '. '));
+    else if (i === (from || 0)) pair.append(h('span', { class: 'num' }, Math.floor(index / 2) + 1 + '... '));
+    else pair.append(' ');
+    const took = captures && captures[i];
+    pair.append(h('span', { class: 'ply' + (i + 1 === current ? ' current' : '') + (took ? ' took' : ''), 'data-ply': i + 1, tabindex: '-1' },
+      moves[i], took ? h('span', { class: 'capture', title: t('captured', { n: took }) }, '×' + took) : null));
   }
   return out;
 }
 
-// "28–20" from `you`'s side (yours first), or South's first for a watcher.
-function scoreFor(score, you) {
-  const [s, n] = score.split('-');
-  return you === 'N' ? n + '–' + s : s + '–' + n;
-}
-
+// How a game ended, as its reader sees it: the winner's score first (a draw: the reader's, or
+// South's for a watcher), then why. A game the players ended before any seed was captured shows
+// no score (a 0–0 would read as the result).
 function endText(end, you) {
-  const score = scoreFor(end.score, you) + ' — ' + t('reason.' + end.reason);
+  if (end.reason === 'aborted') return t('aborted');
+  const [s, n] = end.score.split('-');
+  const first = end.winner || you || 'S';
+  const shown = first === 'N' ? n + '–' + s : s + '–' + n;
+  const byPlayers = ['resign', 'agreement', 'time'].includes(end.reason);
+  const none = Number(s) + Number(n) === 0;
+  const score = (byPlayers && none ? '' : shown + ' ') + '— ' + t('reason.' + end.reason);
   if (!end.winner) return t('drawn', { score });
   if (you) return t(end.winner === you ? 'won' : 'lost', { score });
   return t('winnerIs', { side: sideName(end.winner), score });
@@ -161,11 +173,27 @@ const myGames = {
   },
 };
 
+// ---------------------------------------------------------------- names
+
+// The player's name, asked once and remembered by this browser (editable on the home page). It
+// goes with every game made or joined; the server cleans it too, and the page shows names only
+// as text.
+const playerName = {
+  get() { return saved.get('oware.name') || ''; },
+  set(value) { saved.set('oware.name', String(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim().slice(0, 40)); },
+};
+
+function nameInput(id) {
+  return h('input', { id, name: 'player-name', maxlength: '40', autocomplete: 'nickname', value: playerName.get(),
+    placeholder: t('name.placeholder'), oninput: (e) => playerName.set(e.target.value) });
+}
+
 // ---------------------------------------------------------------- home
 
 function levelSelect() {
   const s = h('select', { name: 'level' });
-  for (let i = 1; i <= 10; i++) s.append(h('option', { value: i, selected: i === 3 }, String(i)));
+  // Each level with a word for how strong it is (one word for each pair of levels).
+  for (let i = 1; i <= 10; i++) s.append(h('option', { value: i, selected: i === 3 }, i + ' · ' + t('levelDesc.' + (i % 2 ? i : i - 1))));
   return s;
 }
 function sideSelect(withRandom) {
@@ -177,33 +205,61 @@ function rulesSelect() {
   return h('select', { name: 'rules' }, h('option', { value: 'abapa' }, t('rules.abapa')), h('option', { value: 'awari' }, t('rules.awari')));
 }
 
-// Creates a game and opens it; the seat's token is kept, and the game joins "My games".
+// Creates a game and opens it; the seat's token is kept, and the game joins "My games". One game
+// per press: the buttons that make games wait while one is being made.
+let creating = false;
 async function createGame(body) {
+  if (creating) return;
+  creating = true;
+  const buttons = [...document.querySelectorAll('#play-now, #invite-now, #play-computer, #play-friend')];
+  for (const b of buttons) b.disabled = true;
+  const name = playerName.get();
   try {
-    const g = await api('POST', '/api/games', body);
+    const g = await api('POST', '/api/games', Object.assign({}, body, name ? { name } : {}));
     saved.set('oware.token.' + g.id, g.token);
     myGames.remember({ id: g.id, side: g.side, mode: body.mode, level: body.level });
     location.href = '/game/' + g.id;
-  } catch (e) { toast(errorText(e)); }
+  } catch (e) {
+    creating = false;
+    for (const b of buttons) b.disabled = false;
+    toast(errorText(e));
+  }
 }
 
-// The clocks a game may have: minutes each, and seconds added after each move ("5+3").
+// The clocks a game may have: minutes each, and seconds added after each move ("5+3"); between
+// friends also days for each move ("d2": correspondence, for families who play when they can).
 const CLOCKS = ['0', '5', '10', '20', '3+2', '5+3', '10+5'];
+const DAYS = ['d1', 'd2', 'd3', 'd7'];
 
-function clockSelect() {
+function clockSelect(withDays) {
   return h('select', { name: 'clock' }, CLOCKS.map((c) => {
     const [n, s] = c.split('+').map(Number);
     return h('option', { value: c }, n === 0 ? t('clock.none') : s ? t('clock.increment', { n, s }) : t('clock.minutes', { n }));
-  }));
+  }), withDays ? DAYS.map((d) => {
+    const n = Number(d.slice(1));
+    return h('option', { value: d }, n === 1 ? t('clock.day1') : t('clock.days', { n }));
+  }) : null);
 }
 
 function startGame(form, mode) {
   const body = { mode, side: form.side.value, rules: form.rules.value };
   if (mode === 'computer') body.level = Number(form.level.value);
-  const [minutes, increment] = form.clock.value.split('+').map(Number);
-  if (minutes) body.clock = minutes;
-  if (increment) body.increment = increment;
+  if (form.clock.value.startsWith('d')) body.days = Number(form.clock.value.slice(1));
+  else {
+    const [minutes, increment] = form.clock.value.split('+').map(Number);
+    if (minutes) body.clock = minutes;
+    if (increment) body.increment = increment;
+  }
   return createGame(body);
+}
+
+// Time left as a clock shows it: minutes and seconds, or hours or days when there are that many
+// (correspondence games).
+function clockText(ms) {
+  const secs = Math.ceil(ms / 1000);
+  if (secs >= 86400) return t('clock.dh', { d: Math.floor(secs / 86400), h: Math.floor(secs % 86400 / 3600) });
+  if (secs >= 3600) return t('clock.hm', { h: Math.floor(secs / 3600), m: Math.floor(secs % 3600 / 60) });
+  return Math.floor(secs / 60) + ':' + String(secs % 60).padStart(2, '0');
 }
 
 function homePage() {
@@ -216,7 +272,10 @@ function homePage() {
     h('div', { class: 'row center' },
       h('button', { class: 'big', id: 'play-now', onclick: () => createGame({ mode: 'computer', side: 'S', level: 3, rules: 'abapa' }) }, t('home.playNow')),
       h('button', { class: 'big secondary', id: 'invite-now', onclick: () => createGame({ mode: 'friend', side: 'S', rules: 'abapa' }) }, t('home.inviteNow'))),
-    h('p', { class: 'hint center' }, t('home.playNowHint')));
+    h('p', { class: 'hint center' }, t('home.playNowHint')),
+    h('div', { class: 'name-field center' },
+      h('label', { for: 'player-name' }, t('name.label') + ' '), nameInput('player-name'),
+      h('p', { class: 'hint' }, t('name.hint'))));
   const computer = h('form', { class: 'card', id: 'computer-form', onsubmit: (e) => { e.preventDefault(); startGame(computer, 'computer'); } },
     h('h3', {}, t('home.computer')),
     h('label', {}, t('level') + ' ', levelSelect()),
@@ -229,7 +288,7 @@ function homePage() {
     h('p', {}, t('home.friendHint')),
     h('label', {}, t('side') + ' ', sideSelect(true)),
     h('label', {}, t('ruleset') + ' ', rulesSelect()),
-    h('label', {}, t('clock') + ' ', clockSelect()),
+    h('label', {}, t('clock') + ' ', clockSelect(true)),
     h('button', { type: 'submit', id: 'play-friend' }, t('createLink')));
   const open = h('form', { class: 'card', onsubmit: (e) => {
     e.preventDefault();
@@ -257,19 +316,22 @@ async function showMyGames(section) {
     }
   }));
   const items = rows.filter(Boolean).map(({ g, v }) => {
-    const opponent = v.mode === 'computer' ? t('computer', { n: v.level }) : t('friend');
+    const other = g.side === 'N' ? 0 : 1;
+    const opponent = v.mode === 'computer' ? t('computer', { n: v.level }) : (v.names && v.names[other]) || t('friend');
     let state;
+    const waiting = v.mode === 'friend' && !(v.seated[0] && v.seated[1]);
+    const yours = !v.end && !waiting && v.to_move === g.side;
     if (v.end) state = endText(v.end, g.side);
-    else if (v.mode === 'friend' && !(v.seated[0] && v.seated[1])) state = t('waitingFriend');
-    else state = v.to_move === g.side ? t('yourTurn') : t('theirTurnShort');
+    else if (waiting) state = t('waitingFriend');
+    else state = yours ? t('yourTurn') : t('theirTurnShort');
     const plies = v.moves.length;
     // Forgetting takes the game off this list only: its link (and the seat it holds) still works.
     const forget = h('button', { type: 'button', class: 'forget', 'aria-label': t('myGames.forget'), title: t('myGames.forget') }, '✕');
-    const item = h('li', { class: v.end ? 'over' : v.to_move === g.side ? 'turn' : '' },
+    const item = h('li', { class: v.end ? 'over' : yours ? 'turn' : '' },
       h('a', { href: '/game/' + g.id },
         h('strong', {}, t('myGames.against', { who: opponent })), ' · ',
         g.side ? sideName(g.side) + ' · ' : '', t(plies === 1 ? 'myGames.move1' : 'myGames.moves', { n: plies })),
-      h('span', { class: 'state' }, state), forget);
+      h('span', { class: 'state' + (yours ? ' badge' : '') }, state), forget);
     forget.addEventListener('click', () => {
       myGames.forget(g.id);
       const next = item.nextElementSibling || item.previousElementSibling;
@@ -280,8 +342,33 @@ async function showMyGames(section) {
     return item;
   });
   if (!items.length) return;
-  fill(section, h('h2', {}, t('myGames.title')), h('ul', { class: 'my-games' }, items));
+  const all = h('button', { type: 'button', class: 'secondary', id: 'download-all', onclick: () => downloadAll(all) }, t('myGames.downloadAll'));
+  // How many games wait for this player's move: a badge by the heading, and in the tab's title.
+  const turns = items.filter((li) => li.classList.contains('turn')).length;
+  const badge = turns ? h('span', { class: 'badge', id: 'turns' }, t(turns === 1 ? 'myGames.turn1' : 'myGames.turns', { n: turns })) : null;
+  if (turns) document.title = '(' + turns + ') ' + document.title;
+  fill(section, h('h2', {}, t('myGames.title'), ' ', badge), h('ul', { class: 'my-games' }, items), h('div', { class: 'row' }, all));
   section.hidden = false;
+}
+
+// Every game this browser knows, as one OGN file: each game's record from the server, one after
+// another (a record file may hold many games). Games the server no longer has are left out.
+async function downloadAll(button) {
+  button.disabled = true;
+  try {
+    const texts = await Promise.all(myGames.list().map(async (g) => {
+      const res = await fetch('/api/games/' + g.id + '/record');
+      return res.ok ? res.text() : null;
+    }));
+    const file = texts.filter(Boolean).map((r) => r.trim() + '\n').join('\n');
+    const url = URL.createObjectURL(new Blob([file], { type: 'text/plain;charset=utf-8' }));
+    const a = h('a', { href: url, download: 'oware-games.ogn', hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  } catch (e) { toast(errorText(e)); }
+  button.disabled = false;
 }
 
 // ---------------------------------------------------------------- game
@@ -337,6 +424,16 @@ function gamePage(id) {
     saved.set(tokenKey, linked);
     history.replaceState(null, '', '/game/' + id);
   }
+  // A friend's invitation (#i=CODE): only a join that brings the code takes the free seat; the
+  // game's plain address lets people watch. The code leaves the address bar once used, so a
+  // reload or a copied address does not carry it on.
+  const invite = new URLSearchParams(location.hash.slice(1)).get('i');
+  // The code this player passes on while the friend's seat is free (from the server).
+  let inviteCode = null;
+  // Why this visitor watches: 'taken' (came with an invitation), 'link' (came without one),
+  // 'freed' (a player whose seat the other freed before the first move).
+  let watchReason = null;
+  const freedKey = 'oware.freed.' + id;
   let token = saved.get(tokenKey);
   let you = null;
   let view = null;
@@ -356,14 +453,36 @@ function gamePage(id) {
   const boardWrap = h('div', { class: 'board-wrap' });
   const board = new Board(boardWrap, { onPick: pick, onSow: () => sound.sow() });
   const status = h('div', { class: 'status', id: 'status', role: 'status', 'aria-live': 'polite' }, t('connecting'));
+  const seatNote = h('div', { class: 'seat-note', id: 'seat-note', hidden: true });
+  // Quick messages between friends: fixed words sent as codes, each shown in the reader's
+  // language (no free text, nothing to moderate).
+  const SAYINGS = ['good-luck', 'your-move', 'well-played', 'thank-you', 'good-game'];
+  const said = h('p', { class: 'said', id: 'said', role: 'status', 'aria-live': 'polite', hidden: true });
+  const quick = h('div', { class: 'row quick', id: 'quick', role: 'group', 'aria-label': t('say.label'), hidden: true },
+    SAYINGS.map((code) => h('button', { class: 'secondary say', id: 'say-' + code, onclick: () => send({ type: 'say', what: code }) }, t('say.' + code))));
   const share = h('div', { class: 'share', id: 'share', hidden: true });
   const moves = h('div', { class: 'moves', id: 'moves', onclick: (e) => {
-    const p = e.target.dataset && e.target.dataset.ply;
+    const el = e.target.closest && e.target.closest('[data-ply]');
+    const p = el && el.dataset.ply;
     if (p) lookAt(Number(p));
   } });
   const live = h('button', { class: 'secondary', id: 'live', hidden: true, onclick: () => lookAt(null) }, t('backToGame') + ' ▶|');
   const undo = h('button', { class: 'secondary', id: 'undo', hidden: true, onclick: () => send({ type: 'undo' }) }, t('undo'));
   const rematch = h('button', { id: 'rematch', hidden: true, onclick: () => openRematch() }, t('rematch'));
+  const newGame = h('a', { class: 'button secondary', id: 'new-game', href: '/', hidden: true }, t('newGame'));
+  // Turning the board round: the player (or watcher) picks which side sits at the bottom.
+  let flipped = false;
+  const flip = h('button', { class: 'secondary', id: 'flip', onclick: () => {
+    flipped = !flipped;
+    board.setBottom(bottomSide());
+    redraw();
+  } }, t('flip'));
+  // While the connection is down: nothing can be played, the clocks stand still, the page says so
+  // and reconnects by itself.
+  let offline = false;
+  // The rematch the game already led to when this page opened (a watcher is taken only to one
+  // that starts while watching).
+  let rematchAtStart;
   // Resigning takes two presses: the first turns the button into "Confirm", for a few seconds.
   const unconfirm = () => {
     clearTimeout(resign.timer);
@@ -380,6 +499,8 @@ function gamePage(id) {
     resign.textContent = t('resign.confirm');
     resign.timer = setTimeout(unconfirm, 4000);
   } }, t('resign'));
+  // Calling the game off before one's first move: it ends with no result.
+  const abort = h('button', { class: 'secondary', id: 'abort', hidden: true, onclick: () => send({ type: 'abort' }) }, t('abort'));
   const offerDraw = h('button', { class: 'secondary', id: 'offer-draw', hidden: true, onclick: () => send({ type: 'offer', what: 'draw' }) }, t('offer.draw'));
   const offerTakeback = h('button', { class: 'secondary', id: 'offer-takeback', hidden: true, onclick: () => send({ type: 'offer', what: 'takeback' }) }, t('offer.takeback'));
   // An offer between friends (a draw, a takeback): the one it is made to answers it, the one who
@@ -418,11 +539,16 @@ function gamePage(id) {
   } }, Coach.text('coach.review'));
   // A player's private link to continue on another device: it carries the seat's token.
   const resume = h('details', { class: 'resume', id: 'resume', hidden: true });
-  fill(app, title, topPlayer, boardWrap, bottomPlayer, status, share,
-    offerBox, h('div', { class: 'row' }, rematch, review, undo, offerTakeback, offerDraw, resign, live),
-    h('div', { class: 'row' }, coachToggle), coachBox,
+  fill(app, title, topPlayer, boardWrap, bottomPlayer, status, said, seatNote, share,
+    offerBox, h('div', { class: 'row' }, rematch, newGame, review, undo, offerTakeback, offerDraw, abort, resign, live),
+    quick, h('div', { class: 'row' }, coachToggle), coachBox,
     h('h2', {}, t('moves')), moves,
-    h('div', { class: 'row' }, download, copyPos, analyse), hint, resume);
+    h('div', { class: 'row' }, download, copyPos, analyse, flip), hint, resume);
+
+  function bottomSide() {
+    const own = you || 'S';
+    return flipped ? (own === 'S' ? 'N' : 'S') : own;
+  }
 
   function send(msg) {
     if (socket && socket.readyState === WebSocket.OPEN) {
@@ -445,7 +571,7 @@ function gamePage(id) {
     const last = v.moves.length ? LETTERS.indexOf(v.moves[v.moves.length - 1]) : undefined;
     const playing = !v.end && !waitingForFriend(v);
     const risk = coachOn && myTurn(v) && !pending ? coachRisk : null;
-    return { legal: myTurn(v) && !pending ? v.legal : '', last, turn: playing ? v.to_move : undefined, risk };
+    return { legal: myTurn(v) && !pending && !offline ? v.legal : '', last, turn: playing ? v.to_move : undefined, risk };
   }
 
   // A house was pressed: the move, or why it cannot be played.
@@ -455,7 +581,8 @@ function gamePage(id) {
     const i = LETTERS.indexOf(letter);
     const mine = you && (i < 6 ? 'S' : 'N') === you;
     let why = null;
-    if (browse !== null) why = t('why.browsing');
+    if (offline) why = t('connectionLost');
+    else if (browse !== null) why = t('why.browsing');
     else if (!you) why = t('err.not-a-player');
     else if (v.end) why = t('err.game-over');
     else if (waitingForFriend(v)) why = t('why.waiting');
@@ -488,7 +615,9 @@ function gamePage(id) {
 
   function drawOffer(v) {
     let parts = null;
-    if (v.rematch && you && v.mode === 'friend') {
+    if (v.rematch && !you) {
+      parts = [h('span', {}, t('watchRematch')), h('a', { class: 'button', id: 'watch-rematch', href: '/game/' + v.rematch }, t('openWatchRematch'))];
+    } else if (v.rematch && you && v.mode === 'friend') {
       parts = [h('span', {}, t('offer.rematchReady')), h('button', { id: 'open-rematch', onclick: openRematch }, t('offer.openRematch'))];
     } else if (v.offer && you && !v.end) {
       const what = v.offer.what;
@@ -512,9 +641,8 @@ function gamePage(id) {
     for (const el of app.querySelectorAll('.clock')) {
       const side = el.dataset.side;
       let ms = clockState.remaining_ms[side === 'S' ? 0 : 1];
-      if (clockState.running === side) ms = Math.max(0, ms - (performance.now() - clockState.at));
-      const secs = Math.ceil(ms / 1000);
-      el.textContent = Math.floor(secs / 60) + ':' + String(secs % 60).padStart(2, '0');
+      if (clockState.running === side && !offline) ms = Math.max(0, ms - (performance.now() - clockState.at));
+      el.textContent = clockText(ms);
       el.classList.toggle('running', clockState.running === side);
       el.classList.toggle('low', ms < 30000);
     }
@@ -530,10 +658,56 @@ function gamePage(id) {
     return v.to_move === you ? t('yourTurn') : t('theirTurn');
   }
 
+  function nameOf(side, v) {
+    return (v.names && v.names[side === 'S' ? 0 : 1]) || null;
+  }
+
   function seatName(side, v) {
     if (v.computer === side) return t('computer', { n: v.level });
-    if (you === side) return t('you');
-    return v.seated[side === 'S' ? 0 : 1] ? t('friend') : t('waiting');
+    const name = nameOf(side, v);
+    if (you === side) return name ? t('youNamed', { name }) : t('you');
+    // A player who gave no name: a friend, or the person playing the computer.
+    return v.seated[side === 'S' ? 0 : 1] ? name || t(v.mode === 'computer' ? 'player' : 'friend') : t('waiting');
+  }
+
+  // Why a visitor only watches, and how to get in; for the players of a friend game not yet
+  // started, a way to free the seat of someone who was not the friend they invited.
+  function drawSeatNote(v) {
+    let parts = null;
+    const friends = v.mode === 'friend';
+    if (!you && friends && !v.end) {
+      if (watchReason === 'freed') parts = [h('p', {}, t('seat.freed'))];
+      else if (v.seated[0] && v.seated[1]) {
+        if (watchReason === 'taken') {
+          parts = [h('p', {}, t('seat.taken', { south: nameOf('S', v) || t('south'), north: nameOf('N', v) || t('north') })),
+            v.moves.length ? null : h('p', { class: 'hint' }, t('seat.takenHelp'))];
+        }
+      } else {
+        // A seat is free, but this visitor came without the invitation (or with an old one).
+        const host = nameOf(v.seated[0] ? 'S' : 'N', v) || t('friend');
+        parts = [h('p', {}, t('seat.needLink', { name: host })),
+          watchReason === 'taken' ? h('p', { class: 'hint' }, t('seat.takenHelp')) : null];
+      }
+    } else if (you && you === v.host && !v.end && v.seated[0] && v.seated[1] && !v.moves.length) {
+      parts = [h('span', {}, t('seat.notYourFriend') + ' '),
+        h('button', { class: 'secondary', id: 'free-seat', onclick: () => reinvite('seat.freeDone') }, t('seat.free'))];
+    }
+    seatNote.hidden = !parts;
+    const key = JSON.stringify([you, watchReason, v.seated, v.names, !!v.moves.length]);
+    if (parts && seatNote.dataset.key !== key) fill(seatNote, parts);
+    seatNote.dataset.key = key;
+  }
+
+  // A new invitation: the old link lets nobody in, and a friend seated before the first move
+  // loses the seat.
+  async function reinvite(done) {
+    try {
+      const r = await api('POST', '/api/games/' + id + '/invitation', token ? { token } : undefined);
+      inviteCode = r.invite;
+      delete share.dataset.drawn;
+      toast(t(done));
+      if (view) redraw();
+    } catch (e) { toast(errorText(e)); }
   }
 
   function playerChip(el, side, v) {
@@ -553,30 +727,35 @@ function gamePage(id) {
   }
 
   function drawPanel(v) {
-    const text = animating ? animatingText(animating) : browse !== null ? t('lookingBack', { n: browse, total: v.moves.length }) : describe(v);
+    const text = offline ? t('connectionLost') : animating ? animatingText(animating) : browse !== null ? t('lookingBack', { n: browse, total: v.moves.length }) : describe(v);
     status.textContent = text;
-    status.className = 'status' + (v.end && !animating ? ' over' : '') + (myTurn(v) && !animating && !pending && browse === null ? ' yours' : '');
+    status.className = 'status' + (offline ? ' offline' : '') + (v.end && !animating ? ' over' : '') + (myTurn(v) && !animating && !pending && browse === null ? ' yours' : '');
     if (!animating) setTitle(v.end ? endText(v.end, you) : describe(v));
-    title.textContent = v.mode === 'computer' ? t('title.computerGame', { n: v.level }) : t('title.friendGame');
-    const top = you === 'N' ? 'S' : 'N';
+    title.textContent = v.mode === 'computer' ? t('title.computerGame', { n: v.level })
+      : nameOf('S', v) && nameOf('N', v) ? t('vs', { south: nameOf('S', v), north: nameOf('N', v) }) : t('title.friendGame');
+    drawSeatNote(v);
+    const top = bottomSide() === 'N' ? 'S' : 'N';
     playerChip(topPlayer, top, v);
     playerChip(bottomPlayer, top === 'S' ? 'N' : 'S', v);
     // The server sends the time left when it sent the state; the page counts the running clock
     // down from the moment the state arrived.
-    clockState = v.clock ? { ...v.clock, at: performance.now() } : null;
+    clockState = v.clock ? { ...v.clock, remaining_ms: [...v.clock.remaining_ms], at: performance.now() } : null;
     tickClocks();
-    fill(moves, notation(v.start, v.moves, browse === null ? v.moves.length : browse));
+    fill(moves, notation(v.start, v.moves, browse === null ? v.moves.length : browse, 0, v.captures));
     if (browse === null) moves.scrollTop = moves.scrollHeight;
     undo.hidden = !(v.mode === 'computer' && you && !v.end);
     undo.disabled = !!v.thinking || !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m));
     const playing = you && !v.end && !waitingForFriend(v);
     const friends = v.mode === 'friend';
+    quick.hidden = !(you && friends && v.seated[0] && v.seated[1]);
     resign.hidden = !playing;
+    abort.hidden = !(you && !v.end && !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m)));
     offerDraw.hidden = !(playing && friends);
     offerTakeback.hidden = !(playing && friends);
     offerTakeback.disabled = !v.moves.split('').some((m) => (you === 'S') === 'ABCDEF'.includes(m));
     rematch.hidden = !(v.end && you) || (!!v.rematch && v.mode === 'friend');
     rematch.textContent = t('rematch');
+    newGame.hidden = !(v.end && you);
     drawOffer(v);
     live.hidden = browse === null;
     drawShare(v);
@@ -595,6 +774,7 @@ function gamePage(id) {
     coachToggle.hidden = !you || !!v.end;
     coach(v);
     document.body.dataset.ply = v.moves.length;
+    document.body.dataset.offline = offline ? '1' : '0';
     document.body.dataset.over = v.end && !animating ? '1' : '0';
     document.body.dataset.waiting = you && waitingForFriend(v) ? '1' : '0';
   }
@@ -622,11 +802,11 @@ function gamePage(id) {
   // The friend link while the friend has not come: the link, copy, the phone's share sheet, a QR
   // code, and a warning when the address only works on this computer.
   function drawShare(v) {
-    const open = you && waitingForFriend(v);
+    const open = you && waitingForFriend(v) && !!inviteCode;
     share.hidden = !open;
-    if (!open || share.dataset.drawn) return;
-    share.dataset.drawn = '1';
-    const url = publicOrigin() + '/game/' + id;
+    if (!open || share.dataset.drawn === inviteCode) return;
+    share.dataset.drawn = inviteCode;
+    const url = publicOrigin() + '/game/' + id + '#i=' + inviteCode;
     const shareSheet = navigator.share ? h('button', { class: 'secondary', id: 'share-sheet', onclick: () => {
       navigator.share({ title: 'Oware', text: t('share.text'), url }).catch(() => {});
     } }, t('share.send')) : null;
@@ -634,7 +814,8 @@ function gamePage(id) {
       h('input', { value: url, readonly: true, id: 'share-link', 'aria-label': t('share'), onfocus: (e) => e.target.select() }),
       h('button', { onclick: () => copy(url), id: 'copy-link' }, t('copyLink')), shareSheet),
     localOnly(new URL(url).hostname) ? h('p', { class: 'warning', id: 'local-warning' }, ...withCode(t('share.localOnly'), '--public-url')) : null,
-    h('div', { class: 'qr-wrap' }, qrCode(url), h('p', { class: 'hint' }, t('share.qrHint'))));
+    h('div', { class: 'qr-wrap' }, qrCode(url), h('p', { class: 'hint' }, t('share.qrHint'))),
+    h('div', { class: 'row' }, h('button', { class: 'secondary', id: 'new-link', onclick: () => reinvite('share.newLinkDone') }, t('share.newLink'))));
   }
 
   // Looking back: the board shows the position after `ply` moves (null: the game now).
@@ -728,11 +909,36 @@ function gamePage(id) {
       const msg = JSON.parse(e.data);
       if (msg.type === 'welcome') {
         you = msg.you;
-        board.setBottom(you || 'S');
+        offline = false;
+        board.setBottom(bottomSide());
       } else if (msg.type === 'state') {
         retry = 500;
+        if (you && msg.game.mode === 'friend' && !msg.game.seated[you === 'S' ? 0 : 1]) {
+          // The other player freed this seat before the first move: this page now only watches.
+          sessionStorage.setItem(freedKey, '1');
+          saved.set(tokenKey, '');
+          location.replace('/game/' + id);
+          return;
+        }
         view = msg.game;
+        if (rematchAtStart === undefined) rematchAtStart = view.rematch;
+        // A watcher follows the players to the rematch they start.
+        if (!you && view.rematch && view.rematch !== rematchAtStart) {
+          location.href = '/game/' + view.rematch;
+          return;
+        }
         show(view);
+      } else if (msg.type === 'said' && SAYINGS.includes(msg.what)) {
+        const text = t('say.' + msg.what);
+        if (msg.by === you) toast(t('say.sent', { text }));
+        else {
+          const name = (view && nameOf(msg.by, view)) || sideName(msg.by);
+          said.textContent = t('say.from', { name, text });
+          said.hidden = false;
+          clearTimeout(said.timer);
+          said.timer = setTimeout(() => { said.hidden = true; }, 15000);
+          sound.notify();
+        }
       } else if (msg.type === 'error') {
         pending = false;
         toast(errorText(msg));
@@ -740,7 +946,15 @@ function gamePage(id) {
       }
     };
     socket.onclose = () => {
-      status.textContent = t('connecting');
+      if (!offline && clockState && clockState.running) {
+        // The clock stands still at what it showed: the server's answer on reconnecting says
+        // the time really left.
+        const i = clockState.running === 'S' ? 0 : 1;
+        clockState.remaining_ms[i] = Math.max(0, clockState.remaining_ms[i] - (performance.now() - clockState.at));
+      }
+      offline = true;
+      if (view && !animating) redraw();
+      status.textContent = t('connectionLost');
       setTimeout(connect, retry);
       // At most 4 s between tries: after a server restart the clocks wait 5 s for the pages.
       retry = Math.min(retry * 2, 4000);
@@ -763,17 +977,51 @@ function gamePage(id) {
     pick(you === 'S' ? 'ABCDEF'[i] : 'abcdef'[i]);
   });
 
+  // The invitation's card: who invites, the visitor's name, and a button to take the seat.
+  async function askName() {
+    let inviter = null;
+    try {
+      const v = await api('GET', '/api/games/' + id);
+      inviter = v.names && v.names[v.host === 'N' ? 1 : 0];
+    } catch (e) { /* the join below says what is wrong */ }
+    const input = nameInput('invited-name');
+    let submitted;
+    const done = new Promise((resolve) => { submitted = resolve; });
+    const form = h('form', { class: 'card invited', id: 'invited', onsubmit: (e) => {
+      e.preventDefault();
+      playerName.set(input.value);
+      submitted();
+    } },
+    h('h2', {}, inviter ? t('invited.title', { name: inviter }) : t('invited.anon')),
+    h('label', { for: 'invited-name' }, t('name.label') + ' '), input,
+    h('p', { class: 'hint' }, t('name.hint')),
+    h('button', { type: 'submit', id: 'invited-play' }, t('invited.join')));
+    status.replaceWith(form);
+    input.focus();
+    await done;
+    form.replaceWith(status);
+  }
+
   (async () => {
     // The server says which seat is ours: the token we hold, else the seat cookie (a reload in
     // a browser that kept no storage), else the free side of a friend game, else none (watch).
     // It also sets the seat cookie, so a private link opened once keeps working on that device.
     try {
-      const seat = await api('POST', '/api/games/' + id + '/join', token ? { token } : undefined);
+      // An invited visitor says who they are first (asked once: the browser remembers it).
+      if (invite && !token && !playerName.get()) await askName();
+      const name = playerName.get();
+      const body = Object.assign({}, token ? { token } : {}, invite ? { invite } : {}, name ? { name } : {});
+      const seat = await api('POST', '/api/games/' + id + '/join', Object.keys(body).length ? body : undefined);
+      if (invite) history.replaceState(null, '', '/game/' + id);
       if (seat.token) {
         token = seat.token;
         saved.set(tokenKey, token);
+        inviteCode = seat.invite || null;
         const known = myGames.list().find((g) => g.id === id);
         myGames.remember(Object.assign({}, known, { id, side: seat.side }));
+        sessionStorage.removeItem(freedKey);
+      } else {
+        watchReason = sessionStorage.getItem(freedKey) ? 'freed' : invite ? 'taken' : 'link';
       }
     } catch (e) {
       if (e.status === 404) notFoundPage();

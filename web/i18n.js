@@ -6,7 +6,7 @@ const STRINGS = {
   en: {
     'nav.play': 'Play', 'nav.analysis': 'Analysis', 'nav.rules': 'Rules',
     'home.computer': 'Play the computer', 'home.friend': 'Play a friend', 'home.open': 'Open a game record or a position',
-    'home.friendHint': 'You get a link to send. Whoever opens it plays the other side; anyone else who opens it watches.',
+    'home.friendHint': 'You get a link to send. The first to open it plays the other side; anyone else watches. Until the first move you can make a new link and free the seat.',
     'home.openHint': 'Paste a game record (OGN), a move list such as FfEa, or a position string such as 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
     'level': 'Level', 'side': 'Your side', 'side.S': 'South (moves first)', 'side.N': 'North', 'side.random': 'Random',
     'ruleset': 'Rules', 'rules.abapa': 'Abapa (international)', 'rules.awari': 'Awari (research)',
@@ -61,7 +61,7 @@ const STRINGS = {
   fr: {
     'nav.play': 'Jouer', 'nav.analysis': 'Analyse', 'nav.rules': 'Règles',
     'home.computer': 'Jouer contre l’ordinateur', 'home.friend': 'Jouer avec un ami', 'home.open': 'Ouvrir une partie ou une position',
-    'home.friendHint': 'Vous recevez un lien à envoyer. Qui l’ouvre joue l’autre camp ; les suivants regardent.',
+    'home.friendHint': 'Vous recevez un lien à envoyer. Le premier qui l’ouvre joue l’autre camp ; les suivants regardent. Jusqu’au premier coup, vous pouvez créer un nouveau lien et libérer la place.',
     'home.openHint': 'Collez une partie (OGN), une liste de coups comme FfEa ou une position comme 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
     'level': 'Niveau', 'side': 'Votre camp', 'side.S': 'Sud (joue en premier)', 'side.N': 'Nord', 'side.random': 'Au hasard',
     'ruleset': 'Règles', 'rules.abapa': 'Abapa (internationales)', 'rules.awari': 'Awari (recherche)',
@@ -116,7 +116,7 @@ const STRINGS = {
   es: {
     'nav.play': 'Jugar', 'nav.analysis': 'Análisis', 'nav.rules': 'Reglas',
     'home.computer': 'Jugar contra el ordenador', 'home.friend': 'Jugar con un amigo', 'home.open': 'Abrir una partida o una posición',
-    'home.friendHint': 'Recibes un enlace para enviar. Quien lo abra juega el otro lado; los demás miran.',
+    'home.friendHint': 'Recibes un enlace para enviar. El primero que lo abra juega el otro lado; los demás miran. Hasta la primera jugada puedes crear un enlace nuevo y liberar el puesto.',
     'home.openHint': 'Pega una partida (OGN), una lista de jugadas como FfEa o una posición como 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
     'level': 'Nivel', 'side': 'Tu lado', 'side.S': 'Sur (sale primero)', 'side.N': 'Norte', 'side.random': 'Al azar',
     'ruleset': 'Reglas', 'rules.abapa': 'Abapa (internacionales)', 'rules.awari': 'Awari (investigación)',
@@ -171,7 +171,7 @@ const STRINGS = {
   ca: {
     'nav.play': 'Jugar', 'nav.analysis': 'Anàlisi', 'nav.rules': 'Regles',
     'home.computer': 'Jugar contra l’ordinador', 'home.friend': 'Jugar amb un amic', 'home.open': 'Obrir una partida o una posició',
-    'home.friendHint': 'Rebràs un enllaç per enviar. Qui l’obri juga l’altre costat; els altres miren.',
+    'home.friendHint': 'Rebràs un enllaç per enviar. El primer que l’obri juga l’altre costat; els altres miren. Fins a la primera jugada pots crear un enllaç nou i alliberar el lloc.',
     'home.openHint': 'Enganxa una partida (OGN), una llista de jugades com FfEa o una posició com 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
     'level': 'Nivell', 'side': 'El teu costat', 'side.S': 'Sud (surt primer)', 'side.N': 'Nord', 'side.random': 'A l’atzar',
     'ruleset': 'Regles', 'rules.abapa': 'Abapa (internacionals)', 'rules.awari': 'Awari (recerca)',
@@ -225,6 +225,88 @@ const STRINGS = {
   },
 };
 
+// Names, invitations, records and quick messages between players.
+Object.assign(STRINGS.en, {
+  'player': 'Player', 
+  'clock.day1': '1 day a move', 'clock.days': '{n} days a move', 'clock.dh': '{d} d {h} h', 'clock.hm': '{h} h {m} min', 'myGames.turn1': 'your move in 1 game', 'myGames.turns': 'your move in {n} games',
+  'captured': '{n} seeds captured', 
+  'language': 'Language', 'connectionLost': 'Connection lost: reconnecting… (nothing can be played until it is back)',
+  'flip': 'Flip board', 'reason.aborted': 'aborted before the first move', 'abort': 'Abort', 'aborted': 'Game aborted: no result.', 'watchRematch': 'The players started a rematch.', 'openWatchRematch': 'Watch the rematch',
+  'levelDesc.1': 'beginner', 'levelDesc.3': 'casual', 'levelDesc.5': 'club player', 'levelDesc.7': 'strong', 'levelDesc.9': 'expert',
+  'err.not-host': 'Only the player who sent the invitation can send a new one.', 
+  'say.label': 'Quick messages', 'say.good-luck': 'Good luck!', 'say.your-move': 'Your move!', 'say.well-played': 'Well played', 'say.thank-you': 'Thank you', 'say.good-game': 'Good game',
+  'say.from': '{name} says: {text}', 'say.sent': 'Sent: {text}',
+  'name.label': 'Your name', 'name.hint': 'Shown to the other player and kept in game records. This browser remembers it.',
+  'name.placeholder': 'e.g. Grandma Rosa', 'vs': '{south} vs {north}', 'youNamed': 'You ({name})',
+  'invited.title': '{name} invites you to play oware', 'invited.anon': 'You are invited to play oware', 'invited.join': 'Play',
+  'seat.taken': 'Both seats are taken ({south} and {north}): you are watching.', 'seat.takenHelp': 'If you were invited, ask for a new link: the player who sent it can free the seat before the first move.',
+  'seat.needLink': 'This address only lets you watch. To play, open the invitation link {name} sent you.', 'seat.freed': 'Your seat was freed by the other player. Ask them for a new link to play.',
+  'share.newLink': 'New link', 'share.newLinkDone': 'New link made: the old one no longer lets anyone in.',
+  'seat.notYourFriend': 'Not the person you invited?', 'seat.free': 'Free the seat', 'seat.freeDone': 'The seat is free again: send your friend the new link.',
+  'myGames.downloadAll': 'Download all my games (OGN)',
+  'err.bad-name': 'A name is at most 40 characters.', 'err.started': 'The game has started: that was only possible before the first move.', 'err.no-free-seat': 'There is no seat to invite anyone to.',
+});
+Object.assign(STRINGS.fr, {
+  'player': 'Joueur', 
+  'clock.day1': '1 jour par coup', 'clock.days': '{n} jours par coup', 'clock.dh': '{d} j {h} h', 'clock.hm': '{h} h {m} min', 'myGames.turn1': 'à vous de jouer dans 1 partie', 'myGames.turns': 'à vous de jouer dans {n} parties',
+  'captured': '{n} graines prises', 
+  'language': 'Langue', 'connectionLost': 'Connexion perdue : reconnexion… (rien ne peut être joué d’ici là)',
+  'flip': 'Retourner le plateau', 'reason.aborted': 'annulée avant le premier coup', 'abort': 'Annuler la partie', 'aborted': 'Partie annulée : pas de résultat.', 'watchRematch': 'Les joueurs ont commencé une revanche.', 'openWatchRematch': 'Regarder la revanche',
+  'levelDesc.1': 'débutant', 'levelDesc.3': 'loisir', 'levelDesc.5': 'joueur de club', 'levelDesc.7': 'fort', 'levelDesc.9': 'expert',
+  'err.not-host': 'Seule la personne qui a envoyé l’invitation peut en envoyer une nouvelle.', 
+  'say.label': 'Messages rapides', 'say.good-luck': 'Bonne chance !', 'say.your-move': 'À vous de jouer !', 'say.well-played': 'Bien joué', 'say.thank-you': 'Merci', 'say.good-game': 'Belle partie',
+  'say.from': '{name} dit : {text}', 'say.sent': 'Envoyé : {text}',
+  'name.label': 'Votre nom', 'name.hint': 'Montré à l’autre joueur et gardé dans les relevés de partie. Ce navigateur s’en souvient.',
+  'name.placeholder': 'p. ex. Mamie Rose', 'vs': '{south} contre {north}', 'youNamed': 'Vous ({name})',
+  'invited.title': '{name} vous invite à jouer à l’awalé', 'invited.anon': 'Vous êtes invité à jouer à l’awalé', 'invited.join': 'Jouer',
+  'seat.taken': 'Les deux places sont prises ({south} et {north}) : vous regardez la partie.', 'seat.takenHelp': 'Si vous avez été invité, demandez un nouveau lien : la personne qui l’a envoyé peut libérer la place avant le premier coup.',
+  'seat.needLink': 'Cette adresse permet seulement de regarder. Pour jouer, ouvrez le lien d’invitation que {name} vous a envoyé.', 'seat.freed': 'L’autre joueur a libéré votre place. Demandez-lui un nouveau lien pour jouer.',
+  'share.newLink': 'Nouveau lien', 'share.newLinkDone': 'Nouveau lien créé : l’ancien ne laisse plus entrer personne.',
+  'seat.notYourFriend': 'Ce n’est pas la personne invitée ?', 'seat.free': 'Libérer la place', 'seat.freeDone': 'La place est de nouveau libre : envoyez le nouveau lien à votre ami.',
+  'myGames.downloadAll': 'Télécharger toutes mes parties (OGN)',
+  'err.bad-name': 'Un nom fait au plus 40 caractères.', 'err.started': 'La partie a commencé : ce n’était possible qu’avant le premier coup.', 'err.no-free-seat': 'Il n’y a pas de place à laquelle inviter quelqu’un.',
+});
+Object.assign(STRINGS.es, {
+  'player': 'Jugador', 
+  'clock.day1': '1 día por jugada', 'clock.days': '{n} días por jugada', 'clock.dh': '{d} d {h} h', 'clock.hm': '{h} h {m} min', 'myGames.turn1': 'te toca en 1 partida', 'myGames.turns': 'te toca en {n} partidas',
+  'captured': '{n} semillas capturadas', 
+  'language': 'Idioma', 'connectionLost': 'Conexión perdida: reconectando… (no se puede jugar hasta que vuelva)',
+  'flip': 'Girar el tablero', 'reason.aborted': 'anulada antes de la primera jugada', 'abort': 'Anular la partida', 'aborted': 'Partida anulada: sin resultado.', 'watchRematch': 'Los jugadores han empezado una revancha.', 'openWatchRematch': 'Ver la revancha',
+  'levelDesc.1': 'principiante', 'levelDesc.3': 'aficionado', 'levelDesc.5': 'jugador de club', 'levelDesc.7': 'fuerte', 'levelDesc.9': 'experto',
+  'err.not-host': 'Solo quien envió la invitación puede enviar una nueva.', 
+  'say.label': 'Mensajes rápidos', 'say.good-luck': '¡Buena suerte!', 'say.your-move': '¡Te toca!', 'say.well-played': 'Bien jugado', 'say.thank-you': 'Gracias', 'say.good-game': 'Buena partida',
+  'say.from': '{name} dice: {text}', 'say.sent': 'Enviado: {text}',
+  'name.label': 'Tu nombre', 'name.hint': 'Lo ve el otro jugador y queda en las anotaciones de las partidas. Este navegador lo recuerda.',
+  'name.placeholder': 'p. ej. Abuela Rosa', 'vs': '{south} contra {north}', 'youNamed': 'Tú ({name})',
+  'invited.title': '{name} te invita a jugar al oware', 'invited.anon': 'Te han invitado a jugar al oware', 'invited.join': 'Jugar',
+  'seat.taken': 'Los dos puestos están ocupados ({south} y {north}): estás mirando la partida.', 'seat.takenHelp': 'Si te han invitado, pide un enlace nuevo: quien te lo envió puede liberar el puesto antes de la primera jugada.',
+  'seat.needLink': 'Esta dirección solo permite mirar. Para jugar, abre el enlace de invitación que te envió {name}.', 'seat.freed': 'El otro jugador ha liberado tu puesto. Pídele un enlace nuevo para jugar.',
+  'share.newLink': 'Enlace nuevo', 'share.newLinkDone': 'Enlace nuevo creado: el anterior ya no deja entrar a nadie.',
+  'seat.notYourFriend': '¿No es la persona que invitaste?', 'seat.free': 'Liberar el puesto', 'seat.freeDone': 'El puesto vuelve a estar libre: envía el enlace nuevo a tu amigo.',
+  'myGames.downloadAll': 'Descargar todas mis partidas (OGN)',
+  'err.bad-name': 'Un nombre tiene como mucho 40 caracteres.', 'err.started': 'La partida ya ha empezado: eso solo se podía antes de la primera jugada.', 'err.no-free-seat': 'No hay ningún puesto al que invitar a nadie.',
+});
+Object.assign(STRINGS.ca, {
+  'player': 'Jugador', 
+  'clock.day1': '1 dia per jugada', 'clock.days': '{n} dies per jugada', 'clock.dh': '{d} d {h} h', 'clock.hm': '{h} h {m} min', 'myGames.turn1': 'et toca en 1 partida', 'myGames.turns': 'et toca en {n} partides',
+  'captured': '{n} llavors capturades', 
+  'language': 'Llengua', 'connectionLost': 'Connexió perduda: reconnectant… (no es pot jugar fins que torni)',
+  'flip': 'Gira el tauler', 'reason.aborted': 'anul·lada abans de la primera jugada', 'abort': 'Anul·la la partida', 'aborted': 'Partida anul·lada: sense resultat.', 'watchRematch': 'Els jugadors han començat una revenja.', 'openWatchRematch': 'Mira la revenja',
+  'levelDesc.1': 'principiant', 'levelDesc.3': 'aficionat', 'levelDesc.5': 'jugador de club', 'levelDesc.7': 'fort', 'levelDesc.9': 'expert',
+  'err.not-host': 'Només qui ha enviat la invitació en pot enviar una de nova.', 
+  'say.label': 'Missatges ràpids', 'say.good-luck': 'Bona sort!', 'say.your-move': 'Et toca!', 'say.well-played': 'Ben jugat', 'say.thank-you': 'Gràcies', 'say.good-game': 'Bona partida',
+  'say.from': '{name} diu: {text}', 'say.sent': 'Enviat: {text}',
+  'name.label': 'El teu nom', 'name.hint': 'El veu l’altre jugador i queda a les anotacions de les partides. Aquest navegador el recorda.',
+  'name.placeholder': 'p. ex. Àvia Rosa', 'vs': '{south} contra {north}', 'youNamed': 'Tu ({name})',
+  'invited.title': '{name} et convida a jugar a l’aualé', 'invited.anon': 'T’han convidat a jugar a l’aualé', 'invited.join': 'Juga',
+  'seat.taken': 'Els dos llocs estan ocupats ({south} i {north}): estàs mirant la partida.', 'seat.takenHelp': 'Si t’han convidat, demana un enllaç nou: qui te l’ha enviat pot alliberar el lloc abans de la primera jugada.',
+  'seat.needLink': 'Aquesta adreça només permet mirar. Per jugar, obre l’enllaç d’invitació que t’ha enviat {name}.', 'seat.freed': 'L’altre jugador ha alliberat el teu lloc. Demana-li un enllaç nou per jugar.',
+  'share.newLink': 'Enllaç nou', 'share.newLinkDone': 'Enllaç nou creat: l’anterior ja no deixa entrar ningú.',
+  'seat.notYourFriend': 'No és la persona que has convidat?', 'seat.free': 'Allibera el lloc', 'seat.freeDone': 'El lloc torna a estar lliure: envia l’enllaç nou al teu amic.',
+  'myGames.downloadAll': 'Descarrega totes les meves partides (OGN)',
+  'err.bad-name': 'Un nom té com a màxim 40 caràcters.', 'err.started': 'La partida ja ha començat: això només es podia fer abans de la primera jugada.', 'err.no-free-seat': 'No hi ha cap lloc on convidar ningú.',
+});
+
 // The rules page: sections of text, each with an optional small diagram (a position string, the
 // house to mark, and a caption).
 const RULES = {
@@ -270,16 +352,17 @@ const RULES = {
   },
 };
 
-// The capture example, the same board in every language: South's D (4 seeds) sows E, F, a, b;
-// b then holds 3 and a holds 2, so South captures 5.
+// The capture example, the same board in every language, shown after the move it tells of (the
+// ring marks the move just played, as on a game's board): from 0-0-0-4-0-0-1-2-4-0-3-2-16-16-S,
+// South's D (4 seeds) sowed E, F, a, b; b then held 3 and a held 2, so South captured 5.
 const CAPTURE_CAPTIONS = {
-  en: 'South plays D: the last seed makes 3 in b, and a has 2: South captures 5.',
-  fr: 'Sud joue D : la dernière graine fait 3 en b, et a en a 2 : Sud prend 5 graines.',
-  es: 'Sur juega D: la última semilla deja 3 en b, y a tiene 2: Sur captura 5.',
-  ca: 'Sud juga D: l’última llavor deixa 3 a b, i a en té 2: Sud en captura 5.',
+  en: 'South has just played D: its last seed made 3 in b, and a had 2, so South captured those 5 seeds (a and b are empty now).',
+  fr: 'Sud vient de jouer D : sa dernière graine a fait 3 en b, et a en avait 2, donc Sud a pris ces 5 graines (a et b sont vides maintenant).',
+  es: 'Sur acaba de jugar D: su última semilla ha dejado 3 en b, y a tenía 2, así que Sur ha capturado esas 5 semillas (a y b están vacías ahora).',
+  ca: 'Sud acaba de jugar D: la seva última llavor ha deixat 3 a b, i a en tenia 2, així que Sud ha capturat aquestes 5 llavors (a i b són buides ara).',
 };
 for (const lang of Object.keys(RULES)) {
-  RULES[lang].sections[2].d = ['0-0-0-4-0-0-1-2-4-0-3-2-16-16-S', 3, CAPTURE_CAPTIONS[lang]];
+  RULES[lang].sections[2].d = ['0-0-0-0-1-1-0-0-4-0-3-2-21-16-N', 3, CAPTURE_CAPTIONS[lang]];
 }
 
 // Local storage that may be missing or refused (private windows, strict settings): reads give

@@ -74,6 +74,14 @@ function contrast(a, b) {
   return (x + 0.05) / (y + 0.05);
 }
 
+// An invited friend opens the link: the page asks their name once, then seats them.
+async function acceptInvite(page, link, name) {
+  await page.goto(link);
+  await page.waitForSelector('#invited-name');
+  await page.fill('#invited-name', name);
+  await page.click('#invited-play');
+}
+
 // Starts a game against the computer at level 1 on `side` and waits for the player's first turn.
 async function startComputerGame(page, side) {
   await page.goto(BASE + '/');
@@ -123,12 +131,25 @@ async function gameAgainstComputer(browser) {
   check(/won|lost|Draw/.test(status), 'result shown: ' + status);
   const record = await (await page.request.get(page.url().replace('/game/', '/api/games/') + '/record')).text();
   check(record.includes('[Result'), 'record downloadable');
-  // The score is read from the player's side: North's seeds first.
+  // The winner's score first (a draw: the reader's, North's here).
   const end = (await (await page.request.get(page.url().replace('/game/', '/api/games/'))).json()).end;
   const [south, north] = end.score.split('-');
-  check(status.includes(north + '–' + south), `North reads North's score first: "${status}" for ${end.score}`);
-  // After the end: no undo, no key hint, a rematch; the result is not written in the accent colour.
+  const first = end.winner === 'S' ? south + '–' + north : north + '–' + south;
+  check(status.includes(first), `the winner's score first: "${status}" for ${JSON.stringify(end)}`);
+  // After the end: no undo, no key hint, a rematch and a new game; the result is not written in
+  // the accent colour.
   check(await page.isHidden('#undo'), 'no undo after the end');
+  check(await page.isVisible('#new-game'), 'a new game beside the rematch');
+  // Captures are marked in the move list, and each move number stays on the line of its moves.
+  const captures = await page.$$eval('#moves span.ply.took .capture', (els) => els.map((e) => e.textContent));
+  check(captures.length > 0 && captures.every((c) => /^×\d+$/.test(c)), 'captures marked: ' + captures);
+  const split = await page.$$eval('#moves .pair', (els) => els.filter((e) => {
+    // Each part's middle (padding makes the move's box taller than its number's); a part on
+    // another line would be a whole line (about 29 px) away.
+    const mids = [...e.children].map((c) => { const r = c.getBoundingClientRect(); return (r.top + r.bottom) / 2; });
+    return mids.some((y) => Math.abs(y - mids[0]) > 8);
+  }).map((e) => e.textContent));
+  check(split.length === 0, 'move numbers kept with their moves: ' + split);
   check((await page.textContent('.keys-hint')) === '', 'no key hint after the end');
   const colours = await page.evaluate(() => [getComputedStyle(document.getElementById('status')).color,
     getComputedStyle(document.querySelector('button#rematch')).backgroundColor]);
@@ -176,6 +197,7 @@ async function gameAgainstComputer(browser) {
 async function friendGame(browser) {
   const a = await newPage(browser);
   await a.page.goto(BASE + '/');
+  await a.page.fill('#player-name', 'Grandma Rosa');
   await a.page.selectOption('#friend-form select[name=side]', 'S');
   await a.page.click('#play-friend');
   await a.page.waitForSelector('#share-link');
@@ -189,9 +211,16 @@ async function friendGame(browser) {
   check(await a.page.$('#share svg.qr path'), 'a QR code of the link');
   check(await a.page.isVisible('#local-warning'), 'a warning about the local address');
   await a.page.screenshot({ path: OUT + '/friend-waiting.png' });
+  check(/#i=[0-9a-f]{32}$/.test(link), 'the invitation carries its code in the fragment: ' + link);
   const b = await newPage(browser, { viewport: { width: 390, height: 844 }, locale: 'fr-FR' });
   await b.page.goto(link);
+  await b.page.waitForSelector('#invited-name');
+  check((await b.page.textContent('#invited h2')).includes('Grandma Rosa vous invite'), 'the invitation names who invites: ' + await b.page.textContent('#invited h2'));
+  await b.page.screenshot({ path: OUT + '/invited-phone-fr.png' });
+  await b.page.fill('#invited-name', 'Léo <b>');
+  await b.page.click('#invited-play');
   await b.page.waitForFunction(() => document.body.dataset.ply === '0');
+  check(!b.page.url().includes('#i='), 'the code leaves the address bar: ' + b.page.url());
   await a.page.waitForSelector('#share-link', { state: 'hidden' });
   // Houses are buttons with spoken labels, in the page's language.
   check(await a.page.getAttribute('g.house[data-house="C"]', 'aria-label') === 'South’s house C, 4 seeds', 'English house label');
@@ -206,7 +235,10 @@ async function friendGame(browser) {
   await a.page.focus('g.house[data-house="F"]');
   await a.page.keyboard.press('Enter');
   await waitPly(b.page, 1);
-  check((await b.page.textContent('.player.top')).includes('Sud\u00a0: Ami'), 'French typography: ' + await b.page.textContent('.player.top'));
+  check((await b.page.textContent('.player.top')).includes('Sud\u00a0: Grandma Rosa'), 'French typography and the friend\'s name: ' + await b.page.textContent('.player.top'));
+  check((await b.page.textContent('.player.bottom')).includes('Vous (Léo <b>)'), 'the name as plain text: ' + await b.page.textContent('.player.bottom'));
+  check((await a.page.textContent('.player.top')).includes('North: Léo <b>'), 'South sees North\'s name: ' + await a.page.textContent('.player.top'));
+  check(!(await b.page.$('.player b')), 'no markup from a name');
   // While South's move is sown, North's page says so; then that it is North's turn.
   await b.page.waitForFunction(() => document.getElementById('status').textContent.includes('À vous'), null, { timeout: 5000 });
   await b.page.reload();
@@ -235,10 +267,14 @@ async function friendGame(browser) {
   await other.page.waitForSelector('g.house.legal');
   check((await other.page.getAttribute('g.house.legal', 'data-house')).match(/[a-f]/), 'North on another device');
   await other.context.close();
+  // A third person opens the invitation too: the seats are taken, by whom, and how to get in.
   const watcher = await newPage(browser);
-  await watcher.page.goto(link);
+  await acceptInvite(watcher.page, link, 'Cousin Ama');
   await waitPly(watcher.page, 1);
   check((await watcher.page.textContent('#status')).includes('watching'), 'third visitor watches');
+  const note = await watcher.page.textContent('#seat-note');
+  check(note.includes('Both seats are taken (Grandma Rosa and Léo <b>)'), 'the watcher is told who plays: ' + note);
+  check((await watcher.page.textContent('h1')).includes('Grandma Rosa vs Léo <b>'), 'spectators see both names');
   check((await watcher.page.$$('g.house.legal')).length === 0, 'watcher cannot move');
   // South's page is in the background when North moves: its title says so until it is back.
   const setHidden = (page, hidden) => page.evaluate((hidden) => {
@@ -258,6 +294,114 @@ async function friendGame(browser) {
   for (const x of [a, b, watcher]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
 }
 
+// Safe invitations between a grandmother (Spanish, desktop) and her grandson (English, phone):
+// her own browser opening the link keeps her seat; the plain address only lets people watch and
+// says how to get in; a new link shuts the old one; a seat taken by the wrong person is freed
+// before the first move; names reach the board and My games; all games download as one file.
+async function invitations(browser) {
+  const a = await newPage(browser, { locale: 'es-ES' });
+  await a.page.goto(BASE + '/');
+  await a.page.fill('#player-name', 'Abuela Rosa');
+  // A double press makes one game.
+  await a.page.dblclick('#invite-now');
+  await a.page.waitForSelector('#share-link');
+  const link = await a.page.inputValue('#share-link');
+  const mine = JSON.parse(await a.page.evaluate(() => localStorage.getItem('oware.games')));
+  check(mine.length === 1, 'one game per double press: ' + mine.length);
+  // She tries her own link: she is still South, and the seat is still free.
+  await a.page.goto(link);
+  await a.page.waitForSelector('#share-link');
+  check(await a.page.inputValue('#share-link') === link, 'the creator keeps her seat and her link');
+  // The game's plain address lets people watch, and says how to get in.
+  const plain = await newPage(browser);
+  await plain.page.goto(link.split('#')[0]);
+  await plain.page.waitForSelector('#seat-note:not([hidden])');
+  check((await plain.page.textContent('#seat-note')).includes('open the invitation link Abuela Rosa sent you'), 'how to get in: ' + await plain.page.textContent('#seat-note'));
+  await plain.page.screenshot({ path: OUT + '/seat-needs-link.png' });
+  await plain.context.close();
+  // A new link: the old one lets nobody in.
+  await a.page.click('#new-link');
+  await a.page.waitForFunction((old) => document.getElementById('share-link').value !== old, link);
+  const second = await a.page.inputValue('#share-link');
+  const late = await newPage(browser);
+  await acceptInvite(late.page, link, 'Old link');
+  await late.page.waitForSelector('#seat-note:not([hidden])');
+  check((await late.page.textContent('#status')).includes('watching'), 'the old link only lets people watch');
+  await late.context.close();
+  // The wrong person (in French) takes the seat; she frees it before the first move.
+  const wrong = await newPage(browser, { locale: 'fr-FR' });
+  await acceptInvite(wrong.page, second, 'Voisin');
+  await wrong.page.waitForFunction(() => document.body.dataset.ply === '0');
+  await a.page.waitForSelector('#free-seat');
+  check((await a.page.textContent('.player.top')).includes('Voisin'), 'she sees who took the seat');
+  await a.page.screenshot({ path: OUT + '/free-seat-es.png' });
+  await a.page.click('#free-seat');
+  await wrong.page.waitForSelector('#seat-note:not([hidden])');
+  check((await wrong.page.textContent('#seat-note')).includes('libéré votre place'), 'the freed visitor is told: ' + await wrong.page.textContent('#seat-note'));
+  await wrong.page.screenshot({ path: OUT + '/seat-freed-fr.png' });
+  await a.page.waitForSelector('#share-link');
+  const third = await a.page.inputValue('#share-link');
+  check(third !== second, 'freeing the seat makes a new link');
+  // The grandson, on his phone, with the newest link.
+  const g = await newPage(browser, { viewport: { width: 390, height: 844 } });
+  await acceptInvite(g.page, third, 'Léo');
+  await waitPly(g.page, 0);
+  await a.page.waitForSelector('g.house.legal');
+  await a.page.click('g.house.legal[data-house="F"]');
+  await waitPly(g.page, 1);
+  check((await g.page.textContent('.player.top')).includes('South: Abuela Rosa'), 'he sees her name: ' + await g.page.textContent('.player.top'));
+  check((await a.page.textContent('h1')).includes('Abuela Rosa contra Léo'), 'both names in the title: ' + await a.page.textContent('h1'));
+  await g.page.screenshot({ path: OUT + '/names-phone.png' });
+  // He has not moved yet: he may call the game off, and it ends with no result.
+  check(await a.page.isHidden('#abort'), 'no abort after one\'s own first move');
+  await g.page.click('#abort');
+  await a.page.waitForFunction(() => document.body.dataset.over === '1');
+  check((await a.page.textContent('#status')).includes('Partida anulada: sin resultado'), 'aborted, in Spanish: ' + await a.page.textContent('#status'));
+  check((await g.page.textContent('#status')).includes('Game aborted: no result'), 'aborted, in English: ' + await g.page.textContent('#status'));
+  // My games names him, and gives every game as one file.
+  await a.page.goto(BASE + '/');
+  await a.page.waitForSelector('#my-games li');
+  check((await a.page.textContent('#my-games')).includes('Léo'), 'My games names the friend: ' + await a.page.textContent('#my-games'));
+  await a.page.screenshot({ path: OUT + '/my-games-names-es.png', fullPage: true });
+  const [download] = await Promise.all([a.page.waitForEvent('download'), a.page.click('#download-all')]);
+  const file = require('fs').readFileSync(await download.path(), 'utf8');
+  check(download.suggestedFilename() === 'oware-games.ogn', 'the file name: ' + download.suggestedFilename());
+  check(file.includes('[South "Abuela Rosa"]') && file.includes('[North "Léo"]'), 'the record names both: ' + file.slice(0, 300));
+  check(file.includes('[Termination "aborted"]') && file.includes('[Result "*"]'), 'an aborted game has no result: ' + file.slice(0, 400));
+  for (const x of [a, wrong, g]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
+  console.log('invitations: own link, plain address, new link, freed seat, names, download all');
+}
+
+// A correspondence game, grandfather (Catalan) and granddaughter (English, phone): two days a
+// move, shown in days and hours; her My games says it is her move, and the tab says so too.
+async function correspondence(browser) {
+  const a = await newPage(browser, { locale: 'ca-ES' });
+  await a.page.goto(BASE + '/');
+  await a.page.fill('#player-name', 'Avi Pere');
+  await a.page.selectOption('#friend-form select[name=side]', 'S');
+  await a.page.selectOption('#friend-form select[name=clock]', 'd2');
+  await a.page.click('#play-friend');
+  await a.page.waitForSelector('#share-link');
+  const link = await a.page.inputValue('#share-link');
+  const b = await newPage(browser, { viewport: { width: 390, height: 844 } });
+  await acceptInvite(b.page, link, 'Júlia');
+  await a.page.waitForSelector('g.house.legal');
+  check((await a.page.textContent('.player.bottom .clock')) === '2 d 0 h', 'two days a move: ' + await a.page.textContent('.player.bottom .clock'));
+  await a.page.click('g.house.legal[data-house="F"]');
+  await waitPly(b.page, 1);
+  await b.page.waitForSelector('.player.bottom .clock.running');
+  const left = await b.page.textContent('.player.bottom .clock');
+  check(/^(1 d 23 h|2 d 0 h)$/.test(left), 'her two days run: ' + left);
+  await b.page.goto(BASE + '/');
+  await b.page.waitForSelector('#turns');
+  check((await b.page.textContent('#turns')) === 'your move in 1 game', 'a badge: ' + await b.page.textContent('#turns'));
+  check((await b.page.textContent('#my-games li.turn')).includes('Avi Pere'), 'the game that waits names him');
+  check((await b.page.title()).startsWith('(1) '), 'the tab says so: ' + await b.page.title());
+  await b.page.screenshot({ path: OUT + '/my-games-your-move-phone.png', fullPage: true });
+  for (const x of [a, b]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
+  console.log('correspondence: two days a move, a your-move badge');
+}
+
 // Two friends, the second in Spanish: a takeback asked and granted, a draw offered, declined,
 // offered again and accepted; a rematch with the sides swapped, which one of them resigns.
 async function friendConveniences(browser) {
@@ -267,9 +411,21 @@ async function friendConveniences(browser) {
   await a.page.click('#play-friend');
   const link = await a.page.inputValue('#share-link');
   const b = await newPage(browser, { locale: 'es-ES' });
-  await b.page.goto(link);
+  await acceptInvite(b.page, link, 'Nieta');
   await a.page.waitForSelector('#share-link', { state: 'hidden' });
   check(await a.page.isHidden('#undo'), 'no undo between friends');
+  // Quick messages: sent as codes, read in each one's language (by those connected: wait for
+  // both pages' connections).
+  await waitPly(b.page, 0);
+  await a.page.click('#say-good-luck');
+  await b.page.waitForSelector('#said:not([hidden])');
+  check((await b.page.textContent('#said')).includes('Sur dice: ¡Buena suerte!'), 'the message in Spanish: ' + await b.page.textContent('#said'));
+  await b.page.click('#say-thank-you');
+  await a.page.waitForSelector('#said:not([hidden])');
+  check((await a.page.textContent('#said')).includes('Nieta says: Thank you'), 'the answer in English: ' + await a.page.textContent('#said'));
+  await b.page.screenshot({ path: OUT + '/quick-message-es.png' });
+  check(await a.page.isVisible('#free-seat'), 'the one who invited may free the seat before the first move');
+  check(!(await b.page.isVisible('#free-seat')), 'the invited friend may not');
   await a.page.click('g.house.legal[data-house="F"]');
   await waitPly(b.page, 1);
   await b.page.waitForSelector('g.house.legal');
@@ -303,8 +459,12 @@ async function friendConveniences(browser) {
   check((await a.page.textContent('#status')).includes('Draw'), 'a draw: ' + await a.page.textContent('#status'));
   check((await b.page.textContent('#status')).includes('Tablas'), 'in Spanish: ' + await b.page.textContent('#status'));
   check(await a.page.isHidden('#resign'), 'no resigning after the end');
-  // South asks for the rematch and plays North there; North is offered the same game as South.
+  // A watcher of the finished game is taken to the rematch when the players start it.
   const first = a.page.url();
+  const watcher = await newPage(browser);
+  await watcher.page.goto(first);
+  await watcher.page.waitForFunction(() => document.body.dataset.over === '1');
+  // South asks for the rematch and plays North there; North is offered the same game as South.
   await a.page.click('#rematch');
   await a.page.waitForURL((u) => u.href !== first);
   await b.page.waitForSelector('#open-rematch');
@@ -326,6 +486,11 @@ async function friendConveniences(browser) {
   for (const x of [a, b]) await x.page.waitForFunction(() => document.body.dataset.over === '1');
   check((await b.page.textContent('#status')).includes('Has ganado'), 'the resignation, in Spanish: ' + await b.page.textContent('#status'));
   check((await a.page.textContent('#status')).includes('resignation'), 'the reason: ' + await a.page.textContent('#status'));
+  await watcher.page.waitForURL(a.page.url());
+  await watcher.page.waitForFunction(() => document.body.dataset.over === '1');
+  const seen = await watcher.page.textContent('#status');
+  check(seen.includes('South wins') && seen.includes('by resignation') && !seen.includes('0–0'), 'the watcher followed, and reads no 0–0: ' + seen);
+  await watcher.context.close();
   await b.page.screenshot({ path: OUT + '/friend-resigned-es.png' });
   for (const x of [a, b]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
   console.log('friend conveniences: takeback, draw declined and accepted, rematch, resignation');
@@ -348,6 +513,65 @@ async function clockGame(browser) {
   check(!page.errors, 'no script errors');
   await context.close();
   console.log('clock game: 5+3 against the computer');
+}
+
+// The game page's edges, in French on a phone: the language menu's label, the levels' words, a
+// lost connection (no house playable, the clock stands still, back by itself), the board flipped,
+// and the rules' capture diagram after its move.
+async function gamePageEdges(browser) {
+  const { context, page } = await newPage(browser, { viewport: { width: 390, height: 844 }, locale: 'fr-FR' });
+  let dropping = false;
+  const sockets = [];
+  await page.routeWebSocket(/\/ws$/, (ws) => {
+    if (dropping) { ws.close(); return; }
+    ws.connectToServer();
+    sockets.push(ws);
+  });
+  await page.goto(BASE + '/');
+  // The header is translated once the page's words have loaded.
+  const labelled = await page.waitForFunction(() => document.getElementById('lang').getAttribute('aria-label') === 'Langue', null, { timeout: 5000 })
+    .then(() => true, () => false);
+  check(labelled, 'the language menu is labelled in French: ' + await page.getAttribute('#lang', 'aria-label'));
+  check((await page.textContent('#computer-form select[name=level] option[value="1"]')).includes('débutant'), 'levels have words');
+  await page.selectOption('#computer-form select[name=level]', '1');
+  await page.selectOption('#computer-form select[name=clock]', '5');
+  await page.click('#play-computer');
+  await page.waitForSelector('g.house.legal');
+  await page.click('g.house.legal[data-house="F"]');
+  await waitPly(page, 2);
+  await page.waitForSelector('.player.bottom .clock.running');
+  dropping = true;
+  for (const ws of sockets) await ws.close();
+  await page.waitForFunction(() => document.body.dataset.offline === '1');
+  check((await page.textContent('#status')).includes('Connexion perdue'), 'the page says the connection is lost: ' + await page.textContent('#status'));
+  check((await page.$$('g.house.legal')).length === 0, 'no house playable while offline');
+  const frozen = await page.textContent('.player.bottom .clock');
+  await page.waitForTimeout(1500);
+  check(await page.textContent('.player.bottom .clock') === frozen, 'the clock stands still while offline');
+  await page.screenshot({ path: OUT + '/connection-lost-fr-phone.png' });
+  dropping = false;
+  await page.waitForFunction(() => document.body.dataset.offline === '0', null, { timeout: 10000 });
+  await page.waitForSelector('g.house.legal');
+  // A watcher of this game sees the computer and a player, not a "friend".
+  const watcher = await newPage(browser, { locale: 'fr-FR' });
+  await watcher.page.goto(page.url());
+  await watcher.page.waitForFunction(() => document.body.dataset.ply === '2');
+  check((await watcher.page.textContent('.player.bottom')).includes('Sud\u00a0: Joueur'), 'the person playing the computer: ' + await watcher.page.textContent('.player.bottom'));
+  await watcher.context.close();
+  // The board turned round: North at the bottom, and back.
+  check((await page.textContent('.player.bottom')).includes('Sud'), 'South at the bottom');
+  await page.click('#flip');
+  check((await page.textContent('.player.bottom')).includes('Nord'), 'flipped: North at the bottom');
+  await page.click('#flip');
+  check((await page.textContent('.player.bottom')).includes('Sud'), 'flipped back');
+  await page.goto(BASE + '/rules');
+  const caption = await page.textContent('figure.diagram:nth-of-type(2) figcaption').catch(() => '');
+  const captions = await page.$$eval('figure.diagram figcaption', (els) => els.map((e) => e.textContent));
+  check(captions.some((c) => c.includes('vient de jouer D')), 'the capture diagram is after D: ' + captions + caption);
+  await page.screenshot({ path: OUT + '/rules-capture-fr-phone.png', fullPage: true });
+  check(!page.errors, 'no script errors');
+  await context.close();
+  console.log('game page edges: language label, levels, connection lost, flip, rules diagram');
 }
 
 // What a bad position is called in each language: errors from the server are shown in the
@@ -452,6 +676,8 @@ async function colours(browser) {
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const dark = contrast(bg, 'rgb(0, 0, 0)') < contrast(bg, 'rgb(255, 255, 255)');
     check(dark === (scheme === 'dark'), `the page follows the system's ${scheme} scheme (${bg})`);
+    // The home page is drawn once its words have loaded: wait for its board.
+    await page.waitForSelector('svg.board .frame');
     const pairs = await page.evaluate(() => {
       const frame = getComputedStyle(document.querySelector('svg.board .frame')).fill;
       const muted = getComputedStyle(document.querySelector('.hint')).color;
@@ -575,7 +801,7 @@ async function securityHeaders(browser) {
   let failed = false;
   // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
-  for (const test of [securityHeaders, friendGame, friendConveniences, gameAgainstComputer, clockGame, analysisVariation, coach, colours, pages]) {
+  for (const test of [securityHeaders, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, analysisVariation, coach, colours, pages]) {
     if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);

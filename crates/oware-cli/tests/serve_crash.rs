@@ -80,7 +80,8 @@ fn new_game(addr: SocketAddr) -> Friends {
     );
     assert_eq!(status, 200, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
-    let (status, joined) = http(addr, "POST", &format!("/api/games/{id}/join"), None);
+    let invite = json!({ "invite": created["invite"] });
+    let (status, joined) = http(addr, "POST", &format!("/api/games/{id}/join"), Some(invite));
     assert_eq!(status, 200, "{joined}");
     Friends {
         tokens: [

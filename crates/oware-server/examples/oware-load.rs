@@ -131,7 +131,8 @@ async fn play_game(
     let created = post(addr, "/api/games", r#"{"mode":"friend","side":"S"}"#).await?;
     let id = created["id"].as_str().ok_or("no id")?.to_string();
     let south = created["token"].as_str().ok_or("no token")?.to_string();
-    let joined = post(addr, &format!("/api/games/{id}/join"), "{}").await?;
+    let invite = serde_json::json!({ "invite": created["invite"] }).to_string();
+    let joined = post(addr, &format!("/api/games/{id}/join"), &invite).await?;
     let north = joined["token"].as_str().ok_or("no seat")?.to_string();
     let mut sockets = Vec::new();
     let mut game = Value::Null;

@@ -45,6 +45,7 @@ impl From<GameError> for ApiError {
             GameError::UnknownGame(_) => StatusCode::NOT_FOUND,
             GameError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
             GameError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            GameError::TooFast(_) => StatusCode::TOO_MANY_REQUESTS,
             _ => StatusCode::CONFLICT,
         };
         ApiError {

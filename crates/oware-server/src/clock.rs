@@ -1,5 +1,6 @@
 //! Game clocks: each side has an amount of time for the whole game, and may gain a few seconds
-//! with each move (an increment: `5+3` is five minutes and three seconds a move).
+//! with each move (an increment: `5+3` is five minutes and three seconds a move); or, in
+//! correspondence games, an amount of time for each move (days), given afresh after every move.
 //!
 //! The server keeps the time, by the wall clock (milliseconds since the Unix epoch), so that it
 //! survives a restart. Time while the server was down is not a player's thinking time: the server
@@ -24,6 +25,8 @@ pub struct Clock {
     pub running_since: Option<u64>,
     /// The side whose time ran out: the game is over and the other side wins.
     pub flagged: Option<Side>,
+    /// `initial_ms` is the time for each move, not for the game (correspondence).
+    pub per_move: bool,
 }
 
 /// What clients see: the time left now, and which clock is running (the page counts it down).
@@ -37,6 +40,8 @@ pub struct ClockView {
     pub remaining_ms: [u64; 2],
     /// `S` or `N` while that side's clock runs.
     pub running: Option<char>,
+    /// The time is for each move (correspondence), not for the game.
+    pub per_move: bool,
 }
 
 /// When a clock period that began at `since` begins once the time the server was down is given
@@ -65,6 +70,15 @@ impl Clock {
             remaining_ms: [initial_ms; 2],
             running_since: None,
             flagged: None,
+            per_move: false,
+        }
+    }
+
+    /// Fresh correspondence clocks: `per_move_ms` for each move.
+    pub fn per_move(per_move_ms: u64) -> Clock {
+        Clock {
+            per_move: true,
+            ..Clock::new(per_move_ms, 0)
         }
     }
 
@@ -106,7 +120,11 @@ impl Clock {
         } else {
             0
         };
-        self.remaining_ms[mover.index()] = self.left(mover, mover, now) + increment;
+        self.remaining_ms[mover.index()] = if self.per_move {
+            self.initial_ms
+        } else {
+            self.left(mover, mover, now) + increment
+        };
         self.running_since = Some(now);
     }
 
@@ -114,7 +132,11 @@ impl Clock {
     /// period began (a takeback: the position is a new one to think about).
     pub fn restart(&mut self, to_move: Side, now: u64) {
         if self.running_since.is_some() && self.flagged.is_none() {
-            self.remaining_ms[to_move.index()] = self.left(to_move, to_move, now);
+            self.remaining_ms[to_move.index()] = if self.per_move {
+                self.initial_ms
+            } else {
+                self.left(to_move, to_move, now)
+            };
             self.running_since = Some(now);
         }
     }
@@ -133,6 +155,7 @@ impl Clock {
                 }
             }),
             running: running.then(|| to_move.letter()),
+            per_move: self.per_move,
         }
     }
 }
@@ -184,6 +207,21 @@ mod tests {
         assert_eq!(c.remaining_ms, [1000, 900]);
         c.moved(Side::South, 1000);
         assert_eq!(c.remaining_ms, [500, 900]);
+    }
+
+    #[test]
+    fn a_correspondence_clock_gives_each_move_its_full_time() {
+        let day = 86_400_000;
+        let mut c = Clock::per_move(2 * day);
+        c.moved(Side::South, 0);
+        // North takes a day and a half: its time for the next move is whole again.
+        assert_eq!(c.left(Side::North, Side::North, day + day / 2), day / 2);
+        c.moved(Side::North, day + day / 2);
+        assert_eq!(c.remaining_ms, [2 * day, 2 * day]);
+        assert_eq!(c.deadline(Side::South), Some(3 * day + day / 2));
+        assert!(!c.check_flag(Side::South, 3 * day));
+        assert!(c.check_flag(Side::South, 4 * day));
+        assert_eq!(c.flagged, Some(Side::South));
     }
 
     #[test]

@@ -43,8 +43,14 @@ impl Script {
     async fn create(&mut self, id: &str, setup: GameSetup, token: &str) -> Arc<Room> {
         let create = || {
             let (game, creator) = (id.to_string(), token.to_string());
-            self.writer
-                .run(move |s| s.create_game(&game, &setup, Some((&creator, Side::South))))
+            self.writer.run(move |s| {
+                let seat = crate::store::SeatRow {
+                    token: &creator,
+                    side: Side::South,
+                    name: Some("Ama"),
+                };
+                s.create_game(&game, &setup, Some(seat), Some("invitation-code"))
+            })
         };
         if create().await.is_err() {
             self.failures += 1;
@@ -94,6 +100,9 @@ impl Script {
                 .unwrap_or_else(|| panic!("game {} is gone", room.id));
             assert_eq!(memory.moves, stored.moves, "moves of {}", room.id);
             assert_eq!(memory.tokens, stored.tokens, "seats of {}", room.id);
+            assert_eq!(memory.names, stored.names, "names of {}", room.id);
+            assert_eq!(memory.invite, stored.invite, "invitation of {}", room.id);
+            assert_eq!(memory.host, stored.host, "host of {}", room.id);
             assert_eq!(memory.clock, stored.clock, "clocks of {}", room.id);
             assert_eq!(memory.outcome, stored.outcome, "outcome of {}", room.id);
             assert_eq!(memory.rematch, stored.rematch, "rematch of {}", room.id);
@@ -119,6 +128,7 @@ fn setup(mode: GameMode, clock_ms: Option<u64>) -> GameSetup {
         start: Position::start(),
         clock_ms,
         increment_ms: 0,
+        per_move: false,
     }
 }
 
@@ -156,7 +166,10 @@ async fn play_script(fail_at: Option<usize>) -> (usize, usize) {
         script
             .step(move |w| {
                 let room = room.clone();
-                async move { room.join(&w).await }
+                async move {
+                    room.join(&w, Some("invitation-code"), Some("Kofi".into()))
+                        .await
+                }
             })
             .await
             .unwrap()
@@ -281,6 +294,53 @@ async fn play_script(fail_at: Option<usize>) -> (usize, usize) {
         .await
         .unwrap();
 
+    // An invitation: the wrong person takes the seat, is freed by a new invitation, the friend
+    // comes with the new code, and calls the game off before moving.
+    let invited = script
+        .create(
+            "invite00000000001",
+            setup(GameMode::Friend, None),
+            "host-token",
+        )
+        .await;
+    let room = invited.clone();
+    script
+        .step(move |w| {
+            let room = room.clone();
+            async move {
+                room.join(&w, Some("invitation-code"), Some("Cousin".into()))
+                    .await
+            }
+        })
+        .await
+        .unwrap()
+        .expect("a free seat");
+    let room = invited.clone();
+    let code = script
+        .step(move |w| {
+            let room = room.clone();
+            async move { room.reinvite(&w, Some("host-token")).await }
+        })
+        .await
+        .unwrap();
+    let room = invited.clone();
+    let (friend, _) = script
+        .step(move |w| {
+            let (room, code) = (room.clone(), code.clone());
+            async move { room.join(&w, Some(&code), Some("Léo".into())).await }
+        })
+        .await
+        .unwrap()
+        .expect("the new code seats the friend");
+    let room = invited.clone();
+    script
+        .step(move |w| {
+            let (room, friend) = (room.clone(), friend.clone());
+            async move { room.abort(&w, Some(&friend)).await }
+        })
+        .await
+        .unwrap();
+
     // A clock of 30 ms: its flag falls.
     let blitz = script
         .create(
@@ -293,7 +353,7 @@ async fn play_script(fail_at: Option<usize>) -> (usize, usize) {
     script
         .step(move |w| {
             let room = room.clone();
-            async move { room.join(&w).await }
+            async move { room.join(&w, Some("invitation-code"), None).await }
         })
         .await
         .unwrap();

@@ -13,9 +13,9 @@ use oware_rules::{Move, Side};
 use crate::analysis::EnginePool;
 use crate::clock::now_ms;
 use crate::ids::{new_token, valid_id};
-use crate::model::GameSetup;
+use crate::model::{GameMode, GameSetup};
 use crate::room::{GameError, Room};
-use crate::store::StoreError;
+use crate::store::{SeatRow, StoreError};
 use crate::writer::StoreWriter;
 use crate::{clock_watch, computer};
 
@@ -65,20 +65,30 @@ impl Games {
         self.rooms.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Stores a new game with its creator in `side`, and loads it (which starts the computer if
-    /// it moves first). Returns the game's id and the creator's token.
+    /// Stores a new game with its creator, named `name`, in `side`, and loads it (which starts
+    /// the computer if it moves first). Returns the game's id, the creator's token and, between
+    /// friends, the invitation's code (only a join that gives it takes the other seat).
     pub async fn create(
         &self,
         setup: GameSetup,
         side: Side,
-    ) -> Result<(String, String), GameError> {
+        name: Option<String>,
+    ) -> Result<(String, String, Option<String>), GameError> {
         let (id, token) = (new_token(), new_token());
-        let (stored_id, stored_token) = (id.clone(), token.clone());
+        let invite = (setup.mode == GameMode::Friend).then(new_token);
+        let (stored_id, stored_token, stored_invite) = (id.clone(), token.clone(), invite.clone());
         self.store
-            .run(move |s| s.create_game(&stored_id, &setup, Some((&stored_token, side))))
+            .run(move |s| {
+                let creator = SeatRow {
+                    token: &stored_token,
+                    side,
+                    name: name.as_deref(),
+                };
+                s.create_game(&stored_id, &setup, Some(creator), stored_invite.as_deref())
+            })
             .await?;
         self.room(&id).await?;
-        Ok((id, token))
+        Ok((id, token, invite))
     }
 
     /// The room of game `id`, loaded from the database if it is not in memory.
@@ -131,10 +141,26 @@ impl Games {
         Ok(room)
     }
 
-    /// Gives the free side of a friend game to a new player: its token and side, or `None`.
-    pub async fn join(&self, room: &Arc<Room>) -> Result<Option<(String, Side)>, GameError> {
-        let (room, store) = (room.clone(), self.store.clone());
-        run_to_the_end(async move { room.join(&store).await }).await
+    /// Gives the free side of a friend game to a new player who brings the invitation's code:
+    /// its token and side, or `None` (see [`Room::join`]).
+    pub async fn join(
+        &self,
+        room: &Arc<Room>,
+        invite: Option<&str>,
+        name: Option<String>,
+    ) -> Result<Option<(String, Side)>, GameError> {
+        let (room, store, invite) = (room.clone(), self.store.clone(), invite.map(str::to_owned));
+        run_to_the_end(async move { room.join(&store, invite.as_deref(), name).await }).await
+    }
+
+    /// A new invitation to a friend game (see [`Room::reinvite`]).
+    pub async fn reinvite(
+        &self,
+        room: &Arc<Room>,
+        token: Option<&str>,
+    ) -> Result<String, GameError> {
+        let (room, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
+        run_to_the_end(async move { room.reinvite(&store, token.as_deref()).await }).await
     }
 
     /// Plays a player's move (see [`Room::play`]), then starts the computer's answer or the
@@ -171,6 +197,12 @@ impl Games {
     pub async fn resign(&self, room: &Arc<Room>, token: Option<&str>) -> Result<(), GameError> {
         let (room, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
         run_to_the_end(async move { room.resign(&store, token.as_deref()).await }).await
+    }
+
+    /// A player calls the game off before their first move (see [`Room::abort`]).
+    pub async fn abort(&self, room: &Arc<Room>, token: Option<&str>) -> Result<(), GameError> {
+        let (room, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
+        run_to_the_end(async move { room.abort(&store, token.as_deref()).await }).await
     }
 
     /// Answers an offer (see [`Room::answer`]); a takeback restarts a clock, which is watched.
@@ -239,7 +271,6 @@ async fn run_to_the_end<T: Send + 'static>(
 mod tests {
     use super::*;
     use crate::databases::Databases;
-    use crate::model::GameMode;
     use crate::store::Store;
     use oware_rules::{Position, RuleSet};
 
@@ -259,8 +290,9 @@ mod tests {
             start: Position::start(),
             clock_ms: None,
             increment_ms: 0,
+            per_move: false,
         };
-        let (id, _) = games.create(setup, Side::South).await.unwrap();
+        let (id, _, invite) = games.create(setup, Side::South, None).await.unwrap();
         let room = games.room(&id).await.unwrap();
         // Keep the writer busy, so the join waits for it, and give up on the join meanwhile.
         let busy = store.clone();
@@ -272,7 +304,11 @@ mod tests {
             .await
         });
         tokio::time::sleep(Duration::from_millis(20)).await;
-        let gave_up = tokio::time::timeout(Duration::from_millis(50), games.join(&room)).await;
+        let gave_up = tokio::time::timeout(
+            Duration::from_millis(50),
+            games.join(&room, invite.as_deref(), None),
+        )
+        .await;
         assert!(
             gave_up.is_err(),
             "the join was still waiting for the writer"

@@ -35,6 +35,8 @@ pub struct GameSetup {
     pub clock_ms: Option<u64>,
     /// Milliseconds added to a player's clock after each of their moves (`5+3`: 3000).
     pub increment_ms: u64,
+    /// `clock_ms` is the time for each move (correspondence: days), given afresh after each.
+    pub per_move: bool,
 }
 
 /// How a game ended other than by the rules or a clock.
@@ -44,14 +46,17 @@ pub enum Outcome {
     Resigned(Side),
     /// The players agreed a draw.
     Agreed,
+    /// A player called the game off before their first move: no result.
+    Aborted,
 }
 
 impl Outcome {
-    /// As stored: `resign:S`, `resign:N`, `agreed`.
+    /// As stored: `resign:S`, `resign:N`, `agreed`, `aborted`.
     pub fn word(self) -> String {
         match self {
             Outcome::Resigned(side) => format!("resign:{}", side.letter()),
             Outcome::Agreed => "agreed".to_string(),
+            Outcome::Aborted => "aborted".to_string(),
         }
     }
 
@@ -59,6 +64,7 @@ impl Outcome {
     pub fn parse(text: &str) -> Option<Outcome> {
         match text {
             "agreed" => Some(Outcome::Agreed),
+            "aborted" => Some(Outcome::Aborted),
             "resign:S" => Some(Outcome::Resigned(Side::South)),
             "resign:N" => Some(Outcome::Resigned(Side::North)),
             _ => None,
@@ -94,6 +100,49 @@ impl OfferKind {
     }
 }
 
+/// A message one player sends the other: a few fixed words, sent as a code and shown in each
+/// reader's own language (no free text: nothing to moderate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuickMessage {
+    /// "Good luck!"
+    GoodLuck,
+    /// "Your move!"
+    YourMove,
+    /// "Well played"
+    WellPlayed,
+    /// "Thank you"
+    ThankYou,
+    /// "Good game"
+    GoodGame,
+}
+
+impl QuickMessage {
+    /// Every message, in the order the page offers them.
+    pub const ALL: [QuickMessage; 5] = [
+        QuickMessage::GoodLuck,
+        QuickMessage::YourMove,
+        QuickMessage::WellPlayed,
+        QuickMessage::ThankYou,
+        QuickMessage::GoodGame,
+    ];
+
+    /// As sent: `good-luck`, `your-move`, `well-played`, `thank-you`, `good-game`.
+    pub fn code(self) -> &'static str {
+        match self {
+            QuickMessage::GoodLuck => "good-luck",
+            QuickMessage::YourMove => "your-move",
+            QuickMessage::WellPlayed => "well-played",
+            QuickMessage::ThankYou => "thank-you",
+            QuickMessage::GoodGame => "good-game",
+        }
+    }
+
+    /// Reads what [`QuickMessage::code`] wrote; `None` for anything else.
+    pub fn parse(text: &str) -> Option<QuickMessage> {
+        QuickMessage::ALL.into_iter().find(|m| m.code() == text)
+    }
+}
+
 /// The seat a token gives in a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Seat {
@@ -101,6 +150,27 @@ pub enum Seat {
     Player(Side),
     /// Someone who follows the game and may not move.
     Watcher,
+}
+
+/// The longest name a player may give, in characters.
+pub const MAX_NAME_CHARS: usize = 40;
+
+/// A name a player gave that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("a name is at most {MAX_NAME_CHARS} characters, this one has {0}")]
+pub struct NameTooLong(pub usize);
+
+/// A player's name as it is kept: control characters removed (a name is one line of plain text,
+/// shown as text everywhere), spaces at either end trimmed, at most [`MAX_NAME_CHARS`]
+/// characters. An empty name is no name.
+pub fn clean_name(raw: &str) -> Result<Option<String>, NameTooLong> {
+    let name: String = raw.chars().filter(|c| !c.is_control()).collect();
+    let name = name.trim();
+    match name.chars().count() {
+        0 => Ok(None),
+        n if n > MAX_NAME_CHARS => Err(NameTooLong(n)),
+        _ => Ok(Some(name.to_string())),
+    }
 }
 
 /// `S` or `N`, as the API and the protocol write a side.
@@ -136,6 +206,12 @@ pub struct GameView {
     pub level: Option<u8>,
     /// Which sides have a player (the computer counts).
     pub seated: [bool; 2],
+    /// The names the players gave, South first (none for the computer, or a player who gave
+    /// none).
+    pub names: [Option<String>; 2],
+    /// `S` or `N`: who sent the friend's invitation (and alone may send a new one), in games
+    /// with an invitation code.
+    pub host: Option<char>,
     /// How the game ended, once it has.
     pub end: Option<EndView>,
     /// Set while the computer is thinking about its move.
@@ -160,11 +236,39 @@ pub struct OfferView {
 /// How a finished game ended.
 #[derive(Debug, Clone, Serialize)]
 pub struct EndView {
-    /// The rules' reason (`capture`, `repetition`, …), `time` when a flag fell, `resign` or
-    /// `agreement`.
+    /// The rules' reason (`capture`, `repetition`, …), `time` when a flag fell, `resign`,
+    /// `agreement`, or `aborted` (no result).
     pub reason: &'static str,
     /// `25-23`, South first.
     pub score: String,
     /// `S`, `N`, or `null` for a draw.
     pub winner: Option<char>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_one_line_of_plain_text_of_limited_length() {
+        assert_eq!(
+            clean_name("  Grandma Rosa "),
+            Ok(Some("Grandma Rosa".into()))
+        );
+        assert_eq!(
+            clean_name("Ana\n\u{7}\u{1b}[31m"),
+            Ok(Some("Ana[31m".into()))
+        );
+        assert_eq!(clean_name(" \t\r\n"), Ok(None));
+        assert_eq!(clean_name("<b>Léa</b>"), Ok(Some("<b>Léa</b>".into())));
+        assert_eq!(
+            clean_name(&"é".repeat(40))
+                .unwrap()
+                .unwrap()
+                .chars()
+                .count(),
+            40
+        );
+        assert_eq!(clean_name(&"é".repeat(41)), Err(NameTooLong(41)));
+    }
 }

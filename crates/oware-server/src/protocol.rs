@@ -2,16 +2,20 @@
 //!
 //! Client to server: `{"type":"move","move":"F","ply":12}` (`ply`, the number of moves the client
 //! saw, is optional but lets the server refuse a move meant for an older position),
-//! `{"type":"undo"}` (against the computer), `{"type":"resign"}`,
+//! `{"type":"undo"}` (against the computer), `{"type":"resign"}`, `{"type":"abort"}` (before the
+//! player's first move: the game ends with no result),
 //! `{"type":"offer","what":"draw"|"takeback"}` and `{"type":"answer","accept":true|false}` (between
-//! friends; the one who offered withdraws with either answer), `{"type":"ping"}`, and
+//! friends; the one who offered withdraws with either answer),
+//! `{"type":"say","what":"good-luck"|"your-move"|"well-played"|"thank-you"|"good-game"}` (a quick
+//! message to the other friend), `{"type":"ping"}`, and
 //! `{"type":"seat","token":".."}` (a player's token, from a client that cannot send the seat
 //! cookie; tokens are never put in the WebSocket's address).
 //!
 //! Server to client: `{"type":"welcome","you":"S"|"N"|null}` on connecting (and again after a
 //! `seat` message), then
-//! `{"type":"state","game":{...}}` after every change, `{"type":"error","code":..,"message":..}`
-//! for a refused request, `{"type":"pong"}`.
+//! `{"type":"state","game":{...}}` after every change, `{"type":"said","by":"S"|"N","what":..}`
+//! for a quick message (to everyone connected, its sender too),
+//! `{"type":"error","code":..,"message":..}` for a refused request, `{"type":"pong"}`.
 
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +42,8 @@ pub enum ClientMessage {
     Undo,
     /// Resign the game.
     Resign,
+    /// Call the game off before one's first move.
+    Abort,
     /// Offer the other player something (between friends).
     Offer {
         /// `draw` or `takeback`.
@@ -47,6 +53,11 @@ pub enum ClientMessage {
     Answer {
         /// Whether the offer is accepted.
         accept: bool,
+    },
+    /// A quick message to the other player (between friends).
+    Say {
+        /// The message's code (see [`crate::model::QuickMessage`]).
+        what: String,
     },
     /// Keep the connection alive; answered with [`ServerMessage::Pong`].
     Ping,
@@ -71,6 +82,13 @@ pub enum ServerMessage {
     State {
         /// The game as every client sees it.
         game: Box<GameView>,
+    },
+    /// A player's quick message.
+    Said {
+        /// `S` or `N`: who sent it.
+        by: char,
+        /// The message's code.
+        what: &'static str,
     },
     /// A request was refused.
     Error {

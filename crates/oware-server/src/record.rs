@@ -2,7 +2,7 @@
 //! game, how it ended. The analysis board reads records back with [`oware_rules::GameText`].
 
 use oware_rules::ogn::Outcome;
-use oware_rules::{Game, Side};
+use oware_rules::Game;
 
 /// What a record says about a game beyond its moves.
 pub struct RecordInfo<'a> {
@@ -18,12 +18,12 @@ pub struct RecordInfo<'a> {
     pub ended: Option<PlayersEnd>,
 }
 
-/// A game ended by a resignation, a fallen flag or an agreed draw.
+/// A game ended by a resignation, a fallen flag, an agreed draw or an abort.
 pub struct PlayersEnd {
-    /// The `Termination` tag: `resignation`, `time` or `agreement`.
+    /// The `Termination` tag: `resignation`, `time`, `agreement` or `aborted`.
     pub termination: &'static str,
-    /// Who won; none for a draw.
-    pub winner: Option<Side>,
+    /// The result: who won, a draw, or none (`*`) for an aborted game.
+    pub outcome: Outcome,
     /// A comment after the last move, in words (`North resigned, 10-12`).
     pub comment: String,
 }
@@ -52,11 +52,7 @@ pub fn write_record(game: &Game, info: &RecordInfo) -> String {
         record.set_tag("Termination", end.reason.word());
         record.set_tag("Score", end.score.to_string());
     } else if let Some(end) = &info.ended {
-        record.outcome = match end.winner {
-            Some(Side::South) => Outcome::SouthWins,
-            Some(Side::North) => Outcome::NorthWins,
-            None => Outcome::Draw,
-        };
+        record.outcome = end.outcome;
         record.set_tag("Result", record.outcome.token());
         record.set_tag("Termination", end.termination);
         record
@@ -134,7 +130,7 @@ mod tests {
             clock: None,
             ended: Some(PlayersEnd {
                 termination: "resignation",
-                winner: Some(Side::North),
+                outcome: Outcome::NorthWins,
                 comment: "South resigned, 0-0".to_string(),
             }),
         };

@@ -18,11 +18,12 @@ use oware_rules::{format_move_letters, Game, Move, PlayError, Side};
 use crate::clock::{now_ms, Clock};
 use crate::ids::same_token;
 use crate::model::{
-    side_letter, EndView, GameMode, GameSetup, GameView, OfferKind, OfferView, Outcome, Seat,
+    side_letter, EndView, GameMode, GameSetup, GameView, OfferKind, OfferView, Outcome,
+    QuickMessage, Seat,
 };
 use crate::protocol::ServerMessage;
 use crate::rate_limit::RateLimit;
-use crate::store::{StoreError, StoredGame};
+use crate::store::{SeatRow, StoreError, StoredGame};
 use crate::writer::StoreWriter;
 
 /// Why a request about a game was refused. Each has a short code for programs and a sentence for
@@ -79,6 +80,16 @@ pub enum GameError {
     /// A rematch of a game still in play.
     #[error("the game is not over yet")]
     NotOver,
+    /// A new invitation asked by the invited player.
+    #[error("only the player who sent the invitation can send a new one")]
+    NotTheHost,
+    /// A change only allowed before the first move, after it.
+    #[error("the game has started: that is only possible before the first move")]
+    Started,
+    /// A new invitation while both players are there and have moved, or in a game against the
+    /// computer.
+    #[error("there is no seat to invite anyone to")]
+    NoFreeSeat,
     /// The database failed.
     #[error("{0}")]
     Store(#[from] StoreError),
@@ -103,6 +114,9 @@ impl GameError {
             GameError::NoOffer => "no-offer",
             GameError::OfferPending => "offer-pending",
             GameError::NotOver => "not-over",
+            GameError::Started => "started",
+            GameError::NotTheHost => "not-host",
+            GameError::NoFreeSeat => "no-free-seat",
             GameError::Illegal(PlayError::Illegal(e)) => e.reason.code(),
             GameError::UndoNotAllowed => "undo-not-allowed",
             GameError::NothingToUndo => "nothing-to-undo",
@@ -117,6 +131,12 @@ impl GameError {
 struct RoomState {
     game: Game,
     tokens: [Option<String>; 2],
+    /// The names the players gave.
+    names: [Option<String>; 2],
+    /// The code of the friend's invitation (see [`StoredGame::invite`]).
+    invite: Option<String>,
+    /// Who sent the invitation (see [`StoredGame::host`]).
+    host: Option<Side>,
     /// Bumped on every change, so that a computer move thought about in an older state is dropped.
     version: u64,
     thinking: bool,
@@ -189,6 +209,9 @@ impl Room {
             state: Mutex::new(RoomState {
                 game,
                 tokens: stored.tokens,
+                names: stored.names,
+                invite: stored.invite,
+                host: stored.host,
                 version: 0,
                 thinking: false,
                 clock: stored.clock,
@@ -259,6 +282,8 @@ impl Room {
             computer: computer.map(side_letter),
             level,
             seated,
+            names: state.names.clone(),
+            host: state.host.map(side_letter),
             end: match state.clock.and_then(|c| c.flagged) {
                 // A flag fall: the other side wins; the score is the stores as they stand.
                 Some(flagged) => Some(EndView {
@@ -276,6 +301,7 @@ impl Room {
                         reason: match outcome {
                             Outcome::Resigned(_) => "resign",
                             Outcome::Agreed => "agreement",
+                            Outcome::Aborted => "aborted",
                         },
                         score: format!(
                             "{}-{}",
@@ -284,7 +310,7 @@ impl Room {
                         ),
                         winner: match outcome {
                             Outcome::Resigned(side) => Some(side_letter(side.opponent())),
-                            Outcome::Agreed => None,
+                            Outcome::Agreed | Outcome::Aborted => None,
                         },
                     }),
                     None => game.end().map(|end| EndView {
@@ -358,6 +384,9 @@ impl Room {
             outcome: state.outcome,
             rematch: state.rematch.clone(),
             created: self.created,
+            names: state.names.clone(),
+            invite: state.invite.clone(),
+            host: state.host,
         }
     }
 
@@ -371,26 +400,124 @@ impl Room {
         let _ = self.updates.send(message.to_json().into());
     }
 
-    /// Gives the first free side to a new player (friend games), or `None` when both are taken.
-    pub async fn join(&self, store: &StoreWriter) -> Result<Option<(String, Side)>, GameError> {
+    /// Gives the first free side of a friend game to a new player named `name`, if `invite` is
+    /// the game's invitation code (any join, in games made before invitations had codes); `None`
+    /// when no side is free or the code is not the game's (the visitor watches).
+    pub async fn join(
+        &self,
+        store: &StoreWriter,
+        invite: Option<&str>,
+        name: Option<String>,
+    ) -> Result<Option<(String, Side)>, GameError> {
         if self.setup.mode != GameMode::Friend {
             return Ok(None);
         }
         let _turn = self.turn.lock().await;
-        let free = Side::BOTH
-            .into_iter()
-            .find(|s| self.lock().tokens[s.index()].is_none());
+        let free = {
+            let state = self.lock();
+            let invited = match (&state.invite, invite) {
+                (None, _) => true,
+                (Some(code), Some(offered)) => same_token(offered, code),
+                (Some(_), None) => false,
+            };
+            Side::BOTH
+                .into_iter()
+                .find(|s| state.tokens[s.index()].is_none())
+                .filter(|_| invited)
+        };
         let Some(side) = free else {
             return Ok(None);
         };
         let token = crate::ids::new_token();
-        let (id, stored) = (self.id.clone(), token.clone());
-        store.run(move |s| s.add_player(&id, &stored, side)).await?;
+        let (id, stored, stored_name) = (self.id.clone(), token.clone(), name.clone());
+        store
+            .run(move |s| {
+                s.add_player(
+                    &id,
+                    SeatRow {
+                        token: &stored,
+                        side,
+                        name: stored_name.as_deref(),
+                    },
+                )
+            })
+            .await?;
         let mut state = self.lock();
         state.tokens[side.index()] = Some(token.clone());
+        state.names[side.index()] = name;
         state.version += 1;
         self.announce(&state);
         Ok(Some((token, side)))
+    }
+
+    /// The invitation code of a friend game whose other seat is free, for its player (`token`)
+    /// to pass on; `None` once both are seated, for watchers, and in other games.
+    pub fn invitation(&self, token: Option<&str>) -> Option<String> {
+        let Seat::Player(_) = self.seat(token) else {
+            return None;
+        };
+        let state = self.lock();
+        if self.setup.mode != GameMode::Friend || state.seated() || state.over() {
+            return None;
+        }
+        state.invite.clone()
+    }
+
+    /// A new invitation from the player holding `token`, who sent the first one: the old link
+    /// seats nobody from now on, and a friend already seated before the first move (perhaps the
+    /// wrong person) loses the seat. Returns the new code.
+    pub async fn reinvite(
+        &self,
+        store: &StoreWriter,
+        token: Option<&str>,
+    ) -> Result<String, GameError> {
+        if self.setup.mode != GameMode::Friend {
+            return Err(GameError::FriendsOnly);
+        }
+        let side = self.player(token)?;
+        // Each new invitation is a write, as a move is: they share the game's rate.
+        let allowed = self
+            .moves
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .allow(std::time::Instant::now());
+        if !allowed {
+            return Err(GameError::TooFast(self.moves_per_second));
+        }
+        let _turn = self.turn.lock().await;
+        let free = {
+            let state = self.lock();
+            if state.over() {
+                return Err(GameError::Finished);
+            }
+            // The invited friend cannot turn out the one who invited them; in a game with no
+            // invitation (a rematch, whose seats were both given at once, or a game from before
+            // invitations) neither player can turn out the other.
+            if state.host != Some(side) {
+                return Err(GameError::NotTheHost);
+            }
+            let other = side.opponent();
+            match state.tokens[other.index()] {
+                None => None,
+                Some(_) if state.game.ply_count() == 0 => Some(other),
+                Some(_) => return Err(GameError::Started),
+            }
+        };
+        let code = crate::ids::new_token();
+        let (id, stored) = (self.id.clone(), code.clone());
+        store
+            .run(move |s| s.reissue_invite(&id, &stored, free))
+            .await?;
+        let mut state = self.lock();
+        if let Some(freed) = free {
+            state.tokens[freed.index()] = None;
+            state.names[freed.index()] = None;
+            state.offer = None;
+        }
+        state.invite = Some(code.clone());
+        state.version += 1;
+        self.announce(&state);
+        Ok(code)
     }
 
     /// Plays a move for the holder of `token`. `seen_ply`, when given, is the number of moves the
@@ -606,6 +733,23 @@ impl Room {
         self.finish(store, Outcome::Resigned(side)).await
     }
 
+    /// The holder of `token` calls the game off before their own first move: it ends with no
+    /// result (a friend who never came, a wrong setting, a change of mind).
+    pub async fn abort(&self, store: &StoreWriter, token: Option<&str>) -> Result<(), GameError> {
+        let side = self.player(token)?;
+        let _turn = self.turn.lock().await;
+        {
+            let state = self.lock();
+            if state.over() {
+                return Err(GameError::Finished);
+            }
+            if state.game.moves().iter().any(|m| m.side() == side) {
+                return Err(GameError::Started);
+            }
+        }
+        self.finish(store, Outcome::Aborted).await
+    }
+
     /// Ends the game by the players' decision, stored, then announced.
     async fn finish(&self, store: &StoreWriter, outcome: Outcome) -> Result<(), GameError> {
         let id = self.id.clone();
@@ -625,6 +769,22 @@ impl Room {
             Seat::Player(side) => Ok(side),
             Seat::Watcher => Err(GameError::NotAPlayer),
         }
+    }
+
+    /// The holder of `token` sends the other friend (and anyone watching) a quick message. It is
+    /// not stored: it reaches those connected now.
+    pub fn say(&self, token: Option<&str>, message: QuickMessage) -> Result<(), GameError> {
+        if self.setup.mode != GameMode::Friend {
+            return Err(GameError::FriendsOnly);
+        }
+        let side = self.player(token)?;
+        let said = ServerMessage::Said {
+            by: side_letter(side),
+            what: message.code(),
+        };
+        // No receivers is fine: nobody else is connected.
+        let _ = self.updates.send(said.to_json().into());
+        Ok(())
     }
 
     /// One friend offers the other a draw or a takeback; the other answers with
@@ -726,11 +886,21 @@ impl Room {
         );
         let (old, new, mine_stored) = (self.id.clone(), id.clone(), mine.clone());
         let friends = self.setup.mode == GameMode::Friend;
+        // The players keep their names: each sits on the other side.
+        let names = self.lock().names.clone();
         store
             .run(move |s| {
-                let mut seats = vec![(mine_stored.as_str(), new_side)];
+                let mut seats = vec![SeatRow {
+                    token: &mine_stored,
+                    side: new_side,
+                    name: names[side.index()].as_deref(),
+                }];
                 if friends {
-                    seats.push((theirs.as_str(), side));
+                    seats.push(SeatRow {
+                        token: &theirs,
+                        side,
+                        name: names[new_side.index()].as_deref(),
+                    });
                 }
                 s.create_rematch(&old, &new, &setup, &seats)
             })

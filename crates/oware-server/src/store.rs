@@ -59,12 +59,31 @@ pub struct StoredGame {
     pub rematch: Option<String>,
     /// When the game was created, in seconds since the Unix epoch.
     pub created: u64,
+    /// The name each side's player gave (South first), if any.
+    pub names: [Option<String>; 2],
+    /// The code a friend's invitation carries: only a join that gives it takes a free seat.
+    /// None in games made before invitations had codes (any join then takes a free seat).
+    pub invite: Option<String>,
+    /// The side of the player who sent the invitation (who alone may issue a new one); none in
+    /// games without an invitation code.
+    pub host: Option<Side>,
+}
+
+/// A seat to store: the player's token, side and name.
+#[derive(Debug, Clone, Copy)]
+pub struct SeatRow<'a> {
+    /// The player's token.
+    pub token: &'a str,
+    /// The side they play.
+    pub side: Side,
+    /// The name they gave.
+    pub name: Option<&'a str>,
 }
 
 /// The schema, as ordered migrations: entry `i` takes a database from version `i` to `i + 1`,
 /// and `PRAGMA user_version` says how many have been applied. A change to the schema is a new entry
 /// at the end; entries already released never change, so every database reaches the same schema.
-const MIGRATIONS: [&str; 3] = [
+const MIGRATIONS: [&str; 4] = [
     // 1: games, the players' tokens, the moves.
     "CREATE TABLE games(
         id TEXT PRIMARY KEY,
@@ -101,6 +120,12 @@ const MIGRATIONS: [&str; 3] = [
      ALTER TABLE games ADD COLUMN outcome TEXT;
      ALTER TABLE games ADD COLUMN rematch TEXT;
      CREATE TABLE alive(id INTEGER PRIMARY KEY CHECK (id = 1), at_ms INTEGER NOT NULL);",
+    // 4: the players' names; the code of a friend game's invitation and the side of who sent
+    // it; correspondence clocks (the clock's time is for each move).
+    "ALTER TABLE players ADD COLUMN name TEXT;
+     ALTER TABLE games ADD COLUMN invite TEXT;
+     ALTER TABLE games ADD COLUMN host TEXT;
+     ALTER TABLE games ADD COLUMN per_move INTEGER;",
 ];
 
 /// The schema version this server reads and writes.
@@ -172,15 +197,16 @@ impl Store {
         Ok(Store { conn })
     }
 
-    /// Records a new game and its creator's token in one transaction.
+    /// Records a new game, its creator's seat and its invitation's code in one transaction.
     pub fn create_game(
         &mut self,
         id: &str,
         setup: &GameSetup,
-        creator: Option<(&str, Side)>,
+        creator: Option<SeatRow>,
+        invite: Option<&str>,
     ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
-        insert_game(&tx, id, setup, creator.as_slice())?;
+        insert_game(&tx, id, setup, creator.as_slice(), invite)?;
         tx.commit()?;
         Ok(())
     }
@@ -192,12 +218,31 @@ impl Store {
         self.conn.commit_hook(Some(fail));
     }
 
-    /// Gives `side` of a game to the holder of `token`.
-    pub fn add_player(&mut self, id: &str, token: &str, side: Side) -> Result<(), StoreError> {
-        self.conn.execute(
-            "INSERT INTO players(token, game_id, side) VALUES (?1, ?2, ?3)",
-            params![token, id, side_letter(side)],
+    /// Gives a side of a game to a player (its token and name).
+    pub fn add_player(&mut self, id: &str, seat: SeatRow) -> Result<(), StoreError> {
+        insert_seat(&self.conn, id, seat)
+    }
+
+    /// Replaces a friend game's invitation code and, when `free` names a side, frees that side's
+    /// seat (its token seats nobody from then on), in one transaction.
+    pub fn reissue_invite(
+        &mut self,
+        id: &str,
+        invite: &str,
+        free: Option<Side>,
+    ) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        if let Some(side) = free {
+            tx.execute(
+                "DELETE FROM players WHERE game_id = ?1 AND side = ?2",
+                params![id, side_letter(side)],
+            )?;
+        }
+        tx.execute(
+            "UPDATE games SET invite = ?2 WHERE id = ?1",
+            params![id, invite],
         )?;
+        tx.commit()?;
         Ok(())
     }
 
@@ -244,10 +289,10 @@ impl Store {
         old: &str,
         id: &str,
         setup: &GameSetup,
-        seats: &[(&str, Side)],
+        seats: &[SeatRow],
     ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
-        insert_game(&tx, id, setup, seats)?;
+        insert_game(&tx, id, setup, seats, None)?;
         tx.execute(
             "UPDATE games SET rematch = ?2 WHERE id = ?1",
             params![old, id],
@@ -344,7 +389,7 @@ impl Store {
             .query_row(
                 "SELECT mode, rules, start, level, computer_side,
                         clock_ms, clock_s, clock_n, clock_since, flagged,
-                        increment_ms, outcome, rematch, created
+                        increment_ms, outcome, rematch, created, invite, host, per_move
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -368,6 +413,9 @@ impl Store {
                             r.get::<_, Option<String>>(11)?,
                             r.get::<_, Option<String>>(12)?,
                             r.get::<_, i64>(13)?,
+                            r.get::<_, Option<String>>(14)?,
+                            r.get::<_, Option<String>>(15)?,
+                            r.get::<_, Option<i64>>(16)?,
                         ),
                     ))
                 },
@@ -377,7 +425,7 @@ impl Store {
         let Some((
             (mode, rules, start, level, computer_side),
             clock_row,
-            (outcome, rematch, created),
+            (outcome, rematch, created, invite, host, per_move),
         )) = row
         else {
             return Ok(None);
@@ -416,20 +464,27 @@ impl Store {
                             Some(parse_side(f).ok_or_else(|| damaged(format!("flagged {f:?}")))?)
                         }
                     },
+                    per_move: per_move.unwrap_or(0) != 0,
                 })
             }
         };
         let mut tokens: [Option<String>; 2] = [None, None];
+        let mut names: [Option<String>; 2] = [None, None];
         let mut stmt = self
             .conn
-            .prepare_cached("SELECT token, side FROM players WHERE game_id = ?1")?;
+            .prepare_cached("SELECT token, side, name FROM players WHERE game_id = ?1")?;
         let rows = stmt.query_map(params![id], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+            ))
         })?;
         for row in rows {
-            let (token, side) = row.map_err(|e| row_error(id, e))?;
+            let (token, side, name) = row.map_err(|e| row_error(id, e))?;
             let side = parse_side(&side).ok_or_else(|| damaged(format!("side {side:?}")))?;
             tokens[side.index()] = Some(token);
+            names[side.index()] = name;
         }
         let mut stmt = self
             .conn
@@ -455,6 +510,7 @@ impl Store {
                 start,
                 clock_ms: clock.map(|c| c.initial_ms),
                 increment_ms: clock.map_or(0, |c| c.increment_ms),
+                per_move: clock.is_some_and(|c| c.per_move),
             },
             tokens,
             moves,
@@ -471,6 +527,12 @@ impl Store {
                 Some(r) => return Err(damaged(format!("rematch {r:?}"))),
             },
             created: u64::try_from(created).map_err(|_| damaged(format!("created {created}")))?,
+            names,
+            invite,
+            host: match host.as_deref() {
+                None => None,
+                Some(h) => Some(parse_side(h).ok_or_else(|| damaged(format!("host {h:?}")))?),
+            },
         }))
     }
 }
@@ -520,12 +582,14 @@ fn schema_version(conn: &Connection) -> Result<u32, StoreError> {
     })
 }
 
-/// Inserts a game and the seats already taken (`seats`: tokens and their sides).
+/// Inserts a game, the seats already taken and its invitation's code (sent by the first seat's
+/// player).
 fn insert_game(
     conn: &Connection,
     id: &str,
     setup: &GameSetup,
-    seats: &[(&str, Side)],
+    seats: &[SeatRow],
+    invite: Option<&str>,
 ) -> Result<(), StoreError> {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -542,8 +606,8 @@ fn insert_game(
     let increment_ms = setup.clock_ms.map(|_| setup.increment_ms as i64);
     conn.execute(
         "INSERT INTO games(id, mode, rules, start, level, computer_side, created,
-                           clock_ms, clock_s, clock_n, increment_ms)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8, ?9)",
+                           clock_ms, clock_s, clock_n, increment_ms, invite, host, per_move)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8, ?9, ?10, ?11, ?12)",
         params![
             id,
             mode,
@@ -553,15 +617,23 @@ fn insert_game(
             computer_side,
             now,
             clock_ms,
-            increment_ms
+            increment_ms,
+            invite,
+            invite.and(seats.first()).map(|s| side_letter(s.side)),
+            setup.clock_ms.map(|_| i64::from(setup.per_move))
         ],
     )?;
-    for (token, side) in seats {
-        conn.execute(
-            "INSERT INTO players(token, game_id, side) VALUES (?1, ?2, ?3)",
-            params![token, id, side_letter(*side)],
-        )?;
+    for seat in seats {
+        insert_seat(conn, id, *seat)?;
     }
+    Ok(())
+}
+
+fn insert_seat(conn: &Connection, id: &str, seat: SeatRow) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO players(token, game_id, side, name) VALUES (?1, ?2, ?3, ?4)",
+        params![seat.token, id, side_letter(seat.side), seat.name],
+    )?;
     Ok(())
 }
 
@@ -595,9 +667,19 @@ mod tests {
             start: Position::start(),
             clock_ms: None,
             increment_ms: 0,
+            per_move: false,
         };
         store
-            .create_game("g1", &setup, Some(("tok", Side::South)))
+            .create_game(
+                "g1",
+                &setup,
+                Some(SeatRow {
+                    token: "tok",
+                    side: Side::South,
+                    name: Some("Rosa"),
+                }),
+                None,
+            )
             .unwrap();
         store
             .append_move("g1", 0, Move::from_letter('F').unwrap(), None)
@@ -614,10 +696,16 @@ mod tests {
         assert_eq!(oware_rules::format_move_letters(&g.moves), "FfA");
         assert_eq!(g.tokens[0].as_deref(), Some("tok"));
         assert_eq!(g.tokens[1], None);
+        assert_eq!(g.names, [Some("Rosa".into()), None]);
         assert_eq!(g.setup.rules, RuleSet::Awari);
         assert!(store.load_game("nope").unwrap().is_none());
         // The same side cannot be given twice.
-        assert!(store.add_player("g1", "other", Side::South).is_err());
+        let other = SeatRow {
+            token: "other",
+            side: Side::South,
+            name: None,
+        };
+        assert!(store.add_player("g1", other).is_err());
     }
 }
 
@@ -727,6 +815,40 @@ mod migration_tests {
         assert_eq!(game.setup.rules, RuleSet::Awari);
         assert_eq!(oware_rules::format_move_letters(&game.moves), "D");
         assert_eq!(game.clock, None);
+        drop(store);
+        assert_eq!(user_version(&path), SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn games_from_before_names_and_invitations_load_without_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.sqlite");
+        {
+            let conn = Connection::open(&path).unwrap();
+            for migration in &MIGRATIONS[..3] {
+                conn.execute_batch(migration).unwrap();
+            }
+            conn.pragma_update(None, "user_version", 3).unwrap();
+            conn.execute_batch(
+                "INSERT INTO games(id, mode, rules, start, level, computer_side, created)
+                 VALUES ('g', 'friend', 'abapa', '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', 0, NULL, 1);
+                 INSERT INTO players(token, game_id, side) VALUES ('ts', 'g', 'S');",
+            )
+            .unwrap();
+        }
+        let mut store = Store::open(&path).unwrap();
+        let game = store.load_game("g").unwrap().unwrap();
+        assert_eq!(game.names, [None, None]);
+        // No code: the old friend link still seats the friend (see `Room::join`).
+        assert_eq!((game.invite, game.host), (None, None));
+        let friend = SeatRow {
+            token: "tn",
+            side: Side::North,
+            name: Some("Léo"),
+        };
+        store.add_player("g", friend).unwrap();
+        let game = store.load_game("g").unwrap().unwrap();
+        assert_eq!(game.names, [None, Some("Léo".into())]);
         drop(store);
         assert_eq!(user_version(&path), SCHEMA_VERSION);
     }

@@ -68,9 +68,17 @@ mod tests {
             start: Position::start(),
             clock_ms: None,
             increment_ms: 0,
+            per_move: false,
         };
         writer
-            .run(move |s| s.create_game("g", &setup, Some(("t", Side::South))))
+            .run(move |s| {
+                let seat = crate::store::SeatRow {
+                    token: "t",
+                    side: Side::South,
+                    name: None,
+                };
+                s.create_game("g", &setup, Some(seat), None)
+            })
             .await
             .unwrap();
         let f = Move::from_letter('F').unwrap();

@@ -21,7 +21,7 @@ use crate::app::Shared;
 use crate::cookie::cookie_token;
 use crate::forwarded::ClientAddr;
 use crate::limits::{close_too_big, message_too_big, too_many_sockets};
-use crate::model::{side_letter, OfferKind, Seat};
+use crate::model::{side_letter, OfferKind, QuickMessage, Seat};
 use crate::protocol::{parse_client_message, ClientMessage, ServerMessage, MAX_CLIENT_MESSAGE};
 use crate::rate_limit::RateLimit;
 use crate::room::Room;
@@ -229,6 +229,7 @@ async fn handle_message(
         }
         ClientMessage::Undo => state.games.undo(room, seat.as_deref()).await,
         ClientMessage::Resign => state.games.resign(room, seat.as_deref()).await,
+        ClientMessage::Abort => state.games.abort(room, seat.as_deref()).await,
         ClientMessage::Offer { what } => match OfferKind::parse(&what) {
             Some(kind) => room.offer(seat.as_deref(), kind),
             None => {
@@ -242,6 +243,18 @@ async fn handle_message(
             }
         },
         ClientMessage::Answer { accept } => state.games.answer(room, seat.as_deref(), accept).await,
+        ClientMessage::Say { what } => match QuickMessage::parse(&what) {
+            Some(message) => room.say(seat.as_deref(), message),
+            None => {
+                return Some(ServerMessage::error(
+                    "bad-message",
+                    format!(
+                        "{:?} is not a quick message: send good-luck, your-move, well-played, thank-you or good-game",
+                        what.chars().take(20).collect::<String>()
+                    ),
+                ))
+            }
+        },
     };
     result
         .err()

@@ -88,14 +88,19 @@ async fn computer_moves_first_when_it_plays_south() {
 async fn friend_game_seats_two_players_then_watchers() {
     let server = TestServer::start(quick_config()).await;
     let (id, south_token, _) = create(server.addr, json!({"mode":"friend","side":"S"})).await;
-    let (status, seat) = post_json(server.addr, &format!("/api/games/{id}/join"), json!({})).await;
+    let invite = json!({"invite": common::invite_of(&id)});
+    let (status, seat) = post_json(
+        server.addr,
+        &format!("/api/games/{id}/join"),
+        invite.clone(),
+    )
+    .await;
     assert_eq!(status, 200);
     assert_eq!(seat["side"], "N");
     let north_token = seat["token"].as_str().unwrap().to_string();
     assert_ne!(north_token, south_token);
     assert_eq!(north_token.len(), 32);
-    let (_, watcher_seat) =
-        post_json(server.addr, &format!("/api/games/{id}/join"), json!({})).await;
+    let (_, watcher_seat) = post_json(server.addr, &format!("/api/games/{id}/join"), invite).await;
     assert!(watcher_seat["token"].is_null());
 
     let mut south = Client::connect(server.addr, &id, Some(&south_token)).await;
@@ -419,9 +424,11 @@ async fn the_seat_cookie_resumes_a_player_without_a_stored_token() {
         "North is still free"
     );
 
-    // The friend joins (their own cookie), and a token offered in the body also resumes.
+    // The friend joins with the invitation (their own cookie), and a token offered in the body
+    // also resumes.
+    let invite = json!({"invite": created["invite"]}).to_string();
     let (status, head, body) =
-        common::http_with_headers(server.addr, "POST", &join, None, "").await;
+        common::http_with_headers(server.addr, "POST", &join, Some(&invite), "").await;
     assert_eq!(status, 200);
     let friend: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!(friend["side"], "N");

@@ -20,7 +20,12 @@ async fn friend_game_with_clock(
     minutes: u32,
 ) -> (String, String, String) {
     let (id, south, _) = create(addr, json!({"mode":"friend","side":"S","clock":minutes})).await;
-    let (_, seat) = post_json(addr, &format!("/api/games/{id}/join"), json!({})).await;
+    let (_, seat) = post_json(
+        addr,
+        &format!("/api/games/{id}/join"),
+        json!({"invite": common::invite_of(&id)}),
+    )
+    .await;
     (id, south, seat["token"].as_str().unwrap().to_string())
 }
 
@@ -33,7 +38,7 @@ async fn a_flag_fall_ends_the_game_for_everyone() {
     let watcher = Client::connect(server.addr, &id, None).await;
     assert_eq!(
         watcher.game["clock"],
-        json!({"initial_ms": 500, "increment_ms": 0, "remaining_ms": [500, 500], "running": null}),
+        json!({"initial_ms": 500, "increment_ms": 0, "remaining_ms": [500, 500], "running": null, "per_move": false}),
         "no clock runs before the first move"
     );
     south.play("F").await;
@@ -63,7 +68,12 @@ async fn no_clock_runs_before_the_friend_has_joined() {
     let reply = south.play("F").await;
     assert_eq!(reply["code"], "waiting-for-opponent", "{reply}");
     // Once the friend has joined, the game and its clocks start with the first move.
-    let (_, seat) = post_json(server.addr, &format!("/api/games/{id}/join"), json!({})).await;
+    let (_, seat) = post_json(
+        server.addr,
+        &format!("/api/games/{id}/join"),
+        json!({"invite": common::invite_of(&id)}),
+    )
+    .await;
     assert_eq!(seat["side"], "N", "{seat}");
     south.play("F").await;
     south.wait_for(|g| g["moves"] == "F").await;

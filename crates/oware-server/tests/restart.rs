@@ -21,7 +21,7 @@ async fn games_survive_a_restart() {
     let (_, seat) = post_json(
         server.addr,
         &format!("/api/games/{friend_id}/join"),
-        json!({}),
+        json!({"invite": common::invite_of(&friend_id)}),
     )
     .await;
     let north_token = seat["token"].as_str().unwrap().to_string();

@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 
+use oware_rules::ogn::Outcome;
 use oware_rules::{Game, Position, Side};
 
 use super::{parse_body, parse_position, parse_rules};
@@ -17,7 +18,7 @@ use crate::cookie::{cookie_token, over_https, seat_cookie};
 use crate::forwarded::ClientAddr;
 use crate::ids::valid_id;
 use crate::limits::count_creation;
-use crate::model::{side_letter, GameMode, GameSetup, GameView, Seat};
+use crate::model::{clean_name, side_letter, GameMode, GameSetup, GameView, Seat};
 use crate::record;
 use crate::room::Room;
 
@@ -40,7 +41,16 @@ struct CreateGame {
     /// Seconds added to a player's clock after each move (0 to 30).
     #[serde(default)]
     increment: Option<u32>,
+    /// The creator's name.
+    #[serde(default)]
+    name: Option<String>,
+    /// Days for each move (correspondence: 1, 2, 3 or 7), instead of a clock for the game.
+    #[serde(default)]
+    days: Option<u32>,
 }
+
+/// The days for each move a correspondence game may have.
+const DAYS_PER_MOVE: [u32; 4] = [1, 2, 3, 7];
 
 /// The clock times a game may be created with, in minutes per side.
 const CLOCK_MINUTES: [u32; 4] = [3, 5, 10, 20];
@@ -48,12 +58,15 @@ const CLOCK_MINUTES: [u32; 4] = [3, 5, 10, 20];
 /// The largest increment, in seconds.
 const MAX_INCREMENT: u32 = 30;
 
-/// Where a request sits in a game: a player's side and token, or a watcher (both `None`).
+/// Where a request sits in a game: a player's side and token, or a watcher (both `None`). A
+/// player of a friend game whose other seat is free is given the invitation's code to pass on.
 #[derive(Serialize)]
 struct Seated {
     id: String,
     token: Option<String>,
     side: Option<char>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invite: Option<String>,
 }
 
 impl Seated {
@@ -62,6 +75,7 @@ impl Seated {
             id,
             token: Some(token),
             side: Some(side_letter(side)),
+            invite: None,
         }
     }
 
@@ -70,8 +84,18 @@ impl Seated {
             id,
             token: None,
             side: None,
+            invite: None,
         }
     }
+
+    fn with_invite(self, invite: Option<String>) -> Seated {
+        Seated { invite, ..self }
+    }
+}
+
+/// A name a request gives, cleaned (see [`clean_name`]), or a clear error.
+fn parse_name(raw: Option<&str>) -> Result<Option<String>, ApiError> {
+    clean_name(raw.unwrap_or("")).map_err(|e| ApiError::bad_request("bad-name", e.to_string()))
 }
 
 fn random_side() -> Side {
@@ -133,6 +157,7 @@ pub(super) async fn create_game(
         }
     };
     let rules = parse_rules(req.rules.as_deref())?;
+    let name = parse_name(req.name.as_deref())?;
     let start = match req.position.as_deref() {
         None | Some("") => Position::start(),
         Some(p) => parse_position(p)?,
@@ -165,17 +190,35 @@ pub(super) async fn create_game(
         // A clock minute's sixtieth: a second, shortened with the minute in tests.
         seconds => u64::from(seconds) * minute_ms / 60,
     };
+    let (clock_ms, per_move) = match req.days {
+        None | Some(0) => (clock_ms, false),
+        Some(_) if clock_ms.is_some() => {
+            return Err(ApiError::bad_request(
+                "bad-clock",
+                "a game has a clock or days for each move, not both",
+            ))
+        }
+        Some(days) if !DAYS_PER_MOVE.contains(&days) => {
+            return Err(ApiError::bad_request(
+                "bad-clock",
+                format!("correspondence games give 1, 2, 3 or 7 days a move, not {days}"),
+            ))
+        }
+        // A day is 1440 clock minutes (shortened with the minute in tests).
+        Some(days) => (Some(u64::from(days) * 1440 * minute_ms), true),
+    };
     let setup = GameSetup {
         mode,
         rules,
         start,
         clock_ms,
         increment_ms,
+        per_move,
     };
     count_creation(&state, client)?;
-    let (id, token) = state.games.create(setup, side).await?;
+    let (id, token, invite) = state.games.create(setup, side, name).await?;
     Ok(seated_response(
-        Seated::player(id, token, side),
+        Seated::player(id, token, side).with_invite(invite),
         over_https(&headers, state.config.public_url.as_deref()),
     ))
 }
@@ -186,6 +229,20 @@ struct JoinRequest {
     /// A token the page already holds (from its storage or a private link).
     #[serde(default)]
     token: Option<String>,
+    /// The invitation's code, from the friend link (`/game/ID#i=CODE`).
+    #[serde(default)]
+    invite: Option<String>,
+    /// The name of a player taking a seat.
+    #[serde(default)]
+    name: Option<String>,
+}
+
+fn join_request(body: &Bytes) -> Result<JoinRequest, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        Ok(JoinRequest::default())
+    } else {
+        parse_body(body)
+    }
 }
 
 /// The seat a request proves it holds in `room`: a token in its body (`{"token":..}`, from the
@@ -195,12 +252,7 @@ fn proven_seat(
     headers: &HeaderMap,
     body: &Bytes,
 ) -> Result<Option<(String, Side)>, ApiError> {
-    let req: JoinRequest = if body.iter().all(u8::is_ascii_whitespace) {
-        JoinRequest::default()
-    } else {
-        parse_body(body)?
-    };
-    let offered = req.token.filter(|t| valid_id(t));
+    let offered = join_request(body)?.token.filter(|t| valid_id(t));
     Ok([offered, cookie_token(headers)]
         .into_iter()
         .flatten()
@@ -212,8 +264,9 @@ fn proven_seat(
 
 /// Gives a player's seat back when the request proves it (a token in the body, from the page's
 /// storage or a private "continue on another device" link, or else the seat cookie: a reload that
-/// lost its storage), and sets the seat cookie; otherwise takes the free side of a friend game,
-/// or seats nobody (a watcher).
+/// lost its storage, or the creator opening their own invitation), and sets the seat cookie;
+/// otherwise takes the free side of a friend game for a request that brings the invitation's
+/// code, or seats nobody (a watcher).
 pub(super) async fn join_game(
     State(state): State<Shared>,
     Path(id): Path<String>,
@@ -223,9 +276,15 @@ pub(super) async fn join_game(
     let room = state.games.room(&id).await?;
     let secure = over_https(&headers, state.config.public_url.as_deref());
     if let Some((token, side)) = proven_seat(&room, &headers, &body)? {
-        return Ok(seated_response(Seated::player(id, token, side), secure));
+        let invite = room.invitation(Some(&token));
+        return Ok(seated_response(
+            Seated::player(id, token, side).with_invite(invite),
+            secure,
+        ));
     }
-    let seated = match state.games.join(&room).await? {
+    let req = join_request(&body)?;
+    let name = parse_name(req.name.as_deref())?;
+    let seated = match state.games.join(&room, req.invite.as_deref(), name).await? {
         Some((token, side)) => Seated::player(id, token, side),
         None => Seated::watcher(id),
     };
@@ -256,6 +315,21 @@ pub(super) async fn rematch(
     ))
 }
 
+/// A new invitation to a friend game, asked by one of its players (proven as a join proves a
+/// seat): the old link seats nobody from now on, and a friend seated before the first move loses
+/// the seat. Answers `{"invite": CODE}`.
+pub(super) async fn reinvite(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let room = state.games.room(&id).await?;
+    let token = proven_seat(&room, &headers, &body)?.map(|(token, _)| token);
+    let invite = state.games.reinvite(&room, token.as_deref()).await?;
+    Ok(Json(serde_json::json!({ "invite": invite })))
+}
+
 /// What the page needs to know of the server: the public address for friend links.
 pub(super) async fn server_info(State(state): State<Shared>) -> Json<serde_json::Value> {
     Json(serde_json::json!({ "public_url": state.config.public_url }))
@@ -279,17 +353,20 @@ pub(super) async fn game_record(
         .map_err(|e| ApiError::bad_request("damaged", e.to_string()))?;
     let name = |side: Side| match room.setup.mode {
         GameMode::Computer { side: c, level } if c == side => format!("oware level {level}"),
-        _ => "Player".to_string(),
+        _ => view.names[side.index()]
+            .clone()
+            .unwrap_or_else(|| "Player".to_string()),
     };
     // A game the players or a clock ended (a resignation, an agreed draw, a flag) is unfinished
     // by the rules: its record gets that result, and a comment after the last move says how.
     let ended = view.end.filter(|_| game.end().is_none()).map(|end| {
-        let winner = match end.winner {
-            Some('S') => Some(Side::South),
-            Some('N') => Some(Side::North),
-            _ => None,
+        let outcome = match (end.winner, end.reason) {
+            (Some('S'), _) => Outcome::SouthWins,
+            (Some('N'), _) => Outcome::NorthWins,
+            (_, "aborted") => Outcome::Unfinished,
+            _ => Outcome::Draw,
         };
-        let loser = if winner == Some(Side::South) {
+        let loser = if outcome == Outcome::SouthWins {
             "North"
         } else {
             "South"
@@ -297,11 +374,12 @@ pub(super) async fn game_record(
         let (termination, how) = match end.reason {
             "resign" => ("resignation", format!("{loser} resigned")),
             "time" => ("time", format!("{loser}'s time ran out")),
+            "aborted" => ("aborted", "aborted before the first move".to_string()),
             _ => ("agreement", "draw agreed".to_string()),
         };
         record::PlayersEnd {
             termination,
-            winner,
+            outcome,
             comment: format!("{how}, {}", end.score),
         }
     });

@@ -34,6 +34,7 @@ pub fn router(state: Shared) -> Router {
         .route("/api/games/{id}/join", post(games::join_game))
         .route("/api/games/{id}/record", get(games::game_record))
         .route("/api/games/{id}/rematch", post(games::rematch))
+        .route("/api/games/{id}/invitation", post(games::reinvite))
         .route("/api/server", get(games::server_info))
         .route("/api/games/{id}/ws", get(ws::websocket))
         .route("/api/analyse", post(analysis::analyse))

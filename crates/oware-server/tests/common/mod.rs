@@ -134,10 +134,31 @@ pub async fn post_json(addr: SocketAddr, path: &str, body: Value) -> (u16, Value
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-/// Creates a game; returns (id, token, side letter).
+/// The invitation codes of the friend games [`create`] made, by game id.
+static INVITES: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// The invitation code of a friend game [`create`] made.
+pub fn invite_of(id: &str) -> String {
+    INVITES
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|(game, _)| game == id)
+        .map(|(_, code)| code.clone())
+        .expect("a friend game made by create()")
+}
+
+/// Creates a game; returns (id, token, side letter). A friend game's invitation code is kept
+/// for [`invite_of`].
 pub async fn create(addr: SocketAddr, body: Value) -> (String, String, String) {
     let (status, v) = post_json(addr, "/api/games", body).await;
     assert_eq!(status, 200, "{v}");
+    if let (Some(id), Some(code)) = (v["id"].as_str(), v["invite"].as_str()) {
+        INVITES
+            .lock()
+            .unwrap()
+            .push((id.to_string(), code.to_string()));
+    }
     (
         v["id"].as_str().unwrap().to_string(),
         v["token"].as_str().unwrap().to_string(),
@@ -145,11 +166,16 @@ pub async fn create(addr: SocketAddr, body: Value) -> (String, String, String) {
     )
 }
 
-/// The friend opens a friend game's link: the free side is theirs. Returns their token and side.
+/// The friend opens a friend game's invitation: the free side is theirs. Returns their token and
+/// side.
 pub async fn join_friend(addr: SocketAddr, id: &str) -> (String, String) {
-    let (status, text) = http(addr, "POST", &format!("/api/games/{id}/join"), None).await;
-    assert_eq!(status, 200, "{text}");
-    let v: Value = serde_json::from_str(&text).unwrap();
+    let (status, v) = post_json(
+        addr,
+        &format!("/api/games/{id}/join"),
+        serde_json::json!({ "invite": invite_of(id) }),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
     (
         v["token"].as_str().expect("a seat was free").to_string(),
         v["side"].as_str().unwrap().to_string(),
