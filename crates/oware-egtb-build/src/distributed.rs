@@ -77,13 +77,14 @@ pub enum DistributedError {
     /// A database file could not be read or written.
     #[error(transparent)]
     Egtb(#[from] EgtbError),
-    /// Exchanging data with the other ranks failed while building a level.
-    #[error("level {seeds}: {source}")]
+    /// Exchanging data with the other ranks failed while building a level (the message includes
+    /// the transport's error, so it is not also the error's `source`).
+    #[error("level {seeds}: {error}")]
     Transport {
         /// The level being built.
         seeds: usize,
         /// What the transport reported.
-        source: TransportError,
+        error: TransportError,
     },
     /// Another rank reported an error while building a level.
     #[error("level {seeds}: rank {rank} failed: {message}")]
@@ -699,10 +700,10 @@ fn part_path(dir: &Path, rules: RuleSet, seeds: usize, rank: usize, ranks: usize
     ))
 }
 
-fn io_error(path: &Path, source: std::io::Error) -> EgtbError {
+fn io_error(path: &Path, error: std::io::Error) -> EgtbError {
     EgtbError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 
@@ -810,7 +811,7 @@ fn decided_by_root(
                 .map_err(|e| e.to_string()),
         ),
     )
-    .map_err(|source| DistributedError::Transport { seeds, source })?;
+    .map_err(|error| DistributedError::Transport { seeds, error })?;
     match (t.rank(), outcome) {
         (0, Err(e)) => Err(e.into()),
         _ if wire.first() == Some(&OK) => Ok(wire[1..].to_vec()),
@@ -857,7 +858,7 @@ pub fn build_distributed(
         let (sent_before, exchanges_before, waited_before) = (t.sent(), t.exchanges(), t.waited());
         let index = LevelIndex::new(seeds, index_kind(rules));
         let slices = Slices::new(index.count(), ranks);
-        let transport_error = |source| DistributedError::Transport { seeds, source };
+        let transport_error = |error| DistributedError::Transport { seeds, error };
         // Whether the level is there: rank 0 opens (and checks) it, everyone learns the answer.
         let found = if me == 0 {
             open_level(dir, rules, seeds).map(|f| vec![f.is_some() as u8])
@@ -907,7 +908,7 @@ pub fn build_distributed(
                 match failed {
                     Some(message) => Err(EgtbError::Io {
                         path: dir.to_path_buf(),
-                        source: std::io::Error::other(message),
+                        error: std::io::Error::other(message),
                     }),
                     None => assemble(dir, rules, seeds, index.count(), &parts)
                         .and_then(|()| open_level(dir, rules, seeds).map(|_| Vec::new())),
