@@ -118,6 +118,9 @@ pub fn build_with(
                 if rules == RuleSet::Abapa {
                     refine_level(&index, &levels, &mut entries, search);
                 }
+                // A lower level's file that changed under the solver was read as zeros: the level
+                // must not be saved from them.
+                levels.check_unchanged()?;
                 (store.save(rules, seeds, entries)?, false)
             }
         };

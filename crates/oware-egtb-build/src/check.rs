@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use oware_egtb::index::Board;
 use oware_egtb::values::{decode, successors, terminal_value, through_move, Bounds};
-use oware_egtb::Levels;
+use oware_egtb::{EgtbError, Levels};
 
 /// An entry that breaks the rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,7 +102,7 @@ pub fn derive(levels: &Levels, board: &Board, seeds: usize) -> Derived {
     for s in successors(board, rules) {
         let after_seeds = seeds - s.captured as usize;
         let after = levels
-            .stored(&s.board)
+            .stored_unguarded(&s.board)
             .expect("a move's board is in the index of a held level");
         let stays =
             rules == RuleSet::Abapa && s.captured == 0 && terminal_value(&s.board, rules).is_none();
@@ -123,8 +123,9 @@ pub fn derive(levels: &Levels, board: &Board, seeds: usize) -> Derived {
     }
 }
 
-/// Verifies level `seeds` (levels below it must be held too).
-pub fn verify_level(levels: &Levels, seeds: usize) -> LevelCheck {
+/// Verifies level `seeds` (levels below it must be held too). An error if a file read changed during
+/// the pass ([`EgtbError::Changed`]): what was read from it is not the file that was checked.
+pub fn verify_level(levels: &Levels, seeds: usize) -> Result<LevelCheck, EgtbError> {
     let (index, data) = levels.level(seeds).expect("level held");
     let rules = levels.rules();
     const CHUNK: u64 = 1 << 14;
@@ -160,12 +161,13 @@ pub fn verify_level(levels: &Levels, seeds: usize) -> LevelCheck {
         .flat_map(|(_, e)| e.drain(..))
         .take(EXAMPLES)
         .collect();
-    LevelCheck {
+    levels.check_unchanged()?;
+    Ok(LevelCheck {
         seeds,
         boards: index.count(),
         bad,
         examples,
-    }
+    })
 }
 
 /// Per-level counts for `stats`.
@@ -198,8 +200,9 @@ impl LevelStats {
     }
 }
 
-/// Counts wins, draws, losses and exact entries of level `seeds`.
-pub fn level_stats(levels: &Levels, seeds: usize) -> LevelStats {
+/// Counts wins, draws, losses and exact entries of level `seeds`; an error if its file changed
+/// during the count.
+pub fn level_stats(levels: &Levels, seeds: usize) -> Result<LevelStats, EgtbError> {
     let (index, data) = levels.level(seeds).expect("level held");
     let rules = levels.rules();
     let k = seeds as i32;
@@ -245,5 +248,6 @@ pub fn level_stats(levels: &Levels, seeds: usize) -> LevelStats {
         });
     stats.seeds = seeds;
     stats.boards = index.count();
-    stats
+    levels.check_unchanged()?;
+    Ok(stats)
 }

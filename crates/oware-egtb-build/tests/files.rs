@@ -124,9 +124,9 @@ fn verify_passes_on_every_built_level() {
     for (rules, max) in [(RuleSet::Awari, 10), (RuleSet::Abapa, 9)] {
         let levels = build_in_memory(rules, max, SearchBudget::Fixed(0)).unwrap();
         for seeds in 0..=max {
-            let check = verify_level(&levels, seeds);
+            let check = verify_level(&levels, seeds).unwrap();
             assert_eq!(check.bad, 0, "{rules} level {seeds}: {:?}", check.examples);
-            let stats = level_stats(&levels, seeds);
+            let stats = level_stats(&levels, seeds).unwrap();
             assert_eq!(
                 stats.wins + stats.draws + stats.losses + stats.unknown,
                 stats.boards
@@ -151,7 +151,7 @@ fn stats_count_open_abapa_entries_by_width() {
     let searched = build_in_memory(RuleSet::Abapa, max, SearchBudget::Auto(300)).unwrap();
     let mut some_of_each = [false; 3];
     for seeds in 0..=max {
-        let stats = level_stats(&solver, seeds);
+        let stats = level_stats(&solver, seeds).unwrap();
         let (_, data) = solver.level(seeds).unwrap();
         let mut widths = [0u64; 3];
         for &code in data {
@@ -167,7 +167,7 @@ fn stats_count_open_abapa_entries_by_width() {
         for (seen, &n) in some_of_each.iter_mut().zip(&widths) {
             *seen |= n > 0;
         }
-        let after = level_stats(&searched, seeds);
+        let after = level_stats(&searched, seeds).unwrap();
         assert!(after.open() <= stats.open(), "level {seeds}");
         assert_eq!(after.exact + after.open(), after.boards);
     }
@@ -192,7 +192,7 @@ fn verify_catches_a_wrong_entry() {
     }
     store2.save(RuleSet::Awari, 4, altered).unwrap();
     let levels2 = build(&mut store2, RuleSet::Awari, 4, &(), |_| {}).unwrap();
-    let check = verify_level(&levels2, 4);
+    let check = verify_level(&levels2, 4).unwrap();
     assert!(check.bad >= 1);
     assert_eq!(check.examples[0].index, 7);
 }
@@ -222,7 +222,7 @@ fn verify_passes_on_levels_the_path_search_refined() {
     let levels = build_in_memory(RuleSet::Abapa, max, SearchBudget::Auto(2_000)).unwrap();
     let mut off_fixpoint = 0;
     for seeds in 0..=max {
-        let check = verify_level(&levels, seeds);
+        let check = verify_level(&levels, seeds).unwrap();
         assert_eq!(check.bad, 0, "abapa level {seeds}: {:?}", check.examples);
         off_fixpoint += entries_off_the_plain_fixpoint(&levels, seeds);
     }
@@ -276,7 +276,7 @@ fn verify_catches_a_corrupted_abapa_file() {
     )
     .unwrap();
     let tb = Tablebase::open(dir.path(), RuleSet::Abapa).unwrap();
-    assert_eq!(verify_level(tb.levels(), seeds).bad, 0);
+    assert_eq!(verify_level(tb.levels(), seeds).unwrap().bad, 0);
     let index = LevelIndex::new(seeds, IndexKind::Full);
     let k = seeds as i8;
     // The first board of each kind whose moves rule out some exact value.
@@ -302,7 +302,7 @@ fn verify_catches_a_corrupted_abapa_file() {
     }
     write_level(dir.path(), RuleSet::Abapa, seeds, &entries).unwrap();
     let tb = Tablebase::open(dir.path(), RuleSet::Abapa).expect("the checksum is right");
-    let check = verify_level(tb.levels(), seeds);
+    let check = verify_level(tb.levels(), seeds).unwrap();
     // The corrupted entries, and possibly boards whose moves lead to them.
     assert!(check.bad >= targets.len() as u64, "{check:?}");
     for &(i, wrong) in &targets {

@@ -2,6 +2,14 @@
 //! order. Files are memory-mapped for probing, and every file is checked (header and checksum) when it
 //! is opened, so a damaged or foreign file is refused before any value is read from it.
 //!
+//! A file that changes while mapped (truncated, or rewritten in place, which a build never does: it
+//! writes a new file and renames it) must not crash the process nor feed it wrong values. A read past
+//! the new end of a shrunk file is caught by the [`guard`](crate::guard) and reads zeros; and every
+//! probe ([`LevelFile::entry`]) also reads the file's *canary*, the last byte of the file that is not
+//! zero, as it was when checked. A shrunk file either faults there (zeros, through the guard) or reads
+//! zeros from the end of its last page: both differ from the canary, so the entry just read is not
+//! trusted. An entry past the canary that reads zero from a partial page was zero in the file too.
+//!
 //! Header (little-endian):
 //!
 //! | bytes  | field                                   |
@@ -19,10 +27,12 @@
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{fence, AtomicBool, Ordering};
 
 use memmap2::Mmap;
 use oware_rules::RuleSet;
 
+use crate::guard::Guard;
 use crate::index::{IndexKind, LevelIndex};
 use crate::values::index_kind;
 use crate::EgtbError;
@@ -71,10 +81,10 @@ pub fn header_for(rules: RuleSet, seeds: usize, count: u64, crc: u32) -> [u8; HE
     h
 }
 
-fn io_error(path: &Path, source: std::io::Error) -> EgtbError {
+fn io_error(path: &Path, error: std::io::Error) -> EgtbError {
     EgtbError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 
@@ -102,13 +112,73 @@ pub fn write_level(
 
 /// An opened, checked level file.
 pub struct LevelFile {
+    /// Declared before `map`, so that the mapping is no longer guarded when it is unmapped.
+    guard: Guard,
     map: Mmap,
+    path: PathBuf,
+    /// The offset of the last byte of the file that is not zero (there is one: the magic number),
+    /// and that byte.
+    canary: (usize, u8),
+    /// Whether [`LevelFile::first_report`] has been asked.
+    reported: AtomicBool,
 }
 
 impl LevelFile {
-    /// The entries, one byte per board in index order.
+    /// The entries, one byte per board in index order, as a slice for passes over whole levels
+    /// (building, verifying, counting). If the file changes meanwhile they read as zeros, never a
+    /// crash: ask [`LevelFile::check_unchanged`] after the pass before trusting what it read.
     pub fn entries(&self) -> &[u8] {
         &self.map[HEADER_LEN..]
+    }
+
+    /// Entry `i`, or `None` if the file has changed since it was checked (or `i` is out of range).
+    #[inline]
+    pub fn entry(&self, i: usize) -> Option<u8> {
+        let code = self.map.get(HEADER_LEN + i)?;
+        // SAFETY: a reference into the mapping, which lives as long as `self`. Volatile: the bytes
+        // can change under the program (the file shrank), and the canary must be read after the
+        // entry, each time.
+        let code = unsafe { std::ptr::read_volatile(code) };
+        // The canary is read after the entry: if the canary is intact, so was the entry when read.
+        fence(Ordering::Acquire);
+        self.canary_intact().then_some(code)
+    }
+
+    #[inline]
+    fn canary_intact(&self) -> bool {
+        let (offset, expected) = self.canary;
+        // SAFETY: `offset` is inside the mapping (found in it when the file was opened).
+        unsafe { std::ptr::read_volatile(self.map.as_ptr().add(offset)) == expected }
+    }
+
+    /// Whether the file has changed since it was checked: it shrank under the mapping.
+    pub fn changed(&self) -> bool {
+        self.guard.tripped() || !self.canary_intact()
+    }
+
+    /// `Err(EgtbError::Changed)` if the file has changed since it was checked.
+    pub fn check_unchanged(&self) -> Result<(), EgtbError> {
+        if self.changed() {
+            return Err(self.changed_error());
+        }
+        Ok(())
+    }
+
+    /// The error that says this file changed.
+    pub fn changed_error(&self) -> EgtbError {
+        EgtbError::Changed {
+            path: self.path.clone(),
+        }
+    }
+
+    /// `true` the first time it is asked, `false` ever after: for telling of a change once.
+    pub fn first_report(&self) -> bool {
+        !self.reported.swap(true, Ordering::Relaxed)
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 }
 
@@ -125,12 +195,37 @@ pub fn open_level(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_error(&path, e)),
     };
-    // SAFETY: the file is only read, and database files are never changed in place (a build writes a
-    // new file and renames it). A file truncated by someone else while mapped could fault; that is
-    // the usual, accepted risk of memory-mapping.
+    // SAFETY: the mapping is only read. If the file changes under it, reads past its new end are
+    // caught by the guard (registered before the first read) and read zeros, and readers check the
+    // canary (see the module's documentation).
     let map = unsafe { Mmap::map(&file) }.map_err(|e| io_error(&path, e))?;
-    check(&path, &map, rules, seeds)?;
-    Ok(Some(LevelFile { map }))
+    if map.len() < HEADER_LEN {
+        return Err(EgtbError::NotADatabase { path });
+    }
+    let guard = Guard::register(map.as_ptr(), map.len()).map_err(|_| {
+        io_error(
+            &path,
+            std::io::Error::other("too many database files open at once"),
+        )
+    })?;
+    let canary = map
+        .iter()
+        .rposition(|&b| b != 0)
+        .map(|offset| (offset, map[offset]))
+        .unwrap_or((0, 0));
+    let level = LevelFile {
+        guard,
+        map,
+        path,
+        canary,
+        reported: AtomicBool::new(false),
+    };
+    let checked = check(&level.path, &level.map, rules, seeds);
+    // A file that shrank while being checked reads zeros: say that it changed, not that it is
+    // damaged.
+    level.check_unchanged()?;
+    checked?;
+    Ok(Some(level))
 }
 
 fn check(path: &Path, bytes: &[u8], rules: RuleSet, seeds: usize) -> Result<(), EgtbError> {

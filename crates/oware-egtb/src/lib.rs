@@ -31,23 +31,32 @@ use std::path::PathBuf;
 use oware_rules::RuleSet;
 
 pub mod file;
+mod guard;
 pub mod index;
 pub mod tablebase;
 pub mod values;
 
-pub use tablebase::{LevelData, Levels, ProbeValue, Tablebase};
+pub use tablebase::{LevelData, Levels, OnChange, ProbeValue, Tablebase, UnusedLevels};
 pub use values::Bounds;
 
 /// What can go wrong with a database.
 #[derive(Debug, thiserror::Error)]
 pub enum EgtbError {
-    /// Reading or writing a file failed.
-    #[error("{}: {source}", path.display())]
+    /// Reading or writing a file failed. The message includes the operating system's error, which
+    /// is therefore not also given as the error's `source` (a chain printer would repeat it).
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file or directory.
         path: PathBuf,
         /// The operating system's error.
-        source: std::io::Error,
+        error: std::io::Error,
+    },
+    /// The file changed (it shrank, or was rewritten in place) after it was opened and checked: its
+    /// level is no longer read.
+    #[error("{}: the file changed while in use (truncated or rewritten in place); its level is no longer used, restart to open it again", path.display())]
+    Changed {
+        /// The file.
+        path: PathBuf,
     },
     /// The file does not start with the database magic number.
     #[error("{}: not an oware endgame database file (wrong magic number or too short)", path.display())]
@@ -99,13 +108,15 @@ pub enum EgtbError {
         /// The level: seeds on the board.
         seeds: usize,
     },
-    /// The directory holds no database of this rule set.
-    #[error("{}: no {rules} database here (no level 0 file)", dir.display())]
+    /// The directory holds no database of this rule set: no level 0 file.
+    #[error("{}: no {rules} database here (no level 0 file{})", dir.display(), unused_without_level_0(unused))]
     NoDatabase {
         /// The directory searched.
         dir: PathBuf,
         /// The rule set asked for.
         rules: RuleSet,
+        /// Files of higher levels found there, unusable without level 0.
+        unused: Vec<usize>,
     },
     /// A level beyond the largest the value codes can express for this rule set.
     #[error("{rules} databases go up to {max} seeds, not {seeds}")]
@@ -117,4 +128,15 @@ pub enum EgtbError {
         /// The highest level of the rule set.
         max: usize,
     },
+}
+
+fn unused_without_level_0(unused: &[usize]) -> String {
+    match unused {
+        [] => String::new(),
+        [one] => format!("; level {one} is there but not used without it"),
+        more => format!(
+            "; levels {} are there but not used without it",
+            tablebase::list_levels(more)
+        ),
+    }
 }

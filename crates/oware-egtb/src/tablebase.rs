@@ -1,13 +1,14 @@
 //! Probing: the value of any position whose board holds no more seeds than the database covers, the
 //! value of each of its moves, and the best moves.
 
+use std::fmt;
 use std::ops::Deref;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use oware_rules::{Move, PackedPosition, Position, RuleSet};
 
-use crate::file::{open_level, LevelFile};
+use crate::file::{file_name, open_level, LevelFile};
 use crate::index::{Board, LevelIndex};
 use crate::values::{index_kind, stored_bounds, successors, terminal_value, through_move, Bounds};
 use crate::EgtbError;
@@ -20,6 +21,23 @@ pub enum LevelData {
     Memory(Arc<[u8]>),
 }
 
+impl LevelData {
+    /// Entry `i`, or `None` if the file it comes from has changed since it was checked.
+    #[inline]
+    fn entry(&self, i: usize) -> Option<u8> {
+        match self {
+            LevelData::File(f) => f.entry(i),
+            LevelData::Memory(m) => m.get(i).copied(),
+        }
+    }
+}
+
+/// What is told, once per file, that a database file changed under the process
+/// ([`EgtbError::Changed`]); it may be called from any thread that probes.
+pub type OnChange = Arc<dyn Fn(&EgtbError) + Send + Sync>;
+
+/// Entries read as a slice (whole-level passes): a file that changes under the pass reads as zeros,
+/// and the pass asks [`Levels::check_unchanged`] at its end.
 impl Deref for LevelData {
     type Target = [u8];
 
@@ -35,6 +53,7 @@ impl Deref for LevelData {
 pub struct Levels {
     rules: RuleSet,
     levels: Vec<(LevelIndex, LevelData)>,
+    on_change: Option<OnChange>,
 }
 
 impl Levels {
@@ -43,7 +62,26 @@ impl Levels {
         Levels {
             rules,
             levels: Vec::new(),
+            on_change: None,
         }
+    }
+
+    /// Who to tell, once per file, that a file changed under a probe ([`Levels::stored`]); by
+    /// default no one (the probes of its level still answer `None`).
+    pub fn set_on_change(&mut self, on_change: OnChange) {
+        self.on_change = Some(on_change);
+    }
+
+    /// `Err(EgtbError::Changed)` naming the first file that changed since it was checked: for
+    /// passes over slices of whole levels ([`Levels::level`], [`Levels::stored_unguarded`]), whose
+    /// reads of a changed file are zeros.
+    pub fn check_unchanged(&self) -> Result<(), EgtbError> {
+        for (_, data) in &self.levels {
+            if let LevelData::File(f) = data {
+                f.check_unchanged()?;
+            }
+        }
+        Ok(())
     }
 
     /// The rule set whose values the levels hold.
@@ -73,15 +111,41 @@ impl Levels {
         self.levels.get(seeds).map(|(i, d)| (i, &d[..]))
     }
 
-    /// The stored bounds of a board in the index of its level, `None` when the level is not held or
-    /// the board is left out of the compact index. An entry that does not decode reads as the widest
-    /// bounds (a checked file never has one; `verify` reports them).
+    /// The stored bounds of a board in the index of its level, `None` when the level is not held,
+    /// the board is left out of the compact index, or the level's file has changed since it was
+    /// checked (told once to [`Levels::set_on_change`]'s callback). An entry that does not decode
+    /// reads as the widest bounds (a checked file never has one; `verify` reports them).
+    #[inline]
     pub fn stored(&self, board: &Board) -> Option<Bounds> {
+        let seeds: usize = board.iter().map(|&v| v as usize).sum();
+        let (index, data) = self.levels.get(seeds)?;
+        let i = index.rank(board)? as usize;
+        let Some(code) = data.entry(i) else {
+            self.changed(data);
+            return None;
+        };
+        Some(stored_bounds(self.rules, seeds, code))
+    }
+
+    /// Tells of a changed file, the first time.
+    #[cold]
+    fn changed(&self, data: &LevelData) {
+        if let (LevelData::File(f), Some(on_change)) = (data, &self.on_change) {
+            if f.first_report() {
+                on_change(&f.changed_error());
+            }
+        }
+    }
+
+    /// [`Levels::stored`] without the check that the file is unchanged, for passes over whole levels
+    /// (building, verifying) that ask [`Levels::check_unchanged`] at their end: a changed file reads
+    /// as zeros meanwhile.
+    #[inline]
+    pub fn stored_unguarded(&self, board: &Board) -> Option<Bounds> {
         let seeds: usize = board.iter().map(|&v| v as usize).sum();
         let (index, data) = self.level(seeds)?;
         let i = index.rank(board)?;
-        let code = data[i as usize];
-        Some(stored_bounds(self.rules, seeds, code))
+        Some(stored_bounds(self.rules, seeds, data[i as usize]))
     }
 
     /// The bounds of any board of a held level: boards left out of the compact index are worked out
@@ -138,6 +202,68 @@ impl From<Bounds> for ProbeValue {
 /// A database directory opened for one rule set: levels 0..=max_seeds, each file checked.
 pub struct Tablebase {
     levels: Levels,
+    unused: Option<UnusedLevels>,
+}
+
+/// Level files of a database that are not used because a level below them is missing: levels are
+/// used from 0 up to the first one missing. A warning for the callers of [`Tablebase::open`] to show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnusedLevels {
+    /// The database directory.
+    pub dir: PathBuf,
+    /// The rule set.
+    pub rules: RuleSet,
+    /// The first missing level: the database is used for levels below it.
+    pub missing: usize,
+    /// The levels above it whose files are there but not used.
+    pub levels: Vec<usize>,
+}
+
+impl fmt::Display for UnusedLevels {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (noun, verb) = if self.levels.len() == 1 {
+            ("level", "is")
+        } else {
+            ("levels", "are")
+        };
+        write!(
+            f,
+            "{}: {} {noun} {} {verb} not used because level {} is missing",
+            self.dir.display(),
+            self.rules,
+            list_levels(&self.levels),
+            self.missing,
+        )?;
+        if self.missing > 0 {
+            write!(
+                f,
+                "; the database is used for levels 0-{}",
+                self.missing - 1
+            )?;
+        }
+        f.write_str(" (build the missing levels with `oware egtb build`)")
+    }
+}
+
+/// Levels as words: `8-10, 12`.
+pub(crate) fn list_levels(levels: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &l in levels {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == l => *end = l,
+            _ => runs.push((l, l)),
+        }
+    }
+    runs.iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The board of a position seen by its mover (its own row first).
@@ -147,27 +273,56 @@ pub fn board_of(position: &Position) -> Board {
 
 impl Tablebase {
     /// Opens every consecutive level from 0 found in `dir`. Fails if there is no level 0, or if any
-    /// file found is damaged or foreign.
+    /// file opened is damaged or foreign. Files of levels above a missing one are not opened: see
+    /// [`Tablebase::unused_levels`].
     pub fn open(dir: impl AsRef<Path>, rules: RuleSet) -> Result<Tablebase, EgtbError> {
+        let dir = dir.as_ref();
+        let max = crate::values::max_level(rules);
         let mut levels = Levels::new(rules);
-        while levels.len() <= crate::values::max_level(rules) {
-            match open_level(dir.as_ref(), rules, levels.len())? {
+        while levels.len() <= max {
+            match open_level(dir, rules, levels.len())? {
                 Some(file) => levels.push(LevelData::File(file)),
                 None => break,
             }
         }
+        let missing = levels.len();
+        let unused: Vec<usize> = (missing + 1..=max)
+            .filter(|&seeds| dir.join(file_name(rules, seeds)).exists())
+            .collect();
         if levels.is_empty() {
             return Err(EgtbError::NoDatabase {
-                dir: dir.as_ref().to_path_buf(),
+                dir: dir.to_path_buf(),
                 rules,
+                unused,
             });
         }
-        Ok(Tablebase { levels })
+        let unused = (!unused.is_empty()).then(|| UnusedLevels {
+            dir: dir.to_path_buf(),
+            rules,
+            missing,
+            levels: unused,
+        });
+        Ok(Tablebase { levels, unused })
     }
 
     /// A tablebase over levels already at hand.
     pub fn from_levels(levels: Levels) -> Tablebase {
-        Tablebase { levels }
+        Tablebase {
+            levels,
+            unused: None,
+        }
+    }
+
+    /// Level files found in the directory but not used, because a level below them is missing: a
+    /// warning to show whoever opened the database.
+    pub fn unused_levels(&self) -> Option<&UnusedLevels> {
+        self.unused.as_ref()
+    }
+
+    /// Who to tell, once per file, that a database file changed under a probe (the probes that need
+    /// its level answer `None` from then on, so that the caller searches instead).
+    pub fn set_on_change(&mut self, on_change: OnChange) {
+        self.levels.set_on_change(on_change);
     }
 
     /// The rule set of the database.

@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use oware_egtb::{EgtbError, Tablebase};
+use oware_egtb::{EgtbError, OnChange, Tablebase};
 use oware_rules::{Game, Move, Position, RuleSet};
 
 use crate::Probe;
@@ -25,6 +25,12 @@ impl TablebaseProbe {
         Ok(TablebaseProbe {
             tablebase: Tablebase::open(dir, rules)?,
         })
+    }
+
+    /// Who to tell, once per file, that a database file changed while in use (truncated under the
+    /// process): the search then goes on without the positions that need its level.
+    pub fn set_on_change(&mut self, on_change: OnChange) {
+        self.tablebase.set_on_change(on_change);
     }
 
     /// The databases themselves, for callers that want more than the exact value (bounds, best

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use oware_egtb::EgtbError;
+use oware_egtb::{EgtbError, UnusedLevels};
 use oware_engine::tablebase::TablebaseProbe;
 use oware_engine::Probe;
 use oware_rules::{Game, Move, Position, RuleSet};
@@ -18,6 +18,7 @@ use oware_rules::{Game, Move, Position, RuleSet};
 pub struct Databases {
     abapa: Option<Arc<TablebaseProbe>>,
     awari: Option<Arc<TablebaseProbe>>,
+    unused: Vec<UnusedLevels>,
 }
 
 /// Why the databases could not be opened: the server refuses to start rather than run without
@@ -27,13 +28,17 @@ pub enum DatabaseError {
     /// The directory holds neither an abapa nor an awari database.
     #[error("{}: no endgame database here for abapa or awari (build one with `oware egtb build`)", .0.display())]
     NoneFound(PathBuf),
-    /// A database is there but could not be opened.
-    #[error("the {rules} endgame database cannot be used: {source}")]
+    /// The directory holds level files, but no database can be used: level 0 is missing.
+    #[error("{0}")]
+    Incomplete(UnusedLevels),
+    /// A database is there but could not be opened. The message includes the database's error
+    /// (with its file), which is therefore not also the error's `source`.
+    #[error("the {rules} endgame database cannot be used: {error}")]
     Unusable {
         /// The rule set of the database.
         rules: RuleSet,
         /// Why it cannot be used.
-        source: EgtbError,
+        error: EgtbError,
     },
 }
 
@@ -67,22 +72,57 @@ impl Databases {
     }
 
     /// Opens the abapa and awari databases in `dir`. A rule set without a level 0 file is skipped;
-    /// a damaged or foreign file, or a directory with neither, is an error.
+    /// a damaged or foreign file, or a directory with neither, is an error. Level files that are
+    /// not used (above a missing level, or without level 0) are listed by [`Databases::unused`].
+    /// A file that changes while the server runs is said once on standard error, and the searches
+    /// go on without its level.
     pub fn open(dir: impl AsRef<Path>) -> Result<Databases, DatabaseError> {
         let dir = dir.as_ref();
-        let open = |rules| match TablebaseProbe::open(dir, rules) {
-            Ok(tb) => Ok(Some(Arc::new(tb))),
-            Err(EgtbError::NoDatabase { .. }) => Ok(None),
-            Err(source) => Err(DatabaseError::Unusable { rules, source }),
+        let mut unused = Vec::new();
+        let mut open = |rules| match TablebaseProbe::open(dir, rules) {
+            Ok(mut tb) => {
+                unused.extend(tb.tablebase().unused_levels().cloned());
+                tb.set_on_change(Arc::new(|e| eprintln!("oware serve: {e}")));
+                Ok(Some(Arc::new(tb)))
+            }
+            Err(EgtbError::NoDatabase {
+                dir,
+                rules,
+                unused: levels,
+                ..
+            }) => {
+                if !levels.is_empty() {
+                    unused.push(UnusedLevels {
+                        dir,
+                        rules,
+                        missing: 0,
+                        levels,
+                    });
+                }
+                Ok(None)
+            }
+            Err(error) => Err(DatabaseError::Unusable { rules, error }),
         };
+        let abapa = open(RuleSet::Abapa)?;
+        let awari = open(RuleSet::Awari)?;
         let databases = Databases {
-            abapa: open(RuleSet::Abapa)?,
-            awari: open(RuleSet::Awari)?,
+            abapa,
+            awari,
+            unused,
         };
         if databases.is_empty() {
-            return Err(DatabaseError::NoneFound(dir.to_path_buf()));
+            return Err(match databases.unused.into_iter().next() {
+                Some(unused) => DatabaseError::Incomplete(unused),
+                None => DatabaseError::NoneFound(dir.to_path_buf()),
+            });
         }
         Ok(databases)
+    }
+
+    /// Level files in the directory that are not used because a level below them is missing: a
+    /// warning for the server to show when it starts.
+    pub fn unused(&self) -> &[UnusedLevels] {
+        &self.unused
     }
 
     /// Whether neither rule set has a database.

@@ -135,10 +135,7 @@ fn attach_tablebase(
     rules: RuleSet,
 ) -> anyhow::Result<Option<Arc<TablebaseProbe>>> {
     let Some(dir) = dir else { return Ok(None) };
-    let tablebase = Arc::new(
-        TablebaseProbe::open(dir, rules)
-            .map_err(|e| Exit::bad_input(format!("--egtb {dir}: {e}")))?,
-    );
+    let tablebase = Arc::new(super::open_databases(dir, rules)?);
     engine.set_probe(Some(tablebase.clone()));
     Ok(Some(tablebase))
 }

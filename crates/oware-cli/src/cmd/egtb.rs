@@ -3,7 +3,7 @@
 //! Values are from the mover's side: awari, the seed difference over the seeds on the board; abapa,
 //! the seeds the mover ends with when play starts with no earlier history, exact or as bounds.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
@@ -381,9 +381,18 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
     bar
 }
 
+/// Opens the database, and says on standard error which level files it leaves unused.
+fn open(dir: &Path, rules: RuleSet) -> anyhow::Result<Tablebase> {
+    let tb = Tablebase::open(dir, rules)?;
+    if let Some(unused) = tb.unused_levels() {
+        eprintln!("oware: warning: {unused}");
+    }
+    Ok(tb)
+}
+
 fn run_probe(rules: RuleSet, dir: PathBuf, text: &str, json: bool) -> anyhow::Result<()> {
     let position = parse_position(text)?;
-    let tb = Tablebase::open(&dir, rules)?;
+    let tb = open(&dir, rules)?;
     let seeds = position.board_seeds() as usize;
     let not_covered = || {
         anyhow::anyhow!(
@@ -429,10 +438,10 @@ fn run_probe(rules: RuleSet, dir: PathBuf, text: &str, json: bool) -> anyhow::Re
 }
 
 fn run_verify(rules: RuleSet, dir: PathBuf) -> anyhow::Result<()> {
-    let tb = Tablebase::open(&dir, rules)?;
+    let tb = open(&dir, rules)?;
     let mut bad = 0;
     for seeds in 0..=tb.max_seeds() {
-        let check = verify_level(tb.levels(), seeds);
+        let check = verify_level(tb.levels(), seeds)?;
         if check.bad == 0 {
             println!("level {seeds:2}: {:>12} positions, ok", check.boards);
         } else {
@@ -457,15 +466,20 @@ fn run_verify(rules: RuleSet, dir: PathBuf) -> anyhow::Result<()> {
     if bad > 0 {
         anyhow::bail!("{bad} entries break the rules");
     }
+    // Files above a missing level cannot be verified (their moves lead into the missing level),
+    // and no probe uses them: the database is not what the directory's files suggest.
+    if let Some(unused) = tb.unused_levels() {
+        anyhow::bail!("levels 0-{} verified, but {unused}", tb.max_seeds());
+    }
     println!("all {} levels verified", tb.max_seeds() + 1);
     Ok(())
 }
 
 fn run_stats(rules: RuleSet, dir: PathBuf) -> anyhow::Result<()> {
-    let tb = Tablebase::open(&dir, rules)?;
+    let tb = open(&dir, rules)?;
     println!("{}", stats_header(rules));
     for seeds in 0..=tb.max_seeds() {
-        println!("{}", stats_line(rules, &level_stats(tb.levels(), seeds)));
+        println!("{}", stats_line(rules, &level_stats(tb.levels(), seeds)?));
     }
     Ok(())
 }

@@ -1,7 +1,9 @@
 //! One module per subcommand, and what they share.
 
 use std::fmt;
+use std::sync::Arc;
 
+use oware_engine::tablebase::TablebaseProbe;
 use oware_rules::{Position, RuleSet};
 
 pub mod analyze;
@@ -76,4 +78,17 @@ pub fn threads_or_every_processor(threads: Option<u16>) -> usize {
         || std::thread::available_parallelism().map_or(1, usize::from),
         usize::from,
     )
+}
+
+/// Opens the endgame databases of `rules` in `dir` for `--egtb`: an input error (status 2) when they
+/// cannot be used; level files left unused (above a missing level) are a warning on standard
+/// error, and so, once per file, is a file that changes while the command runs.
+pub fn open_databases(dir: &str, rules: RuleSet) -> anyhow::Result<TablebaseProbe> {
+    let mut tablebase =
+        TablebaseProbe::open(dir, rules).map_err(|e| Exit::bad_input(format!("--egtb: {e}")))?;
+    if let Some(unused) = tablebase.tablebase().unused_levels() {
+        eprintln!("oware: warning: {unused}");
+    }
+    tablebase.set_on_change(Arc::new(|e| eprintln!("oware: {e}")));
+    Ok(tablebase)
 }

@@ -16,7 +16,6 @@ use anyhow::Context;
 use std::sync::Arc;
 
 use oware_engine::player::{self, Level};
-use oware_engine::tablebase::TablebaseProbe;
 use oware_engine::{describe_score, Engine, EngineOptions, Limits, Probe};
 use oware_rules::ogn::Record;
 use oware_rules::{Game, Move, PlayError, Side};
@@ -466,8 +465,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let probe = match &args.egtb {
         None => None,
         Some(dir) => {
-            let tablebase = TablebaseProbe::open(dir, game.rules())
-                .map_err(|e| super::Exit::bad_input(format!("--egtb {dir}: {e}")))?;
+            let tablebase = super::open_databases(dir, game.rules())?;
             Some(Arc::new(tablebase) as Arc<dyn Probe>)
         }
     };

@@ -71,6 +71,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !databases.is_empty() {
         eprintln!("oware serve: endgame databases: {}", databases.describe());
     }
+    for unused in databases.unused() {
+        eprintln!("oware serve: warning: {unused}");
+    }
     let public_url = match &args.public_url {
         None => None,
         Some(url) => {

@@ -54,7 +54,7 @@ fn decided_by_root(
                 .map_err(|e| e.to_string()),
         ),
     )
-    .map_err(|source| DistributedError::Transport { seeds, source })?;
+    .map_err(|error| DistributedError::Transport { seeds, error })?;
     match (t.rank(), outcome) {
         (0, Err(e)) => Err(e.into()),
         _ => read_status(&wire)
@@ -110,7 +110,7 @@ pub fn build_distributed(
         let (sent_before, exchanges_before, waited_before) = (t.sent(), t.exchanges(), t.waited());
         let index = LevelIndex::new(seeds, index_kind(rules));
         let slices = Slices::new(index.count(), ranks);
-        let transport_error = |source| DistributedError::Transport { seeds, source };
+        let transport_error = |error| DistributedError::Transport { seeds, error };
         // Whether the level is there: rank 0 opens (and checks) it, everyone learns the answer.
         let found = if me == 0 {
             open_level(dir, rules, seeds).map(|f| vec![f.is_some() as u8])
@@ -141,7 +141,7 @@ pub fn build_distributed(
                 match parts_reported(&reports) {
                     Err(message) => Err(EgtbError::Io {
                         path: dir.to_path_buf(),
-                        source: std::io::Error::other(message),
+                        error: std::io::Error::other(message),
                     }),
                     Ok(parts) => assemble(dir, rules, seeds, index.count(), &parts)
                         .and_then(|()| open_level(dir, rules, seeds).map(|_| Vec::new())),

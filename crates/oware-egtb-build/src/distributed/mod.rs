@@ -70,13 +70,14 @@ pub enum DistributedError {
     /// A database file could not be read or written.
     #[error(transparent)]
     Egtb(#[from] EgtbError),
-    /// Exchanging data with the other ranks failed while building a level.
-    #[error("level {seeds}: {source}")]
+    /// Exchanging data with the other ranks failed while building a level (the message includes
+    /// the transport's error, so it is not also the error's `source`).
+    #[error("level {seeds}: {error}")]
     Transport {
         /// The level being built.
         seeds: usize,
         /// What the transport reported.
-        source: TransportError,
+        error: TransportError,
     },
     /// Another rank reported an error while building a level.
     #[error("level {seeds}: rank {rank} failed: {message}")]

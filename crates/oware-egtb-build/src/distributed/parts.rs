@@ -53,10 +53,10 @@ pub(super) fn part_path(
     ))
 }
 
-fn io_error(path: &Path, source: std::io::Error) -> EgtbError {
+fn io_error(path: &Path, error: std::io::Error) -> EgtbError {
     EgtbError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 

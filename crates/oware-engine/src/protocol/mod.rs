@@ -396,7 +396,12 @@ impl Session {
             Ok(None)
         } else {
             TablebaseProbe::open(dir, self.rules)
-                .map(|tb| Some(Arc::new(tb)))
+                .map(|mut tb| {
+                    // Said once per file, from whichever search thread finds it.
+                    let out = self.out.clone();
+                    tb.set_on_change(Arc::new(move |e| out.error(&e.to_string())));
+                    Some(Arc::new(tb))
+                })
                 .map_err(|e| format!("setoption EGTB: {e}"))
         };
         let result = opened.map(|tb| {
@@ -406,6 +411,9 @@ impl Session {
                     self.rules,
                     tb.tablebase().max_seeds()
                 ));
+                if let Some(unused) = tb.tablebase().unused_levels() {
+                    self.out.send(&format!("info string warning: {unused}"));
+                }
             }
             self.tablebase = tb;
         });
