@@ -131,6 +131,32 @@ impl Record {
     }
 }
 
+/// The UTC date as the `Date` tag writes it (`2026.11.26`) and the time as the `Time` tag does
+/// (`21:57:03`), of a moment given in seconds since the Unix epoch.
+pub fn date_and_time(seconds: u64) -> (String, String) {
+    let days = (seconds / 86_400) as i64;
+    let of_day = seconds % 86_400;
+    // Days to a civil date in the proleptic Gregorian calendar (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (
+        format!("{year:04}.{month:02}.{day:02}"),
+        format!(
+            "{:02}:{:02}:{:02}",
+            of_day / 3600,
+            of_day % 3600 / 60,
+            of_day % 60
+        ),
+    )
+}
+
 fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
@@ -527,5 +553,19 @@ mod tests {
             assert_eq!(back.game().unwrap(), game);
             assert_eq!(back.to_string(), text);
         }
+    }
+
+    #[test]
+    fn dates_and_times_are_civil_and_in_utc() {
+        assert_eq!(date_and_time(0), ("1970.01.01".into(), "00:00:00".into()));
+        // 2000-02-29 12:34:56 UTC, a leap day.
+        assert_eq!(
+            date_and_time(951_827_696),
+            ("2000.02.29".into(), "12:34:56".into())
+        );
+        assert_eq!(
+            date_and_time(1_795_000_000),
+            ("2026.11.18".into(), "11:06:40".into())
+        );
     }
 }

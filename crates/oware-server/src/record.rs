@@ -35,7 +35,7 @@ pub struct PlayersEnd {
 pub fn write_record(game: &Game, info: &RecordInfo) -> String {
     let clean = |name: &str| name.replace(['"', '\\', '\n', '\r'], " ");
     let mut record = oware_rules::ogn::Record::from_game(game);
-    let (date, time) = utc_date_time(info.created);
+    let (date, time) = oware_rules::ogn::date_and_time(info.created);
     record.set_tag("Date", date);
     record.set_tag("South", clean(info.south));
     record.set_tag("North", clean(info.north));
@@ -60,32 +60,6 @@ pub fn write_record(game: &Game, info: &RecordInfo) -> String {
             .push((game.moves().len(), end.comment.replace(['{', '}'], " ")));
     }
     record.to_string()
-}
-
-/// The UTC date (`2026.11.26`, as records write it) and time (`21:57:03`) of a moment given in
-/// seconds since the Unix epoch.
-fn utc_date_time(seconds: u64) -> (String, String) {
-    let days = (seconds / 86_400) as i64;
-    let of_day = seconds % 86_400;
-    // Days to a civil date in the proleptic Gregorian calendar (H. Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (
-        format!("{year:04}.{month:02}.{day:02}"),
-        format!(
-            "{:02}:{:02}:{:02}",
-            of_day / 3600,
-            of_day % 3600 / 60,
-            of_day % 60
-        ),
-    )
 }
 
 #[cfg(test)]
@@ -145,19 +119,5 @@ mod tests {
         );
         let record: oware_rules::ogn::Record = text.parse().unwrap();
         assert_eq!(record.outcome, Outcome::NorthWins);
-    }
-
-    #[test]
-    fn dates_are_civil_dates_in_utc() {
-        assert_eq!(utc_date_time(0), ("1970.01.01".into(), "00:00:00".into()));
-        // 2000-02-29 12:34:56 UTC, a leap day.
-        assert_eq!(
-            utc_date_time(951_827_696),
-            ("2000.02.29".into(), "12:34:56".into())
-        );
-        assert_eq!(
-            utc_date_time(1_795_000_000),
-            ("2026.11.18".into(), "11:06:40".into())
-        );
     }
 }

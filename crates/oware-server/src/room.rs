@@ -390,6 +390,20 @@ impl Room {
         }
     }
 
+    /// Counts a player's write (a move, a new invitation) against the game's rate, or refuses it.
+    fn allow_write(&self) -> Result<(), GameError> {
+        let allowed = self
+            .moves
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .allow(std::time::Instant::now());
+        if allowed {
+            Ok(())
+        } else {
+            Err(GameError::TooFast(self.moves_per_second))
+        }
+    }
+
     /// Sends the current state to everyone connected. Called with the state's lock held, so that
     /// updates go out in the order the changes were made.
     fn announce(&self, state: &RoomState) {
@@ -476,14 +490,7 @@ impl Room {
         }
         let side = self.player(token)?;
         // Each new invitation is a write, as a move is: they share the game's rate.
-        let allowed = self
-            .moves
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .allow(std::time::Instant::now());
-        if !allowed {
-            return Err(GameError::TooFast(self.moves_per_second));
-        }
+        self.allow_write()?;
         let _turn = self.turn.lock().await;
         let free = {
             let state = self.lock();
@@ -534,14 +541,7 @@ impl Room {
             Seat::Player(side) => side,
             Seat::Watcher => return Err(GameError::NotAPlayer),
         };
-        let allowed = self
-            .moves
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .allow(std::time::Instant::now());
-        if !allowed {
-            return Err(GameError::TooFast(self.moves_per_second));
-        }
+        self.allow_write()?;
         let _turn = self.turn.lock().await;
         let ply = {
             let state = self.lock();
