@@ -4,7 +4,7 @@
 //!
 //! A file that changes while mapped (truncated, or rewritten in place, which a build never does: it
 //! writes a new file and renames it) must not crash the process nor feed it wrong values. A read past
-//! the new end of a shrunk file is caught by the [`guard`](crate::guard) and reads zeros; and every
+//! the new end of a shrunk file is caught by the guard (the `guard` module) and reads zeros; and every
 //! probe ([`LevelFile::entry`]) also reads the file's *canary*, the last byte of the file that is not
 //! zero, as it was when checked. A shrunk file either faults there (zeros, through the guard) or reads
 //! zeros from the end of its last page: both differ from the canary, so the entry just read is not
