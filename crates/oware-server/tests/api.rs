@@ -236,6 +236,53 @@ async fn hostile_messages_get_errors_and_the_server_stays_up() {
 }
 
 #[tokio::test]
+async fn a_game_starts_from_a_position_that_is_not_over_under_its_rules() {
+    let server = TestServer::start(quick_config()).await;
+    // A set-up position: the game begins there, with its side to move and its rules.
+    let position = "0-3-0-2-1-5-6-0-4-1-2-0-12-12-N";
+    let (id, _, _) = create(
+        server.addr,
+        json!({"mode":"friend","side":"N","rules":"awari","position":position}),
+    )
+    .await;
+    let (_, view) = common::http(server.addr, "GET", &format!("/api/games/{id}"), None).await;
+    let view: serde_json::Value = serde_json::from_str(&view).unwrap();
+    assert_eq!(view["position"], position, "{view}");
+    assert_eq!(view["rules"], "awari", "{view}");
+    assert_eq!(view["to_move"], "N", "{view}");
+    // South's one seed cannot reach North's empty row: under abapa South has no move and the game
+    // is over; under awari South may play it.
+    let unfed = "1-0-0-0-0-0-0-0-0-0-0-0-24-23-S";
+    for (req, code) in [
+        (json!({"mode":"computer","position":unfed}), "position-over"),
+        (
+            json!({"mode":"friend","rules":"abapa","position":unfed}),
+            "position-over",
+        ),
+        (
+            json!({"mode":"friend","position":"0-0-0-0-0-0-1-1-1-0-0-0-25-20-N"}),
+            "position-over",
+        ),
+        (
+            json!({"mode":"friend","position":"4-4-4-4-4-4-4-4-4-4-4-5-0-0-S"}),
+            "bad-position",
+        ),
+    ] {
+        let (status, v) = post_json(server.addr, "/api/games", req.clone()).await;
+        assert_eq!(status, 400, "{req}");
+        assert_eq!(v["error"]["code"], code, "{req}: {v}");
+    }
+    let (status, v) = post_json(
+        server.addr,
+        "/api/games",
+        json!({"mode":"friend","rules":"awari","position":unfed}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn connection_limit_refuses_extra_sockets() {
     let server = TestServer::start(oware_server::Config {
         max_connections: 2,

@@ -82,15 +82,46 @@ async fn no_clock_runs_before_the_friend_has_joined() {
 }
 
 #[tokio::test]
-async fn clocks_have_set_times() {
+async fn clocks_take_any_whole_minutes_up_to_three_hours() {
     let server = TestServer::start(clock_config()).await;
     for body in [
-        json!({"mode":"friend","clock":7}),
-        json!({"mode":"computer","clock":6}),
+        json!({"mode":"friend","clock":181}),
+        json!({"mode":"computer","clock":-5}),
         json!({"mode":"friend","clock":"five"}),
+        json!({"mode":"friend","clock":2.5}),
+        json!({"mode":"friend","clock":7,"increment":31}),
+        json!({"mode":"friend","increment":5}),
+        json!({"mode":"friend","clock":7,"days":2}),
     ] {
         let (status, v) = post_json(server.addr, "/api/games", body.clone()).await;
         assert_eq!(status, 400, "{body}: {v}");
+    }
+    let (status, v) = post_json(
+        server.addr,
+        "/api/games",
+        json!({"mode":"friend","clock":181}),
+    )
+    .await;
+    assert_eq!(
+        (status, &v["error"]["code"]),
+        (400, &json!("bad-clock")),
+        "{v}"
+    );
+    // Custom clocks beside the presets: the time each side gets is the minutes asked for.
+    for (minutes, increment) in [(1, 0), (7, 4), (180, 30)] {
+        let (id, _, _) = create(
+            server.addr,
+            json!({"mode":"friend","clock":minutes,"increment":increment}),
+        )
+        .await;
+        let (_, view) = common::http(server.addr, "GET", &format!("/api/games/{id}"), None).await;
+        let view: serde_json::Value = serde_json::from_str(&view).unwrap();
+        let minute_ms = 100; // clock_config's minute
+        assert_eq!(
+            view["clock"]["remaining_ms"],
+            json!([minutes * minute_ms, minutes * minute_ms]),
+            "{view}"
+        );
     }
     let (status, v) = post_json(
         server.addr,

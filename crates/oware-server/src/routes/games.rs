@@ -35,7 +35,8 @@ struct CreateGame {
     rules: Option<String>,
     #[serde(default)]
     position: Option<String>,
-    /// Minutes per side on the clocks: 3, 5, 10 or 20; none or 0 for no clocks.
+    /// Minutes per side on the clocks: any whole number from 1 to [`MAX_CLOCK_MINUTES`]; none or
+    /// 0 for no clocks.
     #[serde(default)]
     clock: Option<u32>,
     /// Seconds added to a player's clock after each move (0 to 30).
@@ -52,8 +53,9 @@ struct CreateGame {
 /// The days for each move a correspondence game may have.
 const DAYS_PER_MOVE: [u32; 4] = [1, 2, 3, 7];
 
-/// The clock times a game may be created with, in minutes per side.
-const CLOCK_MINUTES: [u32; 4] = [3, 5, 10, 20];
+/// The longest clock a game may be created with, in minutes per side (three hours: longer games
+/// are better played by correspondence, with days for each move).
+const MAX_CLOCK_MINUTES: u32 = 180;
 
 /// The largest increment, in seconds.
 const MAX_INCREMENT: u32 = 30;
@@ -162,13 +164,23 @@ pub(super) async fn create_game(
         None | Some("") => Position::start(),
         Some(p) => parse_position(p)?,
     };
+    // A game must have a move to play: a position whose game is already over under these rules
+    // (a store past 24, no move for the side to move) would open a finished game.
+    if Game::from_position(start, rules).is_over() {
+        return Err(ApiError::bad_request(
+            "position-over",
+            format!("the game is already over in {start} under these rules"),
+        ));
+    }
     let minute_ms = state.config.clock_minute.as_millis() as u64;
     let clock_ms = match req.clock.unwrap_or(0) {
         0 => None,
-        minutes if !CLOCK_MINUTES.contains(&minutes) => {
+        minutes if minutes > MAX_CLOCK_MINUTES => {
             return Err(ApiError::bad_request(
                 "bad-clock",
-                format!("clocks give each side 3, 5, 10 or 20 minutes, not {minutes}"),
+                format!(
+                    "clocks give each side from 1 to {MAX_CLOCK_MINUTES} minutes, not {minutes}"
+                ),
             ))
         }
         minutes => Some(u64::from(minutes) * minute_ms),
