@@ -208,8 +208,9 @@ function rulesSelect() {
 // Creates a game and opens it; the seat's token is kept, and the game joins "My games". One game
 // per press: the buttons that make games wait while one is being made.
 let creating = false;
-async function createGame(body) {
+async function createGame(body, errorEl) {
   if (creating) return;
+  if (errorEl) errorEl.textContent = '';
   creating = true;
   const buttons = [...document.querySelectorAll('#play-now, #invite-now, #play-computer, #play-friend')];
   for (const b of buttons) b.disabled = true;
@@ -223,6 +224,7 @@ async function createGame(body) {
     creating = false;
     for (const b of buttons) b.disabled = false;
     toast(errorText(e));
+    if (errorEl) errorEl.textContent = errorText(e);
   }
 }
 
@@ -231,26 +233,137 @@ async function createGame(body) {
 const CLOCKS = ['0', '5', '10', '20', '3+2', '5+3', '10+5'];
 const DAYS = ['d1', 'd2', 'd3', 'd7'];
 
-function clockSelect(withDays) {
-  return h('select', { name: 'clock' }, CLOCKS.map((c) => {
-    const [n, s] = c.split('+').map(Number);
-    return h('option', { value: c }, n === 0 ? t('clock.none') : s ? t('clock.increment', { n, s }) : t('clock.minutes', { n }));
-  }), withDays ? DAYS.map((d) => {
-    const n = Number(d.slice(1));
-    return h('option', { value: d }, n === 1 ? t('clock.day1') : t('clock.days', { n }));
-  }) : null);
+// The presets, then "custom": any whole minutes (1 to 180, the server's limit) and increment
+// (0 to 30 s), in two fields shown only for it.
+function clockField(prefix, withDays) {
+  const select = h('select', { name: 'clock', id: prefix + '-clock', onchange: () => { custom.hidden = select.value !== 'custom'; } },
+    CLOCKS.map((c) => {
+      const [n, s] = c.split('+').map(Number);
+      return h('option', { value: c }, n === 0 ? t('clock.none') : s ? t('clock.increment', { n, s }) : t('clock.minutes', { n }));
+    }),
+    h('option', { value: 'custom' }, t('clock.custom')),
+    withDays ? DAYS.map((d) => {
+      const n = Number(d.slice(1));
+      return h('option', { value: d }, n === 1 ? t('clock.day1') : t('clock.days', { n }));
+    }) : null);
+  const custom = h('div', { class: 'row custom-clock', hidden: true },
+    h('label', {}, t('clock.customMinutes') + ' ',
+      h('input', { type: 'number', name: 'minutes', min: '1', max: '180', step: '1', value: '15', inputmode: 'numeric' })),
+    h('label', {}, t('clock.customIncrement') + ' ',
+      h('input', { type: 'number', name: 'increment', min: '0', max: '30', step: '1', value: '0', inputmode: 'numeric' })));
+  return [h('label', {}, t('clock') + ' ', select), custom];
 }
 
-function startGame(form, mode) {
+// The set-up board: a number field with - and + for each house (laid out as on the board, North's
+// row on top from f to a), the two stores and the side to move, kept in step with a position
+// string that can be typed or pasted instead. The server checks the position's legality; the page
+// checks only the total, to say so before asking.
+function setupBoard(prefix) {
+  const houses = [];
+  const stores = [];
+  const count = h('p', { class: 'setup-count', 'aria-live': 'polite' });
+  const text = h('input', { id: prefix + '-position', class: 'setup-string', autocomplete: 'off', spellcheck: 'false',
+    oninput: () => fromText() });
+  const side = h('select', { id: prefix + '-to-move', onchange: () => toText() },
+    h('option', { value: 'S' }, t('south')), h('option', { value: 'N' }, t('north')));
+  // Below the form's other fields: it also says what the server refused (a clock, say).
+  const error = h('p', { class: 'form-error', role: 'alert' });
+  const number = (label, value) => {
+    const input = h('input', { type: 'number', min: '0', max: '48', step: '1', value, inputmode: 'numeric', 'aria-label': label,
+      oninput: () => toText() });
+    const step = (d) => {
+      input.value = Math.min(48, Math.max(0, (Number(input.value) || 0) + d));
+      toText();
+    };
+    const cell = h('div', { class: 'setup-cell' },
+      h('button', { type: 'button', class: 'secondary', 'aria-label': t('setup.less', { what: label }), onclick: () => step(-1) }, '−'),
+      input,
+      h('button', { type: 'button', class: 'secondary', 'aria-label': t('setup.more', { what: label }), onclick: () => step(1) }, '+'));
+    return { input, cell };
+  };
+  for (let i = 0; i < 12; i++) {
+    const letter = LETTERS[i];
+    houses.push(number(t('setup.house', { side: sideName(i < 6 ? 'S' : 'N'), letter }), '4'));
+  }
+  for (const s of ['S', 'N']) stores.push(number(t('setup.store', { side: sideName(s) }), '0'));
+  const values = () => [...houses, ...stores].map((c) => Number(c.input.value) || 0);
+  const total = () => values().reduce((a, b) => a + b, 0);
+  const showCount = () => {
+    const n = total();
+    count.textContent = t('setup.count', { n });
+    count.classList.toggle('bad', n !== 48);
+  };
+  function toText() {
+    text.value = values().join('-') + '-' + side.value;
+    error.textContent = '';
+    showCount();
+  }
+  function fromText() {
+    const f = text.value.trim().split('-');
+    error.textContent = '';
+    if (f.length !== 15 || f.slice(0, 14).some((v) => !/^\d{1,2}$/.test(v)) || !/^[SNsn]$/.test(f[14])) return;
+    [...houses, ...stores].forEach((c, i) => { c.input.value = Number(f[i]); });
+    side.value = f[14].toUpperCase();
+    showCount();
+  }
+  const letterRow = (indices) => h('div', { class: 'setup-row' }, indices.map((i) =>
+    h('div', { class: 'setup-house' }, h('span', { class: 'setup-letter', 'aria-hidden': 'true' }, LETTERS[i]), houses[i].cell)));
+  const el = h('fieldset', { class: 'setup', id: prefix + '-setup', hidden: true },
+    h('legend', {}, t('setup.title')),
+    h('p', { class: 'hint' }, t('setup.hint')),
+    h('div', { class: 'setup-board' },
+      letterRow([11, 10, 9, 8, 7, 6]),
+      letterRow([0, 1, 2, 3, 4, 5])),
+    h('div', { class: 'row setup-stores' },
+      ['S', 'N'].map((s, i) => h('div', { class: 'setup-store' },
+        h('span', { 'aria-hidden': 'true' }, t('setup.store', { side: sideName(s) })), stores[i].cell))),
+    h('label', { for: prefix + '-to-move' }, t('setup.toMove') + ' '), side,
+    h('label', { for: prefix + '-position' }, t('setup.string')), text,
+    count);
+  toText();
+  return {
+    el, error,
+    // The position string to send, or null after saying on the page what is wrong with it.
+    position() {
+      if (text.value.trim() !== values().join('-') + '-' + side.value) {
+        error.textContent = t('setup.badString');
+        return null;
+      }
+      const n = total();
+      if (n !== 48) {
+        error.textContent = t('setup.badTotal', { n });
+        return null;
+      }
+      return text.value.trim();
+    },
+  };
+}
+
+// Where a game starts: the usual start, or a position set up on the board above.
+function startField(prefix, setup) {
+  return h('label', {}, t('start') + ' ',
+    h('select', { name: 'start', id: prefix + '-start', onchange: (e) => { setup.el.hidden = e.target.value !== 'setup'; } },
+      h('option', { value: 'usual' }, t('start.usual')), h('option', { value: 'setup' }, t('start.setup'))));
+}
+
+function startGame(form, mode, setup) {
   const body = { mode, side: form.side.value, rules: form.rules.value };
   if (mode === 'computer') body.level = Number(form.level.value);
+  if (form.start.value === 'setup') {
+    const position = setup.position();
+    if (!position) return;
+    body.position = position;
+  }
   if (form.clock.value.startsWith('d')) body.days = Number(form.clock.value.slice(1));
-  else {
+  else if (form.clock.value === 'custom') {
+    body.clock = Number(form.minutes.value);
+    body.increment = Number(form.increment.value);
+  } else {
     const [minutes, increment] = form.clock.value.split('+').map(Number);
     if (minutes) body.clock = minutes;
     if (increment) body.increment = increment;
   }
-  return createGame(body);
+  return createGame(body, setup.error);
 }
 
 // Time left as a clock shows it: minutes and seconds, or hours or days when there are that many
@@ -276,19 +389,23 @@ function homePage() {
     h('div', { class: 'name-field center' },
       h('label', { for: 'player-name' }, t('name.label') + ' '), nameInput('player-name'),
       h('p', { class: 'hint' }, t('name.hint'))));
-  const computer = h('form', { class: 'card', id: 'computer-form', onsubmit: (e) => { e.preventDefault(); startGame(computer, 'computer'); } },
+  const computerSetup = setupBoard('computer');
+  const computer = h('form', { class: 'card', id: 'computer-form', novalidate: true, onsubmit: (e) => { e.preventDefault(); startGame(computer, 'computer', computerSetup); } },
     h('h3', {}, t('home.computer')),
     h('label', {}, t('level') + ' ', levelSelect()),
     h('label', {}, t('side') + ' ', sideSelect(true)),
     h('label', {}, t('ruleset') + ' ', rulesSelect()),
-    h('label', {}, t('clock') + ' ', clockSelect()),
+    clockField('computer'),
+    startField('computer', computerSetup), computerSetup.el, computerSetup.error,
     h('button', { type: 'submit', id: 'play-computer' }, t('play')));
-  const friend = h('form', { class: 'card', id: 'friend-form', onsubmit: (e) => { e.preventDefault(); startGame(friend, 'friend'); } },
+  const friendSetup = setupBoard('friend');
+  const friend = h('form', { class: 'card', id: 'friend-form', novalidate: true, onsubmit: (e) => { e.preventDefault(); startGame(friend, 'friend', friendSetup); } },
     h('h3', {}, t('home.friend')),
     h('p', {}, t('home.friendHint')),
     h('label', {}, t('side') + ' ', sideSelect(true)),
     h('label', {}, t('ruleset') + ' ', rulesSelect()),
-    h('label', {}, t('clock') + ' ', clockSelect(true)),
+    clockField('friend', true),
+    startField('friend', friendSetup), friendSetup.el, friendSetup.error,
     h('button', { type: 'submit', id: 'play-friend' }, t('createLink')));
   const open = h('form', { class: 'card', onsubmit: (e) => {
     e.preventDefault();

@@ -49,7 +49,7 @@ const STRINGS = {
     'offer.accept': 'Accept', 'offer.decline': 'Decline', 'offer.withdraw': 'Withdraw', 'offer.rematchReady': 'Your friend started a rematch, with the sides swapped.', 'offer.openRematch': 'Play the rematch',
     'reason.resign': 'by resignation', 'reason.agreement': 'by agreement', 'clock.increment': '{n} min + {s} s a move',
     'err.no-offer': 'There is no offer to answer.', 'err.friends-only': 'That is for games between friends.', 'err.not-over': 'The game is not over yet.', 'err.offer-pending': 'An offer is already waiting for an answer.',
-    'err.too-many-games': 'Too many new games from this address: wait a while before starting another.', 'err.not-found': 'There is no such page.', 'err.bad-clock': 'That clock is not offered.',
+    'err.too-many-games': 'Too many new games from this address: wait a while before starting another.', 'err.not-found': 'There is no such page.',
     'err.shutting-down': 'The server is restarting; try again in a moment.',
     'err.bad-message': 'The page sent something the server does not understand; reload the page.', 'err.too-large': 'That message is too long for the server.', 'err.bad-request': 'The server could not read that request; reload the page and try again.',
     'err.bad-rules': 'Those rules are not offered: choose abapa or awari.', 'err.bad-level': 'That level is not offered: choose 1 to 10.', 'err.bad-side': 'Choose South or North.', 'err.bad-mode': 'Choose to play the computer or a friend.',
@@ -104,7 +104,7 @@ const STRINGS = {
     'offer.accept': 'Accepter', 'offer.decline': 'Refuser', 'offer.withdraw': 'Retirer', 'offer.rematchReady': 'Votre ami a lancé une revanche, camps inversés.', 'offer.openRematch': 'Jouer la revanche',
     'reason.resign': 'par abandon', 'reason.agreement': 'd’un commun accord', 'clock.increment': '{n} min + {s} s par coup',
     'err.no-offer': 'Il n’y a pas de proposition à laquelle répondre.', 'err.friends-only': 'C’est pour les parties entre amis.', 'err.not-over': 'La partie n’est pas finie.', 'err.offer-pending': 'Une proposition attend déjà sa réponse.',
-    'err.too-many-games': 'Trop de nouvelles parties depuis cette adresse : attendez un peu avant d’en commencer une autre.', 'err.not-found': 'Cette page n’existe pas.', 'err.bad-clock': 'Cette pendule n’est pas proposée.',
+    'err.too-many-games': 'Trop de nouvelles parties depuis cette adresse : attendez un peu avant d’en commencer une autre.', 'err.not-found': 'Cette page n’existe pas.',
     'err.shutting-down': 'Le serveur redémarre ; réessayez dans un instant.',
     'err.bad-message': 'La page a envoyé un message que le serveur ne comprend pas ; rechargez la page.', 'err.too-large': 'Ce message est trop long pour le serveur.', 'err.bad-request': 'Le serveur n’a pas pu lire cette demande ; rechargez la page et réessayez.',
     'err.bad-rules': 'Ces règles ne sont pas proposées : choisissez abapa ou awari.', 'err.bad-level': 'Ce niveau n’est pas proposé : choisissez de 1 à 10.', 'err.bad-side': 'Choisissez Sud ou Nord.', 'err.bad-mode': 'Choisissez de jouer contre l’ordinateur ou contre un ami.',
@@ -159,7 +159,7 @@ const STRINGS = {
     'offer.accept': 'Aceptar', 'offer.decline': 'Rechazar', 'offer.withdraw': 'Retirar', 'offer.rematchReady': 'Tu amigo ha empezado una revancha, con los lados cambiados.', 'offer.openRematch': 'Jugar la revancha',
     'reason.resign': 'por abandono', 'reason.agreement': 'de mutuo acuerdo', 'clock.increment': '{n} min + {s} s por jugada',
     'err.no-offer': 'No hay ninguna propuesta que responder.', 'err.friends-only': 'Eso es para partidas entre amigos.', 'err.not-over': 'La partida aún no ha terminado.', 'err.offer-pending': 'Ya hay una propuesta esperando respuesta.',
-    'err.too-many-games': 'Demasiadas partidas nuevas desde esta dirección: espera un rato antes de empezar otra.', 'err.not-found': 'Esa página no existe.', 'err.bad-clock': 'Ese reloj no se ofrece.',
+    'err.too-many-games': 'Demasiadas partidas nuevas desde esta dirección: espera un rato antes de empezar otra.', 'err.not-found': 'Esa página no existe.',
     'err.shutting-down': 'El servidor se está reiniciando; vuelve a probar en un momento.',
     'err.bad-message': 'La página ha enviado algo que el servidor no entiende; vuelve a cargar la página.', 'err.too-large': 'Ese mensaje es demasiado largo para el servidor.', 'err.bad-request': 'El servidor no ha podido leer esa petición; vuelve a cargar la página y prueba otra vez.',
     'err.bad-rules': 'Esas reglas no se ofrecen: elige abapa o awari.', 'err.bad-level': 'Ese nivel no se ofrece: elige del 1 al 10.', 'err.bad-side': 'Elige Sur o Norte.', 'err.bad-mode': 'Elige jugar contra el ordenador o contra un amigo.',
@@ -214,7 +214,7 @@ const STRINGS = {
     'offer.accept': 'Acceptar', 'offer.decline': 'Rebutjar', 'offer.withdraw': 'Retirar', 'offer.rematchReady': 'El teu amic ha començat una revenja, amb els costats canviats.', 'offer.openRematch': 'Jugar la revenja',
     'reason.resign': 'per abandó', 'reason.agreement': 'de comú acord', 'clock.increment': '{n} min + {s} s per jugada',
     'err.no-offer': 'No hi ha cap proposta per respondre.', 'err.friends-only': 'Això és per a partides entre amics.', 'err.not-over': 'La partida encara no s’ha acabat.', 'err.offer-pending': 'Ja hi ha una proposta esperant resposta.',
-    'err.too-many-games': 'Massa partides noves des d’aquesta adreça: espera una estona abans de començar-ne una altra.', 'err.not-found': 'Aquesta pàgina no existeix.', 'err.bad-clock': 'Aquest rellotge no s’ofereix.',
+    'err.too-many-games': 'Massa partides noves des d’aquesta adreça: espera una estona abans de començar-ne una altra.', 'err.not-found': 'Aquesta pàgina no existeix.',
     'err.shutting-down': 'El servidor s’està reiniciant; torna-ho a provar d’aquí a un moment.',
     'err.bad-message': 'La pàgina ha enviat una cosa que el servidor no entén; torna a carregar la pàgina.', 'err.too-large': 'Aquest missatge és massa llarg per al servidor.', 'err.bad-request': 'El servidor no ha pogut llegir aquesta petició; torna a carregar la pàgina i prova-ho de nou.',
     'err.bad-rules': 'Aquestes regles no s’ofereixen: tria abapa o awari.', 'err.bad-level': 'Aquest nivell no s’ofereix: tria de l’1 al 10.', 'err.bad-side': 'Tria Sud o Nord.', 'err.bad-mode': 'Tria jugar contra l’ordinador o contra un amic.',
@@ -305,6 +305,48 @@ Object.assign(STRINGS.ca, {
   'seat.notYourFriend': 'No és la persona que has convidat?', 'seat.free': 'Allibera el lloc', 'seat.freeDone': 'El lloc torna a estar lliure: envia l’enllaç nou al teu amic.',
   'myGames.downloadAll': 'Descarrega totes les meves partides (OGN)',
   'err.bad-name': 'Un nom té com a màxim 40 caràcters.', 'err.started': 'La partida ja ha començat: això només es podia fer abans de la primera jugada.', 'err.no-free-seat': 'No hi ha cap lloc on convidar ningú.',
+});
+
+// Starting from a set-up position, and clocks of any length.
+Object.assign(STRINGS.en, {
+  'clock.custom': 'Custom…', 'clock.customMinutes': 'Minutes each', 'clock.customIncrement': 'Seconds added a move',
+  'start': 'Start from', 'start.usual': 'the usual start', 'start.setup': 'a position',
+  'setup.title': 'Set up the board', 'setup.hint': 'Type the seeds in each house or tap − and +, or paste a position string.',
+  'setup.house': '{side}’s house {letter}', 'setup.store': '{side}’s store', 'setup.more': 'One more seed: {what}', 'setup.less': 'One seed fewer: {what}',
+  'setup.toMove': 'To move', 'setup.string': 'Position string', 'setup.count': 'Seeds: {n} of 48',
+  'setup.badTotal': 'The houses and stores must hold 48 seeds in all, not {n}.', 'setup.badString': 'That position string cannot be read: it is 12 house counts, the two stores and S or N, such as 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
+  'err.position-over': 'The game is already over in that position under these rules: set up one where the side to move can play.',
+  'err.bad-clock': 'A clock gives each side from 1 to 180 minutes, with at most 30 seconds added a move.',
+});
+Object.assign(STRINGS.fr, {
+  'clock.custom': 'Personnalisée…', 'clock.customMinutes': 'Minutes chacun', 'clock.customIncrement': 'Secondes ajoutées par coup',
+  'start': 'Départ', 'start.usual': 'la position initiale', 'start.setup': 'une position choisie',
+  'setup.title': 'Disposer le plateau', 'setup.hint': 'Tapez le nombre de graines de chaque case ou touchez − et +, ou collez une position.',
+  'setup.house': 'Case {letter} de {side}', 'setup.store': 'Grenier de {side}', 'setup.more': 'Une graine de plus : {what}', 'setup.less': 'Une graine de moins : {what}',
+  'setup.toMove': 'Au trait', 'setup.string': 'Position (texte)', 'setup.count': 'Graines : {n} sur 48',
+  'setup.badTotal': 'Les cases et les greniers doivent contenir 48 graines en tout, pas {n}.', 'setup.badString': 'Cette position est illisible : il faut les 12 cases, les deux greniers et S ou N, comme 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
+  'err.position-over': 'Dans cette position, la partie est déjà finie avec ces règles : disposez-en une où le camp au trait peut jouer.',
+  'err.bad-clock': 'Une pendule donne à chaque camp de 1 à 180 minutes, et au plus 30 secondes de plus par coup.',
+});
+Object.assign(STRINGS.es, {
+  'clock.custom': 'Personalizado…', 'clock.customMinutes': 'Minutos cada uno', 'clock.customIncrement': 'Segundos añadidos por jugada',
+  'start': 'Empezar desde', 'start.usual': 'la posición inicial', 'start.setup': 'una posición',
+  'setup.title': 'Prepara el tablero', 'setup.hint': 'Escribe las semillas de cada casilla o toca − y +, o pega una posición.',
+  'setup.house': 'Casilla {letter} de {side}', 'setup.store': 'Granero de {side}', 'setup.more': 'Una semilla más: {what}', 'setup.less': 'Una semilla menos: {what}',
+  'setup.toMove': 'Juega', 'setup.string': 'Posición (texto)', 'setup.count': 'Semillas: {n} de 48',
+  'setup.badTotal': 'Las casillas y los graneros deben sumar 48 semillas, no {n}.', 'setup.badString': 'No se puede leer esa posición: son las 12 casillas, los dos graneros y S o N, como 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
+  'err.position-over': 'En esa posición la partida ya ha terminado con estas reglas: prepara una en la que pueda jugar el lado al que le toca.',
+  'err.bad-clock': 'Un reloj da a cada lado de 1 a 180 minutos, con 30 segundos como mucho añadidos por jugada.',
+});
+Object.assign(STRINGS.ca, {
+  'clock.custom': 'Personalitzat…', 'clock.customMinutes': 'Minuts cadascú', 'clock.customIncrement': 'Segons afegits per jugada',
+  'start': 'Començar des de', 'start.usual': 'la posició inicial', 'start.setup': 'una posició',
+  'setup.title': 'Prepara el tauler', 'setup.hint': 'Escriu les llavors de cada casella o toca − i +, o enganxa una posició.',
+  'setup.house': 'Casella {letter} de {side}', 'setup.store': 'Graner de {side}', 'setup.more': 'Una llavor més: {what}', 'setup.less': 'Una llavor menys: {what}',
+  'setup.toMove': 'Juga', 'setup.string': 'Posició (text)', 'setup.count': 'Llavors: {n} de 48',
+  'setup.badTotal': 'Les caselles i els graners han de sumar 48 llavors, no {n}.', 'setup.badString': 'No es pot llegir aquesta posició: són les 12 caselles, els dos graners i S o N, com 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S.',
+  'err.position-over': 'En aquesta posició la partida ja s’ha acabat amb aquestes regles: prepara’n una on pugui jugar el costat a qui toca.',
+  'err.bad-clock': 'Un rellotge dona a cada costat d’1 a 180 minuts, amb 30 segons com a màxim afegits per jugada.',
 });
 
 // The rules page: sections of text, each with an optional small diagram (a position string, the

@@ -515,6 +515,83 @@ async function clockGame(browser) {
   console.log('clock game: 5+3 against the computer');
 }
 
+// A clock of the player's own length: 7 minutes and 2 seconds a move; one too long is refused
+// with the reason, in the form.
+async function customClock(browser) {
+  const { context, page } = await newPage(browser);
+  await page.goto(BASE + '/');
+  check(await page.isHidden('#computer-form .custom-clock'), 'the custom fields wait for "custom"');
+  await page.selectOption('#computer-form select[name=clock]', 'custom');
+  await page.fill('#computer-form input[name=minutes]', '200');
+  await page.click('#play-computer');
+  await page.waitForFunction(() => document.querySelector('#computer-form .form-error').textContent !== '');
+  const refused = await page.textContent('#computer-form .form-error');
+  check(refused.includes('from 1 to 180 minutes'), 'a clock too long is refused: ' + refused);
+  await page.fill('#computer-form input[name=minutes]', '7');
+  await page.fill('#computer-form input[name=increment]', '2');
+  await page.click('#play-computer');
+  await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
+  await page.waitForSelector('g.house.legal');
+  await page.click('g.house.legal');
+  await waitPly(page, 2);
+  await page.waitForSelector('.player.bottom .clock.running');
+  const clocks = await page.$$eval('.player .clock', (els) => els.map((e) => e.textContent));
+  check(/^7:0[0-2]$/.test(clocks[0]) && /^7:0[0-2]$/.test(clocks[1]), 'two 7-minute clocks with 2 s a move: ' + clocks);
+  check(!page.errors, 'no script errors');
+  await context.close();
+  console.log('custom clock: 7+2 against the computer, 200 minutes refused');
+}
+
+// A game against the computer from a set-up position: pasted as a string, changed by taps on +
+// and - and by typing, a wrong total and a finished position refused with the reason, then the
+// game's board shows the position, seed for seed.
+async function setUpPosition(browser) {
+  for (const [name, viewport] of [['desktop', { width: 1100, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+    const { context, page } = await newPage(browser, { viewport });
+    await page.goto(BASE + '/');
+    check(await page.isHidden('#computer-setup'), 'the set-up board waits for "a position"');
+    await page.selectOption('#computer-form select[name=start]', 'setup');
+    await page.waitForSelector('#computer-setup', { state: 'visible' });
+    await page.fill('#computer-position', '0-3-0-2-1-5-6-0-4-1-2-0-12-12-S');
+    await page.click('#computer-setup button[aria-label="One more seed: South’s house A"]');
+    check((await page.textContent('#computer-setup .setup-count')) === 'Seeds: 49 of 48', 'the count follows a tap');
+    await page.click('#play-computer');
+    const total = await page.textContent('#computer-form .form-error');
+    check(total === 'The houses and stores must hold 48 seeds in all, not 49.', 'a wrong total is refused: ' + total);
+    check(/\/$/.test(page.url()), 'no game made with 49 seeds');
+    await page.click('#computer-setup button[aria-label="One seed fewer: South’s house B"]');
+    await page.fill('#computer-setup input[aria-label="South’s house C"]', '1');
+    await page.fill('#computer-setup input[aria-label="South’s house D"]', '1');
+    const position = '1-2-1-1-1-5-6-0-4-1-2-0-12-12-S';
+    check(await page.inputValue('#computer-position') === position, 'the string follows the fields: ' + await page.inputValue('#computer-position'));
+    await page.screenshot({ path: `${OUT}/setup-${name}.png`, fullPage: true });
+    if (name === 'phone') await checkPhoneLayout(page, 'the set-up board');
+    // Under abapa, South's one seed that cannot reach North's empty row leaves no move.
+    await page.fill('#computer-position', '1-0-0-0-0-0-0-0-0-0-0-0-24-23-S');
+    await page.click('#play-computer');
+    await page.waitForFunction(() => document.querySelector('#computer-form .form-error').textContent !== '');
+    const over = await page.textContent('#computer-form .form-error');
+    check(over.includes('already over'), 'a finished position is refused: ' + over);
+    await page.screenshot({ path: `${OUT}/setup-refused-${name}.png`, fullPage: true });
+    await page.fill('#computer-position', position);
+    await page.selectOption('#computer-form select[name=level]', '1');
+    await page.click('#play-computer');
+    await page.waitForURL(/\/game\/[0-9a-f]{32}$/);
+    await page.waitForSelector('g.house.legal');
+    check(await ply(page) === 0, 'South moves first from the set-up position');
+    const counts = await page.$$eval('g.house[data-house]', (gs) =>
+      Object.fromEntries(gs.map((g) => [g.dataset.house, Number(g.getAttribute('aria-label').match(/, (\d+) seeds?/)[1])])));
+    const expected = position.split('-').slice(0, 12).map(Number);
+    check([...'ABCDEFabcdef'].every((l, i) => counts[l] === expected[i]), 'the board shows the position: ' + JSON.stringify(counts));
+    const stores = await page.$$eval('svg.board g[data-store] .store-count', (els) => els.map((e) => e.textContent));
+    check(stores.length === 2 && stores.every((s) => s === '12'), 'both stores hold 12: ' + stores);
+    await page.screenshot({ path: `${OUT}/setup-game-${name}.png`, fullPage: true });
+    check(!page.errors, 'no script errors');
+    await context.close();
+  }
+  console.log('set-up position: typed, tapped and pasted, checked, and played against the computer');
+}
+
 // The game page's edges, in French on a phone: the language menu's label, the levels' words, a
 // lost connection (no house playable, the clock stands still, back by itself), the board flipped,
 // and the rules' capture diagram after its move.
@@ -801,7 +878,7 @@ async function securityHeaders(browser) {
   let failed = false;
   // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
-  for (const test of [securityHeaders, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, analysisVariation, coach, colours, pages]) {
+  for (const test of [securityHeaders, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, colours, pages]) {
     if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);
