@@ -539,7 +539,17 @@ async function customClock(browser) {
   check(/^7:0[0-2]$/.test(clocks[0]) && /^7:0[0-2]$/.test(clocks[1]), 'two 7-minute clocks with 2 s a move: ' + clocks);
   check(!page.errors, 'no script errors');
   await context.close();
-  console.log('custom clock: 7+2 against the computer, 200 minutes refused');
+  // The custom fields and the set-up board fit a phone, in French.
+  const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, locale: 'fr-FR' });
+  await phone.page.goto(BASE + '/');
+  await phone.page.selectOption('#friend-form select[name=clock]', 'custom');
+  await phone.page.selectOption('#friend-form select[name=start]', 'setup');
+  check((await phone.page.textContent('#friend-form .custom-clock')).includes('Secondes ajoutées par coup'), 'the custom fields in French');
+  await checkPhoneLayout(phone.page, 'the custom clock and set-up board');
+  await (await phone.page.$('#friend-form')).screenshot({ path: OUT + '/custom-clock-phone-fr.png' });
+  check(!phone.page.errors, 'no script errors');
+  await phone.context.close();
+  console.log('custom clock: 7+2 against the computer, 200 minutes refused, fields on a phone in French');
 }
 
 // A game against the computer from a set-up position: pasted as a string, changed by taps on +
