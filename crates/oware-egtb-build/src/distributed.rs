@@ -267,6 +267,14 @@ impl RankLevels {
             .collect()
     }
 
+    /// `Err(EgtbError::Changed)` if a mapped level's file changed since it was checked.
+    fn check_unchanged(&self) -> Result<(), EgtbError> {
+        match self {
+            RankLevels::Whole(levels) => levels.check_unchanged(),
+            RankLevels::Sliced { .. } => Ok(()),
+        }
+    }
+
     /// Adds the next level: the whole file (mapped or read as `mode` says) or this rank's slice.
     fn push(
         &mut self,
@@ -876,7 +884,11 @@ pub fn build_distributed(
             let entries = solve_slice(&t, &index, &lower, progress).map_err(transport_error)?;
             // Every rank reports its part to rank 0, which writes the file only if all succeeded.
             let part = part_path(dir, rules, seeds, me, ranks);
-            let report = write_part(&part, &entries)
+            // A mapped lower level whose file changed meanwhile was read as zeros: this part is
+            // not written, so the level is not assembled from it.
+            let report = lower
+                .check_unchanged()
+                .and_then(|()| write_part(&part, &entries))
                 .map(|crc| {
                     let mut r = (entries.len() as u64).to_le_bytes().to_vec();
                     r.extend_from_slice(&crc.to_le_bytes());
