@@ -49,6 +49,7 @@ fn levels_above_a_missing_one_are_reported() {
         t.contains(&format!("levels 0-7 verified, but {unused}")),
         "{t}"
     );
+    assert_eq!(t.matches(&unused).count(), 1, "said once: {t}");
 
     let out = oware(&["egtb", "stats", "--rules", "awari", "--dir", d]);
     assert!(out.status.success(), "{}", text(&out));
