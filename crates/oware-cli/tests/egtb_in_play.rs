@@ -120,5 +120,8 @@ fn the_protocol_and_play_choose_the_same_database_move() {
     assert!(t.contains("Hint: D (+4.00)"), "{t}");
     // A directory without databases is refused before the game starts.
     let t = play(&["--egtb", "/nonexistent-oware-egtb"], "quit\n");
-    assert!(t.contains("--egtb /nonexistent-oware-egtb"), "{t}");
+    assert!(
+        t.contains("--egtb: /nonexistent-oware-egtb: no awari database"),
+        "{t}"
+    );
 }

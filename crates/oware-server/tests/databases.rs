@@ -142,3 +142,59 @@ fn a_damaged_database_is_refused_with_its_file_named() {
     let words = err.to_string();
     assert!(words.contains(&path.display().to_string()), "{words}");
 }
+
+#[test]
+fn level_files_left_unused_are_listed() {
+    let dir = awari_database(5);
+    let remove = |seeds| {
+        std::fs::remove_file(
+            dir.path()
+                .join(oware_egtb::file::file_name(RuleSet::Awari, seeds)),
+        )
+        .unwrap()
+    };
+    remove(3);
+    let databases = Databases::open(dir.path()).unwrap();
+    assert_eq!(databases.describe(), "awari up to 2 seeds");
+    let unused: Vec<String> = databases.unused().iter().map(|u| u.to_string()).collect();
+    assert_eq!(unused.len(), 1, "{unused:?}");
+    assert!(
+        unused[0].contains("awari levels 4-5 are not used because level 3 is missing"),
+        "{unused:?}"
+    );
+    // Without level 0 nothing is usable: refused, saying why.
+    remove(0);
+    let err = Databases::open(dir.path()).unwrap_err();
+    assert!(matches!(err, DatabaseError::Incomplete(_)), "{err}");
+    assert!(
+        err.to_string()
+            .contains("levels 1-2, 4-5 are not used because level 0 is missing"),
+        "{err}"
+    );
+}
+
+/// A database file truncated while the server runs: the analysis board answers without database
+/// values for the positions that need it, and the server lives on.
+#[tokio::test]
+async fn a_database_file_truncated_while_the_server_runs_does_not_stop_it() {
+    let dir = awari_database(6);
+    let server = TestServer::start(Config {
+        databases: Databases::open(dir.path()).unwrap(),
+        ..quick_config()
+    })
+    .await;
+    let path = dir
+        .path()
+        .join(oware_egtb::file::file_name(RuleSet::Awari, 4));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    // Four seeds, South's F captures two: every move leads to a board of level 4 or below.
+    for _ in 0..2 {
+        assert_no_database_values(server.addr, "0-0-0-0-1-2-1-0-0-0-0-0-22-22-S", "awari").await;
+    }
+    server.stop().await;
+}

@@ -125,7 +125,11 @@ pub fn build_distributed(
             let entries = solve_slice(&t, &index, &lower, progress).map_err(transport_error)?;
             // Every rank reports its part to rank 0, which writes the file only if all succeeded.
             let part = part_path(dir, rules, seeds, me, ranks);
-            let report = write_part(&part, &entries)
+            // A mapped lower level whose file changed meanwhile was read as zeros: this part is
+            // not written, so the level is not assembled from it.
+            let report = lower
+                .check_unchanged()
+                .and_then(|()| write_part(&part, &entries))
                 .map(|crc| {
                     PartReport {
                         len: entries.len() as u64,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use oware_egtb::index::{Board, LevelIndex};
 use oware_egtb::values::{index_kind, stored_bounds, Bounds};
-use oware_egtb::{LevelData, Levels};
+use oware_egtb::{EgtbError, LevelData, Levels};
 use oware_rules::RuleSet;
 
 use super::LowerMode;
@@ -181,6 +181,14 @@ impl RankLevels {
                     .ok_or_else(|| TransportError(format!("rank {owner} answered too little")))
             })
             .collect()
+    }
+
+    /// `Err(EgtbError::Changed)` if a mapped level's file changed since it was checked.
+    pub(super) fn check_unchanged(&self) -> Result<(), EgtbError> {
+        match self {
+            RankLevels::Whole(levels) => levels.check_unchanged(),
+            RankLevels::Sliced { .. } => Ok(()),
+        }
     }
 
     /// Adds the next level: the whole file (mapped or read as `mode` says) or this rank's slice.
