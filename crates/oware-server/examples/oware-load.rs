@@ -235,6 +235,7 @@ async fn main() -> std::process::ExitCode {
                 messages_per_second: 10_000,
                 moves_per_second: 10_000,
                 games_per_address: 100_000,
+                sockets_per_address: options.games * 2 + 16,
                 ..oware_server::Config::default()
             };
             let state = oware_server::AppState::new(config).expect("server state");
