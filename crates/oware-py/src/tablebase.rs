@@ -154,9 +154,9 @@ pub fn build_tablebase(
         )));
     }
     py.detach(|| {
-        std::fs::create_dir_all(&dir).map_err(|source| EgtbError::Io {
+        std::fs::create_dir_all(&dir).map_err(|error| EgtbError::Io {
             path: dir.clone(),
-            source,
+            error,
         })?;
         let mut store = DirStore::new(&dir);
         build(&mut store, rules, max_seeds, &(), |_| {}).map(|_| ())
