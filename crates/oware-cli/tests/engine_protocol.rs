@@ -301,9 +301,9 @@ fn time_to_exit(e: &mut Engine, since: Instant, limit: Duration) -> Duration {
     since.elapsed()
 }
 
-/// `stop` and `quit` act at once, whatever is queued before them. A command that waits for a
-/// limited search (`position`, `setoption`, `ucinewgame`, `go`) used to hold the lines behind it
-/// unread until the search ended: here 20 s.
+/// `stop` and `quit` act at once, whatever is queued before them, even behind a command that waits
+/// for a limited search (`position`, `setoption`, `ucinewgame`, `go`): the lines behind it must be
+/// read while it waits, or the quit would wait for the whole search, here 20 s.
 #[test]
 fn stop_and_quit_act_at_once_behind_a_waiting_command() {
     // The protocol deadline is "at once"; 5 s is far from the 20 s search and leaves a loaded
