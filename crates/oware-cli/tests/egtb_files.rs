@@ -9,29 +9,13 @@ use std::process::{Command, Stdio};
 
 use common::*;
 
-fn build(dir: &str, max_seeds: &str) {
-    let args = [
-        "egtb",
-        "build",
-        "--rules",
-        "awari",
-        "--max-seeds",
-        max_seeds,
-        "--dir",
-        dir,
-    ];
-    let built = oware(&args);
-    assert!(built.status.success(), "{}", text(&built));
-}
-
 /// South to move with 5 seeds on the board (F captures 3, the database's best).
 const POSITION: &str = "0-0-0-1-0-2-0-2-0-0-0-0-22-21-S";
 
 #[test]
 fn levels_above_a_missing_one_are_reported() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = awari_databases(11);
     let d = dir.path().to_str().unwrap();
-    build(d, "11");
     for seeds in 8..=10 {
         std::fs::remove_file(dir.path().join(format!("awari-{seeds:02}.oegtb"))).unwrap();
     }
@@ -80,9 +64,8 @@ fn levels_above_a_missing_one_are_reported() {
 /// normally at `quit` instead of dying of SIGBUS.
 #[test]
 fn a_file_truncated_under_the_engine_is_said_once() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = awari_databases(6);
     let d = dir.path().to_str().unwrap();
-    build(d, "6");
     let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
         .args(["engine", "--egtb", d])
         .stdin(Stdio::piped())

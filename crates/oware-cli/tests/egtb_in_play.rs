@@ -5,26 +5,6 @@ mod common;
 
 use common::*;
 
-/// Awari databases up to `seeds` seeds, built by `oware egtb build` in a fresh directory.
-fn awari_databases(seeds: u32) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let seeds = seeds.to_string();
-    let d = dir.path().to_str().unwrap();
-    let args = [
-        "egtb",
-        "build",
-        "--rules",
-        "awari",
-        "--max-seeds",
-        &seeds,
-        "--dir",
-        d,
-    ];
-    let built = oware(&args);
-    assert!(built.status.success(), "{}", text(&built));
-    dir
-}
-
 /// South to move with 5 seeds on the board: F captures 3 (the database's best, +1 over the board);
 /// D gives North the better of the ending (-5).
 const POSITION: &str = "0-0-0-1-0-2-0-2-0-0-0-0-22-21-S";

@@ -35,3 +35,23 @@ pub fn stderr(o: &Output) -> String {
 pub fn text(o: &Output) -> String {
     format!("{}{}", stdout(o), stderr(o))
 }
+
+/// Awari databases up to `seeds` seeds, built by `oware egtb build` in a fresh directory.
+pub fn awari_databases(seeds: u32) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let seeds = seeds.to_string();
+    let d = dir.path().to_str().unwrap();
+    let args = [
+        "egtb",
+        "build",
+        "--rules",
+        "awari",
+        "--max-seeds",
+        &seeds,
+        "--dir",
+        d,
+    ];
+    let built = oware(&args);
+    assert!(built.status.success(), "{}", text(&built));
+    dir
+}
