@@ -4,9 +4,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use oware_egtb::values::max_level;
 use oware_egtb::EgtbError;
-use oware_egtb_build::build::build;
+use oware_egtb_build::build::{build, check_max_seeds};
 use oware_egtb_build::store::DirStore;
 use oware_engine::tablebase::TablebaseProbe;
 use oware_rules::RuleSet;
@@ -147,12 +146,8 @@ pub fn build_tablebase(
     max_seeds: usize,
 ) -> PyResult<()> {
     let rules = rules_of(rules)?;
-    if max_seeds > max_level(rules) {
-        return Err(PyValueError::new_err(format!(
-            "{rules} databases go up to {} seeds, not {max_seeds}",
-            max_level(rules)
-        )));
-    }
+    // Refused before the directory is made.
+    check_max_seeds(rules, max_seeds).map_err(egtb_error)?;
     py.detach(|| {
         std::fs::create_dir_all(&dir).map_err(|error| EgtbError::Io {
             path: dir.clone(),

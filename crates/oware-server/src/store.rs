@@ -591,9 +591,7 @@ fn insert_game(
     seats: &[SeatRow],
     invite: Option<&str>,
 ) -> Result<(), StoreError> {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64);
+    let now = (crate::clock::now_ms() / 1000) as i64;
     let (mode, computer_side) = match setup.mode {
         GameMode::Computer { side, .. } => ("computer", Some(side_letter(side))),
         GameMode::Friend => ("friend", None),
