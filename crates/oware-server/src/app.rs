@@ -25,15 +25,9 @@ pub enum ServerError {
         /// What went wrong.
         error: StoreError,
     },
-    /// Serving failed.
+    /// The system refused what the server needs to start (the database writer's thread).
     #[error("{0}")]
     Io(std::io::Error),
-}
-
-impl From<std::io::Error> for ServerError {
-    fn from(e: std::io::Error) -> ServerError {
-        ServerError::Io(e)
-    }
 }
 
 /// What every request handler shares.
