@@ -6,9 +6,15 @@
 //! ends up with, so the difference is `2v - k`; only entries marked exact are used, and only where
 //! the search knows there is no earlier history (right after a capture), because abapa values can
 //! depend on the path through a repetition.
+//!
+//! [`LiveProbe`] is a probe whose databases grow while the search uses them: the levels built in
+//! the background by `oware serve`, `play` and `engine` on first use are handed to it one by one.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
+use arc_swap::ArcSwapOption;
 use oware_egtb::{EgtbError, OnChange, Tablebase};
 use oware_rules::{Game, Move, Position, RuleSet};
 
@@ -22,9 +28,12 @@ pub struct TablebaseProbe {
 impl TablebaseProbe {
     /// Opens the databases of `rules` in `dir` (every level file is checked).
     pub fn open(dir: impl AsRef<Path>, rules: RuleSet) -> Result<TablebaseProbe, EgtbError> {
-        Ok(TablebaseProbe {
-            tablebase: Tablebase::open(dir, rules)?,
-        })
+        Ok(TablebaseProbe::new(Tablebase::open(dir, rules)?))
+    }
+
+    /// The probe of databases already opened.
+    pub fn new(tablebase: Tablebase) -> TablebaseProbe {
+        TablebaseProbe { tablebase }
     }
 
     /// Who to tell, once per file, that a database file changed while in use (truncated under the
@@ -81,6 +90,82 @@ impl Probe for TablebaseProbe {
     }
 }
 
+/// The databases of one rule set as they grow: none at first, then levels 0..=n for a growing n,
+/// each set handed over by [`LiveProbe::publish`] while searches probe the previous one.
+///
+/// The search probes at every node it reaches, so a probe of a board above the levels held costs
+/// one atomic load and no lock; a covered board loads the current databases through an
+/// [`ArcSwapOption`] (no lock either).
+pub struct LiveProbe {
+    rules: RuleSet,
+    /// Levels held by `current` (0: none). Stored after `current`, so that a probe that sees `n`
+    /// levels here finds at least `n` there.
+    levels: AtomicUsize,
+    current: ArcSwapOption<TablebaseProbe>,
+}
+
+impl LiveProbe {
+    /// No databases of `rules` yet.
+    pub fn new(rules: RuleSet) -> LiveProbe {
+        LiveProbe {
+            rules,
+            levels: AtomicUsize::new(0),
+            current: ArcSwapOption::empty(),
+        }
+    }
+
+    /// The rule set of the databases.
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// Hands over databases that cover more levels than the current ones, which searches keep
+    /// using until they next probe. Databases of another rule set, or that cover no more levels,
+    /// are ignored, so that the levels in use only grow.
+    pub fn publish(&self, probe: TablebaseProbe) {
+        let tablebase = probe.tablebase();
+        let levels = tablebase.max_seeds() + 1;
+        if tablebase.rules() != self.rules || levels <= self.levels.load(Ordering::Acquire) {
+            return;
+        }
+        self.current.store(Some(Arc::new(probe)));
+        self.levels.store(levels, Ordering::Release);
+    }
+
+    /// The databases now in use, if any.
+    pub fn current(&self) -> Option<Arc<TablebaseProbe>> {
+        self.current.load_full()
+    }
+
+    /// The most seeds on the board the current databases cover, `None` while there are none.
+    pub fn max_seeds(&self) -> Option<usize> {
+        self.levels.load(Ordering::Acquire).checked_sub(1)
+    }
+
+    /// Whether the current databases, if any, cover boards of `seeds` seeds.
+    #[inline]
+    fn covers(&self, seeds: u8) -> bool {
+        usize::from(seeds) < self.levels.load(Ordering::Acquire)
+    }
+}
+
+impl Probe for LiveProbe {
+    #[inline]
+    fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32> {
+        if rules != self.rules || !self.covers(pos.board_seeds()) {
+            return None;
+        }
+        self.current.load().as_ref()?.probe(pos, rules)
+    }
+
+    fn root_move(&self, game: &Game) -> Option<(Move, i32)> {
+        if !self.covers(game.position().board_seeds()) {
+            return None;
+        }
+        self.current.load().as_ref()?.root_move(game)
+    }
+}
+
 /// Databases built for a test, shared by the tests of the modules that use them.
 #[cfg(test)]
 pub(crate) mod tests {
@@ -134,6 +219,50 @@ pub(crate) mod tests {
         );
         assert_eq!(probe.probe(&pos, RuleSet::Awari), Some(4));
         assert_eq!(probe.probe(&pos, RuleSet::Abapa), None, "other rule set");
+    }
+
+    fn in_memory(rules: RuleSet, seeds: usize) -> TablebaseProbe {
+        let levels = oware_egtb_build::build::build_in_memory(
+            rules,
+            seeds,
+            oware_egtb_build::SearchBudget::Auto(0),
+        )
+        .unwrap();
+        TablebaseProbe::new(Tablebase::from_levels(levels))
+    }
+
+    #[test]
+    fn a_live_probe_answers_from_the_levels_handed_over_and_only_grows() {
+        let live = LiveProbe::new(RuleSet::Awari);
+        // 4 seeds on the board: South's F captures everything.
+        let pos: Position = "0-0-0-0-0-2-1-1-0-0-0-0-22-22-S".parse().unwrap();
+        let game = Game::from_position(pos, RuleSet::Awari);
+        assert_eq!(live.max_seeds(), None);
+        assert_eq!(live.probe(&pos, RuleSet::Awari), None);
+        assert_eq!(live.root_move(&game), None);
+        live.publish(in_memory(RuleSet::Abapa, 3));
+        assert_eq!(live.max_seeds(), None, "another rule set's are ignored");
+
+        live.publish(in_memory(RuleSet::Awari, 3));
+        assert_eq!(live.max_seeds(), Some(3));
+        assert_eq!(
+            live.probe(&pos, RuleSet::Awari),
+            None,
+            "4 seeds, levels 0-3"
+        );
+
+        live.publish(in_memory(RuleSet::Awari, 5));
+        assert_eq!(live.max_seeds(), Some(5));
+        assert_eq!(live.probe(&pos, RuleSet::Awari), Some(4));
+        assert_eq!(live.probe(&pos, RuleSet::Abapa), None, "other rule set");
+        assert_eq!(
+            live.root_move(&game),
+            Some((Move::from_letter('F').unwrap(), 4))
+        );
+
+        live.publish(in_memory(RuleSet::Awari, 2));
+        assert_eq!(live.max_seeds(), Some(5), "fewer levels are ignored");
+        assert_eq!(live.current().unwrap().tablebase().max_seeds(), 5);
     }
 
     #[test]
