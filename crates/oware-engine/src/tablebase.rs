@@ -12,9 +12,9 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use arc_swap::ArcSwapOption;
+use oware_egtb::values::max_level;
 use oware_egtb::{EgtbError, OnChange, Tablebase};
 use oware_rules::{Game, Move, Position, RuleSet};
 
@@ -93,15 +93,19 @@ impl Probe for TablebaseProbe {
 /// The databases of one rule set as they grow: none at first, then levels 0..=n for a growing n,
 /// each set handed over by [`LiveProbe::publish`] while searches probe the previous one.
 ///
-/// The search probes at every node it reaches, so a probe of a board above the levels held costs
-/// one atomic load and no lock; a covered board loads the current databases through an
-/// [`ArcSwapOption`] (no lock either).
+/// The search probes at every node it reaches, so a probe must cost next to nothing more than the
+/// database read: one atomic load says how many levels are held (a board above them is answered
+/// at once), and a second finds the set of that many levels. No lock, no reference count: every
+/// set handed over is kept, so that a search may still be reading an older one, until the probe
+/// is dropped. The sets share the page cache of their files, but each maps its files again: the
+/// levels built on first use, handed over one by one (abapa 0-12 and awari 0-16), make 30 sets
+/// and 244 mappings.
 pub struct LiveProbe {
     rules: RuleSet,
-    /// Levels held by `current` (0: none). Stored after `current`, so that a probe that sees `n`
-    /// levels here finds at least `n` there.
+    /// Levels held by the newest set (0: none). Raised only after `sets` holds that set.
     levels: AtomicUsize,
-    current: ArcSwapOption<TablebaseProbe>,
+    /// `sets[n]`: the set of levels 0..n, once handed over.
+    sets: Box<[OnceLock<Arc<TablebaseProbe>>]>,
 }
 
 impl LiveProbe {
@@ -110,7 +114,9 @@ impl LiveProbe {
         LiveProbe {
             rules,
             levels: AtomicUsize::new(0),
-            current: ArcSwapOption::empty(),
+            sets: (0..=max_level(rules) + 1)
+                .map(|_| OnceLock::new())
+                .collect(),
         }
     }
 
@@ -119,22 +125,26 @@ impl LiveProbe {
         self.rules
     }
 
-    /// Hands over databases that cover more levels than the current ones, which searches keep
-    /// using until they next probe. Databases of another rule set, or that cover no more levels,
-    /// are ignored, so that the levels in use only grow.
+    /// Hands over databases that cover more levels than the current ones, which searches use from
+    /// their next probe on. Databases of another rule set, or that cover no more levels, are
+    /// ignored, so that the levels in use only grow.
     pub fn publish(&self, probe: TablebaseProbe) {
         let tablebase = probe.tablebase();
         let levels = tablebase.max_seeds() + 1;
         if tablebase.rules() != self.rules || levels <= self.levels.load(Ordering::Acquire) {
             return;
         }
-        self.current.store(Some(Arc::new(probe)));
-        self.levels.store(levels, Ordering::Release);
+        let Some(set) = self.sets.get(levels) else {
+            return;
+        };
+        if set.set(Arc::new(probe)).is_ok() {
+            self.levels.fetch_max(levels, Ordering::AcqRel);
+        }
     }
 
     /// The databases now in use, if any.
     pub fn current(&self) -> Option<Arc<TablebaseProbe>> {
-        self.current.load_full()
+        self.newest().cloned()
     }
 
     /// The most seeds on the board the current databases cover, `None` while there are none.
@@ -142,27 +152,33 @@ impl LiveProbe {
         self.levels.load(Ordering::Acquire).checked_sub(1)
     }
 
-    /// Whether the current databases, if any, cover boards of `seeds` seeds.
+    /// The newest set, if it covers boards of `seeds` seeds.
     #[inline]
-    fn covers(&self, seeds: u8) -> bool {
-        usize::from(seeds) < self.levels.load(Ordering::Acquire)
+    fn covering(&self, seeds: u8) -> Option<&Arc<TablebaseProbe>> {
+        let levels = self.levels.load(Ordering::Acquire);
+        if usize::from(seeds) >= levels {
+            return None;
+        }
+        self.sets[levels].get()
+    }
+
+    fn newest(&self) -> Option<&Arc<TablebaseProbe>> {
+        self.sets[self.levels.load(Ordering::Acquire)].get()
     }
 }
 
 impl Probe for LiveProbe {
     #[inline]
     fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32> {
-        if rules != self.rules || !self.covers(pos.board_seeds()) {
+        if rules != self.rules {
             return None;
         }
-        self.current.load().as_ref()?.probe(pos, rules)
+        self.covering(pos.board_seeds())?.probe(pos, rules)
     }
 
     fn root_move(&self, game: &Game) -> Option<(Move, i32)> {
-        if !self.covers(game.position().board_seeds()) {
-            return None;
-        }
-        self.current.load().as_ref()?.root_move(game)
+        self.covering(game.position().board_seeds())?
+            .root_move(game)
     }
 }
 
