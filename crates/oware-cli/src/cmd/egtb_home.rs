@@ -3,7 +3,7 @@
 //! a background thread ([`oware_egtb_build::home`]), each level handed to the search as it is
 //! written. Progress goes to standard error, never to standard output (the engine protocol's).
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
 use oware_egtb_build::home::{self, HomeEvent, FIRST_USE};
@@ -61,7 +61,7 @@ pub fn start(
 /// The background thread: checks and builds, hands each set of levels over, and says so.
 fn build(
     who: &'static str,
-    dir: &PathBuf,
+    dir: &Path,
     plan: &[(RuleSet, usize)],
     threads: usize,
     probes: &[Arc<LiveProbe>],
