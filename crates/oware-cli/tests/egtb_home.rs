@@ -168,6 +168,26 @@ fn the_engine_builds_them_on_first_use_then_uses_them() {
 }
 
 #[test]
+fn play_builds_its_rule_set_and_its_hints_use_them() {
+    let (home, dir) = data_home();
+    let mut play = Running::start(
+        home.path(),
+        &["play", "--rules", "awari", "--position", COVERED],
+    );
+    play.wait_for("the endgame databases are built: awari up to 6 seeds");
+    let out = play.finish("hint\nquit\n");
+    // The hint comes from the database: D, all three seeds.
+    assert!(out.contains("Hint: D (+4.00)"), "{out}");
+    // A terminal: the start and the end of the build are said, not each level.
+    assert_eq!(play.said.len(), 2, "{:#?}", play.said);
+    assert!(
+        !dir.join("abapa-00.oegtb").exists(),
+        "only the game's rule set"
+    );
+    assert_levels_intact(&dir);
+}
+
+#[test]
 fn damaged_and_truncated_files_are_removed_and_rebuilt() {
     let (home, dir) = data_home();
     let mut first = Running::start(home.path(), &["engine"]);

@@ -108,7 +108,7 @@ fn build(
             let mut tablebase = TablebaseProbe::new(tablebase);
             tablebase.set_on_change(Arc::new(move |e| eprintln!("{who}: {e}")));
             probe.publish(tablebase);
-            if report == Report::EachLevel || first && !built_any {
+            if report == Report::EachLevel || (first && !built_any) {
                 eprintln!(
                     "{who}: the computer uses the {rules} endgame databases up to {max} seeds"
                 );
