@@ -67,7 +67,8 @@ for opponent in "${OPPONENTS[@]}"; do
   echo "strength.sh: $GAMES games, oware (Level 10, Threads $THREADS, $MOVETIME ms/move) vs $bot"
   start=$(date +%s)
   # The --option lines reach both engines; the sparring partners accept and ignore them.
-  "$OWARE" match --engine "'$OWARE' engine" --engine "$bot" --games "$GAMES" \
+  # --no-egtb: the search's own strength, with no databases built in the user's data directory.
+  "$OWARE" match --engine "'$OWARE' engine --no-egtb" --engine "$bot" --games "$GAMES" \
     --movetime "$MOVETIME" --openings tests/oracle/strength_openings.txt \
     --option Level=10 --option Threads="$THREADS" \
     --out "$OUT/$opponent.ogn" 2>"$OUT/$opponent.log" | tee "$OUT/$opponent.result"

@@ -28,7 +28,9 @@ work=$(mktemp -d)
 export E2E_OUT=${E2E_OUT:-$work/screenshots}
 mkdir -p "$E2E_OUT"
 port=$((20000 + RANDOM % 20000))
-"$oware" serve --addr "127.0.0.1:$port" --data "$work/e2e.sqlite" --movetime 50 \
+# --no-egtb: the tests need no endgame databases, and must not build them in the user's data
+# directory.
+"$oware" serve --no-egtb --addr "127.0.0.1:$port" --data "$work/e2e.sqlite" --movetime 50 \
   >"$work/server.log" 2>&1 &
 server=$!
 cleanup() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; }

@@ -158,7 +158,7 @@ fn play_two_people_with_undo_save_and_load() {
     let file = dir.join("game.ogn");
     let file = file.to_str().unwrap();
     let script = format!("F\nF\nf\nE\nundo\nE\nsave {file}\nquit\n");
-    let o = oware_with_input(&["play"], &script);
+    let o = oware_with_input(&["play", "--no-egtb"], &script);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(
@@ -170,11 +170,11 @@ fn play_two_people_with_undo_save_and_load() {
     assert!(saved.contains("1. F f 2. E *"), "{saved}");
 
     // Load it back and finish with a capture-free move.
-    let o = oware_with_input(&["play", "--load", file], "moves\nquit\n");
+    let o = oware_with_input(&["play", "--no-egtb", "--load", file], "moves\nquit\n");
     assert!(stdout(&o).contains("1. F f 2. E *"), "{}", stdout(&o));
     // A damaged record is refused with a reason and status 2.
     std::fs::write(file, "[Variant \"abapa\"]\n\n1. F F *\n").unwrap();
-    let o = oware_with_input(&["play", "--load", file], "quit\n");
+    let o = oware_with_input(&["play", "--no-egtb", "--load", file], "quit\n");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("ply 2"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
@@ -187,7 +187,7 @@ fn play_goes_on_after_input_that_is_no_text() {
     let mut input = b"F\nload \xe9t\xe9.ogn\n\xff\n".to_vec();
     input.extend(vec![b'x'; 100_000]);
     input.extend(b"\nmoves\nquit\n");
-    let o = oware_with_input(&["play"], &input);
+    let o = oware_with_input(&["play", "--no-egtb"], &input);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(
@@ -202,7 +202,12 @@ fn play_goes_on_after_input_that_is_no_text() {
 #[test]
 fn play_announces_the_end() {
     let o = oware_with_input(
-        &["play", "--position", "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S"],
+        &[
+            "play",
+            "--no-egtb",
+            "--position",
+            "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S",
+        ],
         "F\nb\n",
     );
     let text = stdout(&o);

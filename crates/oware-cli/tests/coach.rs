@@ -119,7 +119,7 @@ fn why_in_play_explains_a_move_or_the_last_one() {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(["play", "--position", SEEDS_EXAMPLE])
+        .args(["play", "--no-egtb", "--position", SEEDS_EXAMPLE])
         .env_remove("LC_ALL")
         .env_remove("LC_MESSAGES")
         .env("LANG", "ca_ES.UTF-8")

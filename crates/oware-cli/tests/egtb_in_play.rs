@@ -18,7 +18,7 @@ fn engine_and_analyze_use_the_databases() {
         "uci\nsetoption name Rules value awari\nsetoption name EGTB value {d}\n\
          position fen {POSITION}\ngo depth 3\nisready\nquit\n"
     );
-    let out = oware_with_input(&["engine"], &session);
+    let out = oware_with_input(&["engine", "--no-egtb"], &session);
     let t = text(&out);
     assert!(t.contains("option name EGTB type string"), "{t}");
     assert!(

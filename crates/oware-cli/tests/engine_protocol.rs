@@ -25,7 +25,7 @@ impl Drop for Engine {
 impl Engine {
     fn start() -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
-            .arg("engine")
+            .args(["engine", "--no-egtb"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -408,7 +408,7 @@ fn a_short_match_between_two_engines() {
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, "# two openings\nFf\nCa\n").unwrap();
     let out = dir.join("games.ogn");
-    let engine = format!("{} engine", env!("CARGO_BIN_EXE_oware"));
+    let engine = format!("{} engine --no-egtb", env!("CARGO_BIN_EXE_oware"));
     let result = oware_match(
         [&engine, &engine],
         &[
@@ -656,7 +656,7 @@ fn records(path: &std::path::Path) -> Vec<oware_rules::ogn::Record> {
 #[test]
 fn the_referee_reads_either_form_of_the_pv() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = format!("{} engine", env!("CARGO_BIN_EXE_oware"));
+    let engine = format!("{} engine --no-egtb", env!("CARGO_BIN_EXE_oware"));
     // Our engine with a space put between the letters of its pv.
     let spaced = format!(
         "{engine} | sed -u -E -e ':a' -e 's/( pv [a-fA-F ]*[a-fA-F])([a-fA-F])/\\1 \\2/' -e 'ta'"
@@ -851,7 +851,7 @@ fn side_to_move(command: &str) -> oware_rules::Side {
 #[test]
 fn the_referee_tells_an_engine_that_offers_engine_turn_its_side() {
     let dir = tempfile::tempdir().unwrap();
-    let engine = format!("{} engine", env!("CARGO_BIN_EXE_oware"));
+    let engine = format!("{} engine --no-egtb", env!("CARGO_BIN_EXE_oware"));
     let offering = dir.path().join("offering.log");
     let silent = dir.path().join("silent.log");
     // The second engine hides the option from the referee, as an engine without it would.

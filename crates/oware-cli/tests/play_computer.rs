@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 
 fn play(args: &[&str], input: &str) -> (bool, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .arg("play")
+        .args(["play", "--no-egtb"])
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -16,6 +16,7 @@ fn a_file_that_is_no_database_is_named_once_with_the_reason() {
     .unwrap();
     let out = oware(&[
         "serve",
+        "--no-egtb",
         "--addr",
         "127.0.0.1:0",
         "--data",
@@ -37,7 +38,7 @@ fn an_empty_file_is_reported_before_it_becomes_a_new_database() {
     let path = dir.path().join("games.sqlite");
     std::fs::write(&path, "").unwrap();
     let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .args(["serve", "--no-egtb", "--addr", "127.0.0.1:0", "--data"])
         .arg(&path)
         .stderr(std::process::Stdio::piped())
         .spawn()

@@ -7,20 +7,21 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use common::http;
 use serde_json::{json, Value};
 use tungstenite::Message;
 
 /// A server started on `data`, and the address it listens on.
 fn start(data: &Path) -> (Child, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .args(["serve", "--no-egtb", "--addr", "127.0.0.1:0", "--data"])
         .arg(data)
         .stderr(Stdio::piped())
         .spawn()
@@ -38,28 +39,6 @@ fn start(data: &Path) -> (Child, SocketAddr) {
     // Keep reading what it says, so that it never blocks on a full pipe.
     std::thread::spawn(move || lines.for_each(drop));
     (child, addr)
-}
-
-/// One HTTP request; the status and the JSON body.
-fn http(addr: SocketAddr, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    write!(
-        stream,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    let status = answer[9..12].parse().unwrap();
-    let body = answer.split("\r\n\r\n").nth(1).unwrap_or("");
-    // The body may come in chunks: the JSON is between the first '{' and the last '}'.
-    let json = match (body.find('{'), body.rfind('}')) {
-        (Some(a), Some(b)) => serde_json::from_str(&body[a..=b]).unwrap_or(Value::Null),
-        _ => Value::Null,
-    };
-    (status, json)
 }
 
 /// A friend game with both seats taken.

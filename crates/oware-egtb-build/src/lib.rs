@@ -9,6 +9,7 @@
 //! - [`distributed`]: the level loop spread over the ranks of a job, each holding a slice of every
 //!   level and telling the others about their boards by batched messages over a
 //!   [`transport::Transport`] (MPI with the `mpi` feature, threads in one process for tests).
+//! - [`home`]: the databases of the user's data directory, checked and built on first use.
 //! - [`check`]: re-deriving every entry from its successors (`verify`) and counting (`stats`).
 //!
 //! ```
@@ -35,6 +36,7 @@ use oware_egtb::Levels;
 pub mod build;
 pub mod check;
 pub mod distributed;
+pub mod home;
 pub mod in_level;
 #[cfg(feature = "mpi")]
 pub mod mpi_transport;

@@ -6,9 +6,15 @@
 //! ends up with, so the difference is `2v - k`; only entries marked exact are used, and only where
 //! the search knows there is no earlier history (right after a capture), because abapa values can
 //! depend on the path through a repetition.
+//!
+//! [`LiveProbe`] is a probe whose databases grow while the search uses them: the levels built in
+//! the background by `oware serve`, `play` and `engine` on first use are handed to it one by one.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
+use oware_egtb::values::max_level;
 use oware_egtb::{EgtbError, OnChange, Tablebase};
 use oware_rules::{Game, Move, Position, RuleSet};
 
@@ -22,9 +28,12 @@ pub struct TablebaseProbe {
 impl TablebaseProbe {
     /// Opens the databases of `rules` in `dir` (every level file is checked).
     pub fn open(dir: impl AsRef<Path>, rules: RuleSet) -> Result<TablebaseProbe, EgtbError> {
-        Ok(TablebaseProbe {
-            tablebase: Tablebase::open(dir, rules)?,
-        })
+        Ok(TablebaseProbe::new(Tablebase::open(dir, rules)?))
+    }
+
+    /// The probe of databases already opened.
+    pub fn new(tablebase: Tablebase) -> TablebaseProbe {
+        TablebaseProbe { tablebase }
     }
 
     /// Who to tell, once per file, that a database file changed while in use (truncated under the
@@ -81,6 +90,98 @@ impl Probe for TablebaseProbe {
     }
 }
 
+/// The databases of one rule set as they grow: none at first, then levels 0..=n for a growing n,
+/// each set handed over by [`LiveProbe::publish`] while searches probe the previous one.
+///
+/// The search probes at every node it reaches, so a probe must cost next to nothing more than the
+/// database read: one atomic load says how many levels are held (a board above them is answered
+/// at once), and a second finds the set of that many levels. No lock, no reference count: every
+/// set handed over is kept, so that a search may still be reading an older one, until the probe
+/// is dropped. The sets share the page cache of their files, but each maps its files again: the
+/// levels built on first use, handed over one by one (abapa 0-12 and awari 0-16), make 30 sets
+/// and 244 mappings.
+pub struct LiveProbe {
+    rules: RuleSet,
+    /// Levels held by the newest set (0: none). Raised only after `sets` holds that set.
+    levels: AtomicUsize,
+    /// `sets[n]`: the set of levels 0..n, once handed over.
+    sets: Box<[OnceLock<Arc<TablebaseProbe>>]>,
+}
+
+impl LiveProbe {
+    /// No databases of `rules` yet.
+    pub fn new(rules: RuleSet) -> LiveProbe {
+        LiveProbe {
+            rules,
+            levels: AtomicUsize::new(0),
+            sets: (0..=max_level(rules) + 1)
+                .map(|_| OnceLock::new())
+                .collect(),
+        }
+    }
+
+    /// The rule set of the databases.
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// Hands over databases that cover more levels than the current ones, which searches use from
+    /// their next probe on. Databases of another rule set, or that cover no more levels, are
+    /// ignored, so that the levels in use only grow.
+    pub fn publish(&self, probe: TablebaseProbe) {
+        let tablebase = probe.tablebase();
+        let levels = tablebase.max_seeds() + 1;
+        if tablebase.rules() != self.rules || levels <= self.levels.load(Ordering::Acquire) {
+            return;
+        }
+        let Some(set) = self.sets.get(levels) else {
+            return;
+        };
+        if set.set(Arc::new(probe)).is_ok() {
+            self.levels.fetch_max(levels, Ordering::AcqRel);
+        }
+    }
+
+    /// The databases now in use, if any.
+    pub fn current(&self) -> Option<Arc<TablebaseProbe>> {
+        self.newest().cloned()
+    }
+
+    /// The most seeds on the board the current databases cover, `None` while there are none.
+    pub fn max_seeds(&self) -> Option<usize> {
+        self.levels.load(Ordering::Acquire).checked_sub(1)
+    }
+
+    /// The newest set, if it covers boards of `seeds` seeds.
+    #[inline]
+    fn covering(&self, seeds: u8) -> Option<&Arc<TablebaseProbe>> {
+        let levels = self.levels.load(Ordering::Acquire);
+        if usize::from(seeds) >= levels {
+            return None;
+        }
+        self.sets[levels].get()
+    }
+
+    fn newest(&self) -> Option<&Arc<TablebaseProbe>> {
+        self.sets[self.levels.load(Ordering::Acquire)].get()
+    }
+}
+
+impl Probe for LiveProbe {
+    #[inline]
+    fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32> {
+        if rules != self.rules {
+            return None;
+        }
+        self.covering(pos.board_seeds())?.probe(pos, rules)
+    }
+
+    fn root_move(&self, game: &Game) -> Option<(Move, i32)> {
+        self.covering(game.position().board_seeds())?
+            .root_move(game)
+    }
+}
+
 /// Databases built for a test, shared by the tests of the modules that use them.
 #[cfg(test)]
 pub(crate) mod tests {
@@ -134,6 +235,50 @@ pub(crate) mod tests {
         );
         assert_eq!(probe.probe(&pos, RuleSet::Awari), Some(4));
         assert_eq!(probe.probe(&pos, RuleSet::Abapa), None, "other rule set");
+    }
+
+    fn in_memory(rules: RuleSet, seeds: usize) -> TablebaseProbe {
+        let levels = oware_egtb_build::build::build_in_memory(
+            rules,
+            seeds,
+            oware_egtb_build::SearchBudget::Auto(0),
+        )
+        .unwrap();
+        TablebaseProbe::new(Tablebase::from_levels(levels))
+    }
+
+    #[test]
+    fn a_live_probe_answers_from_the_levels_handed_over_and_only_grows() {
+        let live = LiveProbe::new(RuleSet::Awari);
+        // 4 seeds on the board: South's F captures everything.
+        let pos: Position = "0-0-0-0-0-2-1-1-0-0-0-0-22-22-S".parse().unwrap();
+        let game = Game::from_position(pos, RuleSet::Awari);
+        assert_eq!(live.max_seeds(), None);
+        assert_eq!(live.probe(&pos, RuleSet::Awari), None);
+        assert_eq!(live.root_move(&game), None);
+        live.publish(in_memory(RuleSet::Abapa, 3));
+        assert_eq!(live.max_seeds(), None, "another rule set's are ignored");
+
+        live.publish(in_memory(RuleSet::Awari, 3));
+        assert_eq!(live.max_seeds(), Some(3));
+        assert_eq!(
+            live.probe(&pos, RuleSet::Awari),
+            None,
+            "4 seeds, levels 0-3"
+        );
+
+        live.publish(in_memory(RuleSet::Awari, 5));
+        assert_eq!(live.max_seeds(), Some(5));
+        assert_eq!(live.probe(&pos, RuleSet::Awari), Some(4));
+        assert_eq!(live.probe(&pos, RuleSet::Abapa), None, "other rule set");
+        assert_eq!(
+            live.root_move(&game),
+            Some((Move::from_letter('F').unwrap(), 4))
+        );
+
+        live.publish(in_memory(RuleSet::Awari, 2));
+        assert_eq!(live.max_seeds(), Some(5), "fewer levels are ignored");
+        assert_eq!(live.current().unwrap().tablebase().max_seeds(), 5);
     }
 
     #[test]

@@ -1,7 +1,8 @@
-//! The endgame databases the server was given (`oware serve --egtb DIR`): one per rule set, either
-//! may be missing. They serve two uses: the pooled engines probe them in their searches (one probe
-//! that answers for the game's rule set, since an engine plays games of both), and the analysis
-//! board shows each move's database value.
+//! The endgame databases the server uses: those of a directory it was given (`oware serve --egtb
+//! DIR`), or those of the user's data directory, which grow while the server runs as their levels
+//! are built. One per rule set, either may be missing. They serve two uses: the pooled engines
+//! probe them in their searches (one probe that answers for the game's rule set, since an engine
+//! plays games of both), and the analysis board shows each move's database value.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -9,15 +10,15 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use oware_egtb::{EgtbError, UnusedLevels};
-use oware_engine::tablebase::TablebaseProbe;
+use oware_engine::tablebase::{LiveProbe, TablebaseProbe};
 use oware_engine::Probe;
 use oware_rules::{Game, Move, Position, RuleSet};
 
-/// The databases found in one directory.
+/// The databases of each rule set, as they are now or as they grow.
 #[derive(Default, Clone)]
 pub struct Databases {
-    abapa: Option<Arc<TablebaseProbe>>,
-    awari: Option<Arc<TablebaseProbe>>,
+    abapa: Option<Arc<LiveProbe>>,
+    awari: Option<Arc<LiveProbe>>,
     unused: Vec<UnusedLevels>,
 }
 
@@ -44,8 +45,7 @@ pub enum DatabaseError {
 
 impl std::fmt::Debug for Databases {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let seeds =
-            |tb: &Option<Arc<TablebaseProbe>>| tb.as_ref().map(|t| t.tablebase().max_seeds());
+        let seeds = |tb: &Option<Arc<LiveProbe>>| tb.as_ref().and_then(|t| t.max_seeds());
         f.debug_struct("Databases")
             .field("abapa_max_seeds", &seeds(&self.abapa))
             .field("awari_max_seeds", &seeds(&self.awari))
@@ -83,7 +83,9 @@ impl Databases {
             Ok(mut tb) => {
                 unused.extend(tb.tablebase().unused_levels().cloned());
                 tb.set_on_change(Arc::new(|e| eprintln!("oware serve: {e}")));
-                Ok(Some(Arc::new(tb)))
+                let live = LiveProbe::new(rules);
+                live.publish(tb);
+                Ok(Some(Arc::new(live)))
             }
             Err(EgtbError::NoDatabase {
                 dir,
@@ -119,23 +121,38 @@ impl Databases {
         Ok(databases)
     }
 
+    /// Databases handed over as they grow (the levels built on first use in the user's data
+    /// directory): whatever `abapa` and `awari` hold when a search probes them.
+    pub fn growing(abapa: Option<Arc<LiveProbe>>, awari: Option<Arc<LiveProbe>>) -> Databases {
+        Databases {
+            abapa,
+            awari,
+            unused: Vec::new(),
+        }
+    }
+
     /// Level files in the directory that are not used because a level below them is missing: a
     /// warning for the server to show when it starts.
     pub fn unused(&self) -> &[UnusedLevels] {
         &self.unused
     }
 
-    /// Whether neither rule set has a database.
+    /// Whether neither rule set has a database, nor will have one (growing databases with no level
+    /// yet are not empty).
     pub fn is_empty(&self) -> bool {
         self.abapa.is_none() && self.awari.is_none()
     }
 
-    /// The database of `rules`, if the server has it.
-    pub fn of(&self, rules: RuleSet) -> Option<&Arc<TablebaseProbe>> {
+    fn live(&self, rules: RuleSet) -> Option<&Arc<LiveProbe>> {
         match rules {
             RuleSet::Abapa => self.abapa.as_ref(),
             RuleSet::Awari => self.awari.as_ref(),
         }
+    }
+
+    /// The database of `rules` as it is now, if the server has one.
+    pub fn of(&self, rules: RuleSet) -> Option<Arc<TablebaseProbe>> {
+        self.live(rules)?.current()
     }
 
     /// Words for the startup message, e.g. "abapa up to 12 seeds, awari up to 10 seeds".
@@ -143,8 +160,9 @@ impl Databases {
         [RuleSet::Abapa, RuleSet::Awari]
             .into_iter()
             .filter_map(|r| {
-                self.of(r)
-                    .map(|tb| format!("{r} up to {} seeds", tb.tablebase().max_seeds()))
+                self.live(r)?
+                    .max_seeds()
+                    .map(|max| format!("{r} up to {max} seeds"))
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -158,7 +176,8 @@ impl Databases {
         if game.is_over() {
             return None;
         }
-        let tb = self.of(game.rules())?.tablebase();
+        let probe = self.of(game.rules())?;
+        let tb = probe.tablebase();
         if game.rules() == RuleSet::Abapa && game.history_since_capture().len() > 1 {
             return None;
         }
@@ -189,10 +208,10 @@ impl Databases {
 /// The pooled engines' probe: answers from the database of the searched game's rule set.
 impl Probe for Databases {
     fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32> {
-        self.of(rules)?.probe(pos, rules)
+        self.live(rules)?.probe(pos, rules)
     }
 
     fn root_move(&self, game: &Game) -> Option<(Move, i32)> {
-        self.of(game.rules())?.root_move(game)
+        self.live(game.rules())?.root_move(game)
     }
 }

@@ -84,6 +84,47 @@ async fn the_analysis_board_shows_database_values() {
     server.stop().await;
 }
 
+/// Databases that grow while the server runs (those built on first use): the analysis board and the
+/// computer use each set as soon as it is handed over, without a restart.
+#[tokio::test]
+async fn growing_databases_are_used_as_soon_as_they_are_handed_over() {
+    use oware_engine::tablebase::{LiveProbe, TablebaseProbe};
+    use std::sync::Arc;
+    let awari = Arc::new(LiveProbe::new(RuleSet::Awari));
+    let databases = Databases::growing(None, Some(awari.clone()));
+    assert!(!databases.is_empty(), "databases to come are not none");
+    assert_eq!(databases.describe(), "");
+    let server = TestServer::start(Config {
+        databases,
+        ..quick_config()
+    })
+    .await;
+    let position = "0-0-0-0-0-2-1-1-0-0-0-0-22-22-S";
+    assert_no_database_values(server.addr, position, "awari").await;
+
+    let dir = awari_database(4);
+    awari.publish(TablebaseProbe::open(dir.path(), RuleSet::Awari).unwrap());
+    let (status, v) = post_json(
+        server.addr,
+        "/api/evaluate",
+        json!({"position": position, "rules": "awari"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let f = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == "F")
+        .expect("F is legal");
+    assert_eq!(
+        f["database"],
+        json!({"value": 4, "exact": true, "seeds": 4}),
+        "{v}"
+    );
+    server.stop().await;
+}
+
 /// The computer's move comes from the same place as the protocol's and `oware play`'s
 /// (`oware_engine::player`): in an awari position the database covers, at full strength, the
 /// database's move. Here C and D both win, D with all three seeds on the board: a search that

@@ -1,14 +1,35 @@
 //! `oware engine`: the engine protocol ([`oware_engine::protocol`]) on standard input and output.
 
+use oware_engine::protocol::StartDatabases;
+use oware_rules::RuleSet;
+
+use super::egtb_home;
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Endgame database directory (as the `EGTB` option; built by `oware egtb build`)
+    /// Endgame database directory (as the `EGTB` option; built by `oware egtb build`) [default:
+    /// those of the user's data directory, built there in the background on first use, with their
+    /// progress on standard error]
     #[arg(long, value_name = "DIR")]
     pub egtb: Option<String>,
+    /// No endgame databases: none looked for in the user's data directory, none built
+    #[arg(long, conflicts_with = "egtb")]
+    pub no_egtb: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let databases = match &args.egtb {
+        Some(dir) => StartDatabases::Dir(dir),
+        None if args.no_egtb => StartDatabases::None,
+        None => {
+            let rules = [RuleSet::Abapa, RuleSet::Awari];
+            match egtb_home::start("oware engine", &rules, egtb_home::Report::EachLevel)? {
+                Some(probes) => StartDatabases::Growing(probes),
+                None => StartDatabases::None,
+            }
+        }
+    };
     let input = std::io::BufReader::new(std::io::stdin());
-    oware_engine::protocol::run(input, std::io::stdout(), args.egtb.as_deref())?;
+    oware_engine::protocol::run(input, std::io::stdout(), databases)?;
     Ok(())
 }

@@ -10,6 +10,7 @@ pub mod analyze;
 pub mod bench;
 pub mod coach;
 pub mod egtb;
+pub mod egtb_home;
 pub mod engine;
 pub mod matches;
 pub mod perft;

@@ -44,9 +44,13 @@ pub struct Args {
     /// full strength two threads scored +82 Elo against one at 100 ms, docs/engine-matches.md)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: Option<u16>,
-    /// Endgame database directory (built by `oware egtb build`) for the game's rule set
+    /// Endgame database directory (built by `oware egtb build`) for the game's rule set [default:
+    /// those of the user's data directory, built there in the background on first use]
     #[arg(long, value_name = "DIR")]
     pub egtb: Option<String>,
+    /// No endgame databases: none looked for in the user's data directory, none built
+    #[arg(long, conflicts_with = "egtb")]
+    pub no_egtb: bool,
 }
 
 const HELP: &str = "\
@@ -463,7 +467,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         })?,
     };
     let probe = match &args.egtb {
-        None => None,
+        None if args.no_egtb => None,
+        None => super::egtb_home::start(
+            "oware play",
+            &[game.rules()],
+            super::egtb_home::Report::StartAndEnd,
+        )?
+        .and_then(|probes| probes.into_iter().next())
+        .map(|probe| probe as Arc<dyn Probe>),
         Some(dir) => {
             let tablebase = super::open_databases(dir, game.rules())?;
             Some(Arc::new(tablebase) as Arc<dyn Probe>)

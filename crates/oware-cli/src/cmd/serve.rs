@@ -5,10 +5,11 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use oware_rules::RuleSet;
 use oware_server::databases::Databases;
 use oware_server::{AppState, Config};
 
-use super::Exit;
+use super::{egtb_home, Exit};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -31,9 +32,13 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     pub searches: Option<usize>,
     /// Endgame database directory (built by `oware egtb build`; abapa, awari or both): the
-    /// computer and the analysis board use it, and the analysis board shows its values
+    /// computer and the analysis board use it, and the analysis board shows its values [default:
+    /// those of the user's data directory, built there in the background on first use]
     #[arg(long, value_name = "DIR")]
     pub egtb: Option<PathBuf>,
+    /// No endgame databases: none looked for in the user's data directory, none built
+    #[arg(long, conflicts_with = "egtb")]
+    pub no_egtb: bool,
     /// The address players reach this server at, such as https://oware.example.org (behind a
     /// reverse proxy): friend links use it, and with https:// the seat cookie is Secure
     #[arg(long, value_name = "URL")]
@@ -65,12 +70,24 @@ fn public_url(url: &str) -> Result<String, String> {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let databases = match &args.egtb {
-        None => Databases::none(),
-        Some(dir) => Databases::open(dir).map_err(|e| Exit::bad_input(format!("--egtb: {e}")))?,
+        None if args.no_egtb => Databases::none(),
+        None => {
+            let rules = [RuleSet::Abapa, RuleSet::Awari];
+            match egtb_home::start("oware serve", &rules, egtb_home::Report::EachLevel)? {
+                None => Databases::none(),
+                Some(probes) => {
+                    let of = |r| probes.iter().find(|p| p.rules() == r).cloned();
+                    Databases::growing(of(RuleSet::Abapa), of(RuleSet::Awari))
+                }
+            }
+        }
+        Some(dir) => {
+            let databases =
+                Databases::open(dir).map_err(|e| Exit::bad_input(format!("--egtb: {e}")))?;
+            eprintln!("oware serve: endgame databases: {}", databases.describe());
+            databases
+        }
     };
-    if !databases.is_empty() {
-        eprintln!("oware serve: endgame databases: {}", databases.describe());
-    }
     for unused in databases.unused() {
         eprintln!("oware serve: warning: {unused}");
     }

@@ -1,8 +1,11 @@
 //! Running the built `oware` binary from integration tests.
 #![allow(dead_code)] // each test file uses a different part
 
-use std::io::Write;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
 
 /// Runs `oware ARGS` with no input.
 pub fn oware(args: &[&str]) -> Output {
@@ -54,4 +57,26 @@ pub fn awari_databases(seeds: u32) -> tempfile::TempDir {
     let built = oware(&args);
     assert!(built.status.success(), "{}", text(&built));
     dir
+}
+
+/// One HTTP request; the status and the JSON body.
+pub fn http(addr: SocketAddr, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer[9..12].parse().unwrap();
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or("");
+    // The body may come in chunks: the JSON is between the first '{' and the last '}'.
+    let json = match (body.find('{'), body.rfind('}')) {
+        (Some(a), Some(b)) => serde_json::from_str(&body[a..=b]).unwrap_or(Value::Null),
+        _ => Value::Null,
+    };
+    (status, json)
 }

@@ -32,7 +32,9 @@
 //!
 //! Extra options: `Eval` (`default` or `material`, to measure the evaluation terms), `Weights`
 //! (`name=value,…`, to try tuned evaluation weights in matches) and `EGTB` (a directory of endgame
-//! databases built by `oware egtb build`, for the current rule set; empty to switch them off). With
+//! databases built by `oware egtb build`, for the current rule set; empty: the databases the
+//! session started with, [`StartDatabases`], which for `oware engine` are those of the user's data
+//! directory, built in the background on first use, unless it was started with `--no-egtb`). With
 //! databases, an awari position they cover is answered at once with the database's best move, and
 //! the search uses exact database values wherever it reaches a covered position right after a capture.
 //! Moves are chosen by [`crate::player`], as everywhere else.
@@ -51,7 +53,7 @@ use oware_rules::{format_move_letters, Game, RuleSet, Side};
 
 use crate::input::Line;
 use crate::player::{self, seed_from_clock, Choice, Level, Source};
-use crate::tablebase::TablebaseProbe;
+use crate::tablebase::{LiveProbe, TablebaseProbe};
 use crate::Weights;
 use crate::{Engine, EngineOptions, Probe, SearchControl, SearchResult, DEFAULT_MOVE_OVERHEAD};
 
@@ -70,21 +72,37 @@ const STOP_POLL: Duration = Duration::from_millis(5);
 /// The largest `MoveOverhead` accepted, in milliseconds.
 const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 
+/// The endgame databases a session starts with.
+pub enum StartDatabases<'a> {
+    /// None, until the `EGTB` option names a directory.
+    None,
+    /// The databases of a directory, as if the `EGTB` option named it first: a directory that
+    /// cannot be used is reported on the protocol, and the engine plays on without databases.
+    Dir(&'a str),
+    /// Databases that may grow during the session (built in the background), of one or both rule
+    /// sets: the search probes those of the current rule set while the `EGTB` option is empty.
+    Growing(Vec<Arc<LiveProbe>>),
+}
+
 /// Speaks the protocol on `input` and `output` until `quit` or the end of the input, with the
-/// endgame databases of `egtb` (as the `EGTB` option: a directory that cannot be used is reported
-/// on the protocol, and the engine plays on without databases). Only a failure to read the input
-/// is an error; a closed output means the GUI is gone, and the session ends with its input.
+/// endgame databases `databases`. Only a failure to read the input is an error; a closed output
+/// means the GUI is gone, and the session ends with its input.
 ///
 /// The input is read by a thread of its own, which is left to end with the input when the session
 /// ends first.
 pub fn run(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
-    egtb: Option<&str>,
+    databases: StartDatabases,
 ) -> io::Result<()> {
     let mut session = Session::new(output);
-    if let Some(dir) = egtb {
-        session.set_option(&["name", "EGTB", "value", dir]);
+    match databases {
+        StartDatabases::None => {}
+        StartDatabases::Dir(dir) => session.set_option(&["name", "EGTB", "value", dir]),
+        StartDatabases::Growing(growing) => {
+            session.growing = growing;
+            session.use_databases(None);
+        }
     }
     session.inbox.read_from(input);
     let ended = loop {
@@ -144,9 +162,10 @@ struct Session {
     /// nodes): only `stop` is sure to end it, so commands that need the engine are refused rather
     /// than wait for it.
     unbounded: bool,
-    /// The `EGTB` option: the database directory, and the databases opened for `rules`.
+    /// The `EGTB` option: the database directory (empty: `growing`'s of `rules`).
     egtb_dir: String,
-    tablebase: Option<Arc<TablebaseProbe>>,
+    /// The databases the session started with, used while `egtb_dir` is empty.
+    growing: Vec<Arc<LiveProbe>>,
     /// The `MoveOverhead` option: kept off the clock at every move of a `go wtime … btime …`.
     move_overhead: Duration,
     /// The `EngineTurn` option: the side the GUI says the engine plays, once it has said so.
@@ -169,7 +188,7 @@ impl Session {
             random: seed_from_clock(),
             unbounded: false,
             egtb_dir: String::new(),
-            tablebase: None,
+            growing: Vec::new(),
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             engine_turn: None,
             inbox: Arc::default(),
@@ -387,11 +406,11 @@ impl Session {
         }
     }
 
-    /// Opens the databases of the current rule set in `dir` (empty: none) and hands them to the
-    /// search. On failure the databases are off and the error says why.
+    /// Opens the databases of the current rule set in `dir` (empty: those the session started with,
+    /// if any) and hands them to the search. On failure the databases are off and the error says
+    /// why.
     fn open_tablebase(&mut self, dir: &str) -> Result<(), String> {
         self.egtb_dir = dir.to_string();
-        self.tablebase = None;
         let opened = if dir.is_empty() {
             Ok(None)
         } else {
@@ -404,24 +423,41 @@ impl Session {
                 })
                 .map_err(|e| format!("setoption EGTB: {e}"))
         };
-        let result = opened.map(|tb| {
-            if let Some(tb) = &tb {
-                self.out.send(&format!(
-                    "info string endgame databases: {} up to {} seeds",
-                    self.rules,
-                    tb.tablebase().max_seeds()
-                ));
-                if let Some(unused) = tb.tablebase().unused_levels() {
-                    self.out.send(&format!("info string warning: {unused}"));
+        match opened {
+            Ok(tb) => {
+                if let Some(tb) = &tb {
+                    self.out.send(&format!(
+                        "info string endgame databases: {} up to {} seeds",
+                        self.rules,
+                        tb.tablebase().max_seeds()
+                    ));
+                    if let Some(unused) = tb.tablebase().unused_levels() {
+                        self.out.send(&format!("info string warning: {unused}"));
+                    }
                 }
+                self.use_databases(tb.map(|tb| tb as Arc<dyn Probe>));
+                Ok(())
             }
-            self.tablebase = tb;
+            Err(e) => {
+                self.use_databases(None);
+                Err(e)
+            }
+        }
+    }
+
+    /// Hands the search `opened` (databases of a directory), or, with none and no directory set,
+    /// the growing databases of the current rule set.
+    fn use_databases(&mut self, opened: Option<Arc<dyn Probe>>) {
+        let probe = opened.or_else(|| {
+            self.growing
+                .iter()
+                .filter(|_| self.egtb_dir.is_empty())
+                .find(|live| live.rules() == self.rules)
+                .map(|live| live.clone() as Arc<dyn Probe>)
         });
         if let Some(engine) = self.engine.as_mut() {
-            let probe = self.tablebase.clone().map(|tb| tb as Arc<dyn Probe>);
             engine.set_probe(probe);
         }
-        result
     }
 
     fn go(&mut self, words: &[&str]) {
@@ -527,11 +563,18 @@ mod tests {
 
     /// What the engine answers to `input`, the whole session.
     fn session(input: &str, egtb: Option<&str>) -> String {
+        session_with(
+            input,
+            egtb.map_or(StartDatabases::None, StartDatabases::Dir),
+        )
+    }
+
+    fn session_with(input: &str, databases: StartDatabases) -> String {
         let out = Shared::default();
         run(
             io::Cursor::new(input.as_bytes().to_vec()),
             out.clone(),
-            egtb,
+            databases,
         )
         .unwrap();
         let bytes = out.0.lock().unwrap().clone();
@@ -615,6 +658,34 @@ mod tests {
             Some(Side::North),
             "a refused value changes nothing"
         );
+    }
+
+    #[test]
+    fn growing_databases_are_probed_while_no_directory_is_set() {
+        let (_dir, probe) = built(RuleSet::Awari, 4);
+        let awari = Arc::new(LiveProbe::new(RuleSet::Awari));
+        awari.publish(probe);
+        let position = "position fen 0-0-1-1-0-0-0-0-0-0-1-0-23-22-S";
+        let growing = || StartDatabases::Growing(vec![awari.clone()]);
+        let from_database = "info depth 0 score cp 400 pv D string endgame database\nbestmove D\n";
+        // Nothing said of them on the protocol: the caller reports their progress elsewhere.
+        let out = session_with(
+            &format!("setoption name Rules value awari\n{position}\ngo depth 6\n"),
+            growing(),
+        );
+        assert!(out.starts_with(from_database), "{out}");
+        // A directory set and then cleared: back to the growing ones.
+        let out = session_with(
+            &format!(
+                "setoption name Rules value awari\nsetoption name EGTB value /nonexistent\n\
+                 setoption name EGTB value\n{position}\ngo depth 6\n"
+            ),
+            growing(),
+        );
+        assert!(out.ends_with(from_database), "{out}");
+        // None of the rule set in use (abapa here): the engine searches.
+        let out = session_with(&format!("{position}\ngo depth 6\n"), growing());
+        assert!(!out.contains("endgame database"), "{out}");
     }
 
     #[test]
