@@ -9,6 +9,14 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let input = std::io::BufReader::new(std::io::stdin());
-    oware_engine::protocol::run(input, std::io::stdout(), args.egtb.as_deref())?;
+    // The `Level` option's weak levels make the coach's human mistakes.
+    let oversight: std::sync::Arc<dyn oware_engine::Oversight> =
+        std::sync::Arc::new(oware_coach::HumanMistakes);
+    oware_engine::protocol::run(
+        input,
+        std::io::stdout(),
+        args.egtb.as_deref(),
+        Some(oversight),
+    )?;
     Ok(())
 }

@@ -50,7 +50,7 @@ use std::time::Duration;
 use oware_rules::{format_move_letters, Game, RuleSet, Side};
 
 use crate::input::Line;
-use crate::player::{self, seed_from_clock, Choice, Level, Source};
+use crate::player::{self, seed_from_clock, Choice, Level, Oversight, Source};
 use crate::tablebase::TablebaseProbe;
 use crate::Weights;
 use crate::{Engine, EngineOptions, Probe, SearchControl, SearchResult, DEFAULT_MOVE_OVERHEAD};
@@ -72,7 +72,8 @@ const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 
 /// Speaks the protocol on `input` and `output` until `quit` or the end of the input, with the
 /// endgame databases of `egtb` (as the `EGTB` option: a directory that cannot be used is reported
-/// on the protocol, and the engine plays on without databases). Only a failure to read the input
+/// on the protocol, and the engine plays on without databases) and the weak levels' mistakes from
+/// `oversight` (see [`crate::player`]). Only a failure to read the input
 /// is an error; a closed output means the GUI is gone, and the session ends with its input.
 ///
 /// The input is read by a thread of its own, which is left to end with the input when the session
@@ -81,8 +82,13 @@ pub fn run(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
     egtb: Option<&str>,
+    oversight: Option<Arc<dyn Oversight>>,
 ) -> io::Result<()> {
     let mut session = Session::new(output);
+    if let Some(engine) = session.engine.as_mut() {
+        engine.set_oversight(oversight.clone());
+    }
+    session.oversight = oversight;
     if let Some(dir) = egtb {
         session.set_option(&["name", "EGTB", "value", dir]);
     }
@@ -153,6 +159,8 @@ struct Session {
     engine_turn: Option<Side>,
     /// The lines read and not yet handled.
     inbox: Arc<Inbox>,
+    /// The weak levels' mistakes, kept for an engine made anew.
+    oversight: Option<Arc<dyn Oversight>>,
 }
 
 impl Session {
@@ -173,6 +181,7 @@ impl Session {
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             engine_turn: None,
             inbox: Arc::default(),
+            oversight: None,
         }
     }
 
@@ -196,7 +205,10 @@ impl Session {
         let engine = worker.join().unwrap_or_else(|_| {
             // The search panicked (a bug): start over with a fresh engine rather than die.
             self.out.error("the search failed; the engine was reset");
-            Engine::new(EngineOptions::default())
+            Engine::new(EngineOptions {
+                oversight: self.oversight.clone(),
+                ..EngineOptions::default()
+            })
         });
         self.control = engine.control();
         self.engine = Some(engine);
@@ -532,6 +544,7 @@ mod tests {
             io::Cursor::new(input.as_bytes().to_vec()),
             out.clone(),
             egtb,
+            None,
         )
         .unwrap();
         let bytes = out.0.lock().unwrap().clone();
