@@ -460,6 +460,47 @@ mod tests {
     }
 
     #[test]
+    fn a_match_between_levels_swaps_sides_and_keeps_the_tally() {
+        let openings = default_openings(RuleSet::Abapa);
+        let options = crate::EngineOptions {
+            hash_mb: 1,
+            ..crate::EngineOptions::default()
+        };
+        let mut strong = LevelPlayer::new(3, options.clone(), 1);
+        let mut weak = LevelPlayer::new(1, options, 2);
+        let reports: Vec<GameReport> = Match::new(
+            &mut strong,
+            &mut weak,
+            &openings[1..2],
+            2,
+            Pace::MoveTime(10_000),
+        )
+        .map(Result::unwrap)
+        .collect();
+        assert_eq!(reports.len(), 2);
+        let tag = |i: usize, name: &str| reports[i].record.tag(name).map(str::to_string);
+        assert_eq!(tag(0, "South").as_deref(), Some("level 3"));
+        assert_eq!(tag(1, "South").as_deref(), Some("level 1"));
+        assert_eq!(tag(1, "Round").as_deref(), Some("2"));
+        // Both games start from the opening (A b).
+        for report in &reports {
+            assert_eq!(&report.played.game.moves()[..2], openings[1].game.moves());
+            assert!(report.played.game.is_over(), "{}", report.played.reason);
+        }
+        let tally = reports[1].tally;
+        assert_eq!(tally.games(), 2);
+        let first_points: u32 = reports
+            .iter()
+            .map(|r| match (r.played.outcome, r.first_is_south) {
+                (Outcome::SouthWins, true) | (Outcome::NorthWins, false) => 2,
+                (Outcome::Draw, _) => 1,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(2 * tally.wins + tally.draws, first_points);
+    }
+
+    #[test]
     fn dates_are_civil() {
         let d = today();
         assert_eq!(d.len(), 10);
