@@ -42,7 +42,7 @@ pub fn ladder(
 ) -> Result<Vec<Step>, RefereeError> {
     let mut steps = Vec::new();
     for lower in levels.clone().take_while(|&l| l < *levels.end()) {
-        let seed = 0x1add_e2_u64 ^ u64::from(lower).rotate_left(40);
+        let seed = 0x001a_dde2_u64 ^ u64::from(lower).rotate_left(40);
         let mut higher = LevelPlayer::new(lower + 1, options.clone(), seed ^ 1);
         let mut weaker = LevelPlayer::new(lower, options.clone(), seed ^ 2);
         let mut contest = Match::new(&mut higher, &mut weaker, openings, games, pace);

@@ -324,7 +324,7 @@ impl Iterator for Match<'_> {
         let round = self.played;
         self.played += 1;
         let opening = &self.openings[(round / 2) % self.openings.len()];
-        let first_is_south = round % 2 == 0;
+        let first_is_south = round.is_multiple_of(2);
         let [first, second] = &mut self.players;
         let (south, north): (&mut dyn Competitor, &mut dyn Competitor) = if first_is_south {
             (&mut **first, &mut **second)
