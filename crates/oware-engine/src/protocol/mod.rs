@@ -577,6 +577,36 @@ mod tests {
         assert!(out.contains("option name OwnBook type check default false\n"));
     }
 
+    /// A model of mistakes that believes A the best move of all.
+    struct FavourA;
+
+    impl Oversight for FavourA {
+        fn as_seen(&self, _: &Game, _: u8, moves: &[crate::MoveScore], _: &mut u64) -> Vec<i32> {
+            let favour = |m: &crate::MoveScore| if m.mv.letter() == 'A' { 9_000 } else { 0 };
+            moves.iter().map(favour).collect()
+        }
+    }
+
+    #[test]
+    fn the_weak_levels_use_the_model_of_mistakes_given() {
+        let input = "setoption name Level value 2\nposition startpos\ngo depth 4\n\
+                     setoption name Level value 10\ngo depth 4\n";
+        let out = Shared::default();
+        run(
+            io::Cursor::new(input.as_bytes().to_vec()),
+            out.clone(),
+            None,
+            Some(Arc::new(FavourA)),
+        )
+        .unwrap();
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let answers: Vec<&str> = text.lines().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(answers.len(), 2, "{text}");
+        assert!(answers[0].starts_with("bestmove A"), "{text}");
+        // Full strength makes no mistakes: the model is not asked, and the search prefers F.
+        assert!(answers[1].starts_with("bestmove F"), "{text}");
+    }
+
     #[test]
     fn own_book_and_both_spellings_of_move_overhead_are_accepted() {
         let out = session(
