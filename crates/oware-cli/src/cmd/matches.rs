@@ -161,8 +161,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .map_err(|e| Exit::bad_input(format!("{}: {e}", path.display())))?
         }
     };
-    let mut out =
-        File::create(&args.out).with_context(|| format!("cannot write {}", args.out.display()))?;
     let pace_text = match pace {
         Pace::MoveTime(ms) => format!("{ms} ms per move"),
         Pace::Clock(tc, margin) if margin.is_zero() => format!("clocks of {tc} s"),
@@ -171,10 +169,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     };
     if let Some(levels) = args.ladder.clone() {
+        let mut out = create(&args.out)?;
         return run_ladder(levels, &args, &openings, pace, &pace_text, &mut out);
     }
     let mut first = EngineProcess::start(&args.engines[0], args.rules, &options1)?;
     let mut second = EngineProcess::start(&args.engines[1], args.rules, &options2)?;
+    let mut out = create(&args.out)?;
     eprintln!(
         "match: {} vs {}, {} games, {pace_text}, {} rules",
         first.name, second.name, args.games, args.rules
@@ -201,6 +201,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!("elo difference {elo:+.0}  95% interval [{low:+.0}, {high:+.0}]");
     println!("games written to {}", args.out.display());
     Ok(())
+}
+
+/// The file the games are written to.
+fn create(path: &std::path::Path) -> anyhow::Result<File> {
+    File::create(path).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Writes one game's record.
