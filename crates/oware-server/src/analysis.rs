@@ -88,8 +88,6 @@ impl Permit {
             Engine::new(EngineOptions {
                 hash_mb: HASH_MB,
                 probe: self.pool.probe.clone(),
-                // The computer's levels 1-4 make the coach's human mistakes.
-                oversight: Some(Arc::new(oware_coach::HumanMistakes)),
                 ..EngineOptions::default()
             })
         });
