@@ -634,6 +634,60 @@ fn a_short_match_between_two_engines() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `oware match --ladder` plays each level against the next in this process and prints a table of
+/// the steps; the games are written as a match's are.
+#[test]
+fn the_level_ladder_plays_each_level_against_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ladder.ogn");
+    let result = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args([
+            "match",
+            "--ladder",
+            "1-3",
+            "--games",
+            "2",
+            "--movetime",
+            "50",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    // Two games a step may well miss the 60% the ladder asks for: then it says where, status 1.
+    match result.status.code() {
+        Some(0) => {}
+        Some(1) => assert!(stderr.contains("scored 60% or less at"), "{stderr}"),
+        other => panic!("status {other:?}: {stderr}"),
+    }
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.contains(" vs ")).collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert!(rows[0].starts_with("| 2 vs 1 | 2 |"), "{stdout}");
+    assert!(rows[1].starts_with("| 3 vs 2 | 2 |"), "{stdout}");
+    let games = records(&out);
+    assert_eq!(games.len(), 4);
+    // The stronger level has South in the first game of each step, North in the second.
+    let tag = |i: usize, name: &str| games[i].tag(name).unwrap_or_default().to_string();
+    assert_eq!(
+        (tag(0, "South"), tag(0, "North")),
+        ("level 2".into(), "level 1".into())
+    );
+    assert_eq!(
+        (tag(1, "South"), tag(1, "North")),
+        ("level 1".into(), "level 2".into())
+    );
+    assert_eq!(tag(2, "South"), "level 3");
+    // A bad range is refused before anything is played.
+    let refused = Command::new(env!("CARGO_BIN_EXE_oware"))
+        .args(["match", "--ladder", "4-4"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("FROM-TO"));
+}
+
 /// The records of an OGN file written by `oware match`.
 fn records(path: &std::path::Path) -> Vec<oware_rules::ogn::Record> {
     let text = std::fs::read_to_string(path).unwrap();

@@ -7,7 +7,8 @@
 //! - [`explain`](mod@explain): the facts about a move and the engine's verdict, in one or two
 //!   sentences.
 //! - [`review`](mod@review): a game's mistakes over a threshold of seeds, with the better move.
-//! - [`oversight`]: the weak levels' human mistakes (a double attack overlooked).
+//! - [`oversight`]: the weak levels' human mistakes ([`HumanMistakes`]: a double attack, a threat on
+//!   a house of one or two seeds, the opponent's kroo overlooked), for the engine's player.
 //! - [`messages`]: the words, from the catalogue the web app shares (`web/coach-messages.json`).
 //! - [`json`]: the same for the web app.
 //! - [`engine`]: the one module that asks the engine: every move's score and line at a fixed depth.
@@ -34,4 +35,5 @@ pub mod review;
 pub use engine::{Analyst, MoveValue, DEFAULT_DEPTH};
 pub use explain::{explain, explain_all, Explanation, Fact, Verdict};
 pub use messages::Lang;
+pub use oversight::HumanMistakes;
 pub use review::{review, Mistake};

@@ -1,97 +1,140 @@
-//! Human mistakes for the weak levels (1–4): instead of random noise alone, a weak player does not
-//! see a double attack, their own or the opponent's, as a beginner does not. The level's usual
-//! choice then works on the scores as that player believes them.
+//! Human mistakes for the weak levels (1–4): the engine's [`Oversight`], filled with the coach's
+//! detectors. A weak player searches a few plies as the engine does, but on a given turn may not see
+//! what a beginner does not see: a double attack (the opponent's, or one of their own), a threat on
+//! a house of one or two seeds, the opponent's kroo. A move whose danger the player overlooks looks
+//! as good as it would be without it; a double attack the player could make and does not see looks
+//! no better than an average move. The player also judges only to the nearest half seed or seed
+//! (the level's resolution), and plays one of the moves that look best (the engine's choice).
 
-use oware_rules::{Game, Move};
+use oware_engine::{MoveScore, Oversight, WIN_THRESHOLD};
+use oware_rules::{Game, Move, Position, RuleSet};
 
-use crate::detect;
-use crate::engine::{self, Analyst, MoveValue};
+use crate::detect::{self, KROO_SEEDS};
 
-/// The chance, in percent, that a player of `level` misses a double attack (none from level 5).
-pub fn miss_chance(level: u8) -> u32 {
-    match level {
-        0 | 1 => 80,
-        2 => 60,
-        3 => 40,
-        4 => 20,
-        _ => 0,
-    }
-}
-
-/// What a double attack means for one move.
+/// What a player of one level overlooks: the chance, in percent, that on a given turn they miss
+/// each kind of idea, and how finely they tell moves apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Attack {
-    /// The move lets the opponent attack two houses at once with their reply.
-    Allows,
-    /// The move attacks two of the opponent's houses at once.
-    Makes,
+pub struct BlindSpots {
+    /// A double attack: the one the opponent's reply makes, or one the player's move would make.
+    pub double_attack: u32,
+    /// A capture of one of the player's houses (a house of one or two seeds before the opponent's
+    /// last seed falls in it).
+    pub small_house: u32,
+    /// A capture by the opponent's kroo (a house of 12 seeds or more, that laps the board).
+    pub kroo: u32,
+    /// Scores closer than this (centiseeds) look alike: each is rounded to a multiple of it.
+    pub resolution: i32,
 }
 
-fn attack_after(game: &Game, value: &MoveValue) -> Option<Attack> {
+/// The blind spots of a player of `level`: none from level 5 up, where the engine's own noise
+/// makes the mistakes.
+pub fn blind_spots(level: u8) -> BlindSpots {
+    let (double_attack, small_house, kroo, resolution) = match level {
+        0 | 1 => (90, 70, 90, 200),
+        2 => (70, 45, 75, 100),
+        3 => (50, 25, 55, 100),
+        4 => (30, 10, 35, 50),
+        _ => (0, 0, 0, 1),
+    };
+    BlindSpots {
+        double_attack,
+        small_house,
+        kroo,
+        resolution,
+    }
+}
+
+/// The coach's model of the weak levels' mistakes, for [`oware_engine::EngineOptions::oversight`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HumanMistakes;
+
+impl Oversight for HumanMistakes {
+    fn as_seen(&self, game: &Game, level: u8, moves: &[MoveScore], random: &mut u64) -> Vec<i32> {
+        let spots = blind_spots(level);
+        let mut miss = |chance: u32| draw(random) < chance;
+        let missed = Missed {
+            double_attack: miss(spots.double_attack),
+            small_house: miss(spots.small_house),
+            kroo: miss(spots.kroo),
+        };
+        as_seen(game, moves, missed, spots.resolution)
+    }
+}
+
+/// What the player overlooks this turn.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Missed {
+    /// Double attacks, made or suffered.
+    pub double_attack: bool,
+    /// Captures of houses of one or two seeds.
+    pub small_house: bool,
+    /// The opponent's kroo.
+    pub kroo: bool,
+}
+
+/// What the opponent's expected reply to a move does that a player may overlook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Danger {
+    /// The kroo captures this many seeds.
+    Kroo(u8),
+    /// A capture of this many seeds from houses that held one or two.
+    SmallHouse(u8),
+    /// A double attack, of which this many seeds are taken whatever the player replies.
+    DoubleAttack(u8),
+}
+
+/// The danger in `line`'s reply (its second move) to the move it starts with, from `pos`.
+fn danger(pos: &Position, rules: RuleSet, line: &[Move]) -> Option<Danger> {
+    let (&mv, &reply) = (line.first()?, line.get(1)?);
+    let after = pos.play(mv, rules).ok()?.position;
+    if let Some(capture) = detect::capture_by(&after, rules, reply).filter(|c| c.seeds > 0) {
+        return Some(if after.house(reply.house()) >= KROO_SEEDS {
+            Danger::Kroo(capture.seeds)
+        } else {
+            Danger::SmallHouse(capture.seeds)
+        });
+    }
+    let next = after.play(reply, rules).ok()?.position;
+    detect::double_attack(&next, rules).map(|attack| Danger::DoubleAttack(attack.still_taken))
+}
+
+/// Whether `mv` makes a double attack on the opponent.
+fn makes_double_attack(pos: &Position, rules: RuleSet, mv: Move) -> bool {
+    pos.play(mv, rules)
+        .ok()
+        .and_then(|played| detect::double_attack(&played.position, rules))
+        .is_some_and(|attack| attack.attacker == pos.side_to_move())
+}
+
+/// The scores of `moves` (every root move of `game` with its searched score and line) as a player
+/// who overlooks what `missed` says believes them, rounded to `resolution` centiseeds. A decided
+/// score is kept as it is.
+pub fn as_seen(game: &Game, moves: &[MoveScore], missed: Missed, resolution: i32) -> Vec<i32> {
+    let pos = game.position();
     let rules = game.rules();
-    let after = game.position().play(value.mv, rules).ok()?.position;
-    if detect::double_attack(&after, rules).is_some() {
-        return Some(Attack::Makes);
-    }
-    after
-        .legal_moves(rules)
-        .into_iter()
-        .any(|reply| {
-            let next = after.play_unchecked(reply, rules).position;
-            detect::double_attack(&next, rules).is_some()
-        })
-        .then_some(Attack::Allows)
-}
-
-/// The scores as a player of `level` sees them: for each move touched by a double attack, when
-/// `missed(chance)` says the player overlooks it (true with `chance` percent; the caller's random
-/// source), a move that allows one looks as good as the best move, and a move that makes one looks
-/// no better than the average. Other moves, and every move from level 5, keep their scores.
-pub fn as_seen(
-    game: &Game,
-    level: u8,
-    values: &[MoveValue],
-    missed: &mut dyn FnMut(u32) -> bool,
-) -> Vec<MoveValue> {
-    let chance = miss_chance(level);
-    if chance == 0 || values.is_empty() {
-        return values.to_vec();
-    }
-    let best = values.iter().map(|v| v.score).max().unwrap_or(0);
-    let average = values.iter().map(|v| i64::from(v.score)).sum::<i64>() / values.len() as i64;
-    values
+    let count = moves.len().max(1) as i64;
+    let average = (moves.iter().map(|m| i64::from(m.score)).sum::<i64>() / count) as i32;
+    let resolution = resolution.max(1);
+    moves
         .iter()
-        .map(|v| {
-            let mut seen = v.clone();
-            match attack_after(game, v) {
-                Some(Attack::Allows) if missed(chance) => seen.score = best,
-                Some(Attack::Makes) if missed(chance) => {
-                    seen.score = seen.score.min(average as i32)
-                }
-                _ => {}
+        .map(|m| {
+            if m.score.abs() >= WIN_THRESHOLD {
+                return m.score;
             }
-            seen
+            let overlooked = match danger(pos, rules, &m.pv) {
+                Some(Danger::Kroo(seeds)) if missed.kroo => seeds,
+                Some(Danger::SmallHouse(seeds)) if missed.small_house => seeds,
+                Some(Danger::DoubleAttack(seeds)) if missed.double_attack => seeds,
+                _ => 0,
+            };
+            let mut seen = m.score + 100 * i32::from(overlooked);
+            if missed.double_attack && makes_double_attack(pos, rules, m.mv) {
+                seen = seen.min(average);
+            }
+            (seen + resolution / 2).div_euclid(resolution) * resolution
         })
         .collect()
 }
-
-/// A weak level's move (levels 1–4; from level 5 nothing is overlooked and this is the level's
-/// usual choice at its depth): every move searched to the level's depth, double attacks overlooked
-/// as [`as_seen`] says, then the level's own noisy choice. `random` is the level's random state,
-/// advanced by each draw.
-pub fn choose_move(game: &Game, level: u8, random: &mut u64) -> Option<Move> {
-    let depth = engine::level_depth(level).unwrap_or(FULL_STRENGTH_DEPTH);
-    let values = Analyst::new(depth).values(game);
-    let mut state = *random;
-    let seen = as_seen(game, level, &values, &mut |chance| {
-        draw(&mut state) < chance
-    });
-    *random = state;
-    engine::pick(level, &seen, random)
-}
-
-/// The depth used for levels that have none (full strength is never asked to overlook anything).
-const FULL_STRENGTH_DEPTH: u32 = 12;
 
 /// A number in 0..100 from the random state (a step of Knuth's MMIX linear congruential generator;
 /// the high bits are the good ones).
@@ -105,80 +148,119 @@ fn draw(state: &mut u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oware_rules::{Move, Position, RuleSet};
+    use oware_engine::{Engine, EngineOptions, Level, Limits};
+    use oware_rules::parse_move_letters;
+    use std::sync::Arc;
 
-    fn value(mv: &str, score: i32) -> MoveValue {
-        MoveValue {
-            mv: mv.parse::<Move>().unwrap(),
+    fn game(text: &str) -> Game {
+        Game::from_position(text.parse::<Position>().unwrap(), RuleSet::Abapa)
+    }
+
+    fn scored(letters: &str, score: i32) -> MoveScore {
+        let pv = parse_move_letters(letters).unwrap();
+        MoveScore {
+            mv: pv[0],
             score,
-            line: vec![mv.parse().unwrap()],
+            pv,
         }
     }
 
+    const ALL: Missed = Missed {
+        double_attack: true,
+        small_house: true,
+        kroo: true,
+    };
+
     #[test]
-    fn a_weak_level_can_miss_the_double_attack_it_could_make() {
-        // North's c sets up the double attack on A and C (see the detector's test).
-        let pos: Position = "1-4-2-6-6-1-4-0-1-4-0-1-9-9-N".parse().unwrap();
-        let game = Game::from_position(pos, RuleSet::Abapa);
-        let values = vec![value("c", 300), value("f", 200), value("a", 100)];
-        let mut always = |_: u32| true;
-        let seen = as_seen(&game, 1, &values, &mut always);
-        let c = seen.iter().find(|v| v.mv.letter() == 'c').unwrap();
-        assert_eq!(c.score, 200, "c looks average to a beginner who misses it");
-        let mut never = |_: u32| false;
-        assert_eq!(as_seen(&game, 1, &values, &mut never), values);
-        // Strong levels never miss it, whatever the dice say.
-        assert_eq!(as_seen(&game, 7, &values, &mut always), values);
+    fn an_overlooked_threat_on_a_small_house_hides_its_loss() {
+        // The seeds' example one ply earlier, North to move: after f, South's F takes b and c
+        // (2 and 3 seeds once sown into: 5).
+        let g = game("4-4-4-4-4-3-4-1-2-4-4-4-3-3-N");
+        let moves = vec![scored("fF", -600), scored("eA", -100)];
+        assert_eq!(as_seen(&g, &moves, ALL, 1), vec![-100, -100]);
+        let sees = Missed {
+            small_house: false,
+            ..ALL
+        };
+        assert_eq!(as_seen(&g, &moves, sees, 1), vec![-600, -100]);
+        // Judged to the nearest seed.
+        let moves = vec![scored("eA", -149), scored("dA", 49)];
+        assert_eq!(as_seen(&g, &moves, Missed::default(), 100), vec![-100, 0]);
     }
 
     #[test]
-    fn weak_levels_choose_legal_moves_repeatably_and_sometimes_miss() {
-        // North to move, where c makes a double attack: over many draws a level-1 player sometimes
-        // plays another move, and the same random state gives the same move.
-        let pos: Position = "1-4-2-6-6-1-4-0-1-4-0-1-9-9-N".parse().unwrap();
-        let game = Game::from_position(pos, RuleSet::Abapa);
-        let mut chosen = std::collections::BTreeSet::new();
-        for seed in 0..16u64 {
-            let mut a = seed;
-            let mut b = seed;
-            let mv = choose_move(&game, 1, &mut a).unwrap();
-            assert_eq!(choose_move(&game, 1, &mut b), Some(mv));
-            assert_eq!(a, b);
-            assert!(game.legal_moves().contains(mv));
-            chosen.insert(mv);
+    fn an_ignored_kroo_hides_what_it_takes() {
+        // South's A holds 29 and, after North's only move c, takes a and b: 6 seeds.
+        let g = game("29-0-0-0-0-0-0-0-1-0-0-0-9-9-N");
+        let moves = vec![scored("cA", -650)];
+        assert_eq!(as_seen(&g, &moves, ALL, 1), vec![-50]);
+        let sees = Missed { kroo: false, ..ALL };
+        assert_eq!(as_seen(&g, &moves, sees, 1), vec![-650]);
+    }
+
+    #[test]
+    fn a_missed_double_attack_of_ones_own_looks_average() {
+        // North's c sets up a double attack on A and C (see the detector's test).
+        let g = game("1-4-2-6-6-1-4-0-1-4-0-1-9-9-N");
+        let moves = vec![scored("c", 300), scored("f", 200), scored("a", 100)];
+        let seen = as_seen(&g, &moves, ALL, 1);
+        assert_eq!(seen[0], 200, "c looks average to a player who misses it");
+        assert_eq!(
+            as_seen(&g, &moves, Missed::default(), 1),
+            vec![300, 200, 100]
+        );
+    }
+
+    #[test]
+    fn decided_scores_are_kept() {
+        let g = game("4-4-4-4-4-3-4-1-2-4-4-4-3-3-N");
+        let lost = -oware_engine::WIN + 10;
+        let moves = vec![scored("fF", lost), scored("eA", -100)];
+        assert_eq!(as_seen(&g, &moves, ALL, 100), vec![lost, -100]);
+    }
+
+    #[test]
+    fn from_level_5_nothing_is_overlooked() {
+        assert_eq!(blind_spots(5).double_attack + blind_spots(5).small_house, 0);
+        for level in 1..4 {
+            let (weak, better) = (blind_spots(level), blind_spots(level + 1));
+            assert!(weak.double_attack >= better.double_attack);
+            assert!(weak.small_house >= better.small_house);
+            assert!(weak.kroo >= better.kroo);
         }
-        assert!(chosen.len() > 1, "{chosen:?}");
         let mut draws = 5u64;
         let hits = (0..1000).filter(|_| draw(&mut draws) < 30).count();
         assert!((200..400).contains(&hits), "{hits}");
     }
 
     #[test]
-    fn a_weak_level_can_walk_into_a_double_attack() {
-        // South to move; A... South's F (1 seed into a) leaves North's c... Use the position before
-        // North's c with South to move one ply earlier: South's E sows six and makes d 5.
-        let pos: Position = "1-4-2-6-6-1-4-0-0-4-0-1-9-10-S".parse().unwrap();
-        let game = Game::from_position(pos, RuleSet::Abapa);
-        let analysis: Vec<MoveValue> = game
-            .legal_moves()
-            .map(|m| {
-                value(
-                    &m.letter().to_string(),
-                    if m.letter() == 'A' { 50 } else { -300 },
+    fn the_engine_plays_a_weak_level_through_the_model() {
+        // North to move in the seeds' example: b saves b and c from South's F. A level-1 player
+        // overlooks that threat on most turns, but the other moves lose seeds elsewhere too (c and
+        // a lose more than two seeds without it): b still looks best, whatever the random state.
+        let g = game("4-4-4-4-4-3-4-1-2-4-4-4-3-3-N");
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: 1,
+            oversight: Some(Arc::new(HumanMistakes)),
+            ..EngineOptions::default()
+        });
+        for seed in 0..24u64 {
+            let play = |engine: &mut Engine, seed: u64| {
+                let mut random = seed;
+                oware_engine::player::choose(
+                    engine,
+                    &g,
+                    Level::new(1),
+                    &Limits::depth(8),
+                    &mut random,
+                    &mut |_| {},
                 )
-            })
-            .collect();
-        let mut always = |_: u32| true;
-        let seen = as_seen(&game, 2, &analysis, &mut always);
-        let raised: Vec<char> = seen
-            .iter()
-            .zip(&analysis)
-            .filter(|(s, a)| s.score > a.score)
-            .map(|(s, _)| s.mv.letter())
-            .collect();
-        assert!(!raised.is_empty(), "some move allows a double attack here");
-        assert!(seen.iter().all(|s| s.score <= 50));
-        assert_eq!(miss_chance(4), 20);
-        assert_eq!(miss_chance(5), 0);
+                .and_then(|c| c.result.best)
+                .unwrap()
+            };
+            let mv = play(&mut engine, seed);
+            assert_eq!(play(&mut engine, seed), mv);
+            assert_eq!(mv.letter(), 'b', "seed {seed}");
+        }
     }
 }

@@ -141,6 +141,7 @@ fn play(games: usize, depth: u32) -> Vec<Seen> {
     let level = Level {
         depth: Some(depth),
         noise: 40,
+        mistakes: None,
     };
     let mut random = 0x7e57_ab1e_u64;
     let mut out = Vec::new();

@@ -8,6 +8,7 @@ use oware_rules::Game;
 
 use crate::eval::{EvalTable, Weights};
 use crate::interface::{Analysis, MoveScore, Probe, SearchControl, SearchResult};
+use crate::player::Oversight;
 use crate::search::Setup;
 use crate::time::Limits;
 use crate::tt::Table;
@@ -27,6 +28,9 @@ pub struct EngineOptions {
     pub weights: Weights,
     /// Endgame databases, when present.
     pub probe: Option<Arc<dyn Probe>>,
+    /// The human mistakes of levels 1–4 ([`crate::player::Oversight`], the coach's model): without
+    /// one, those levels play the best move of their depth.
+    pub oversight: Option<Arc<dyn Oversight>>,
 }
 
 impl Default for EngineOptions {
@@ -36,6 +40,7 @@ impl Default for EngineOptions {
             threads: 1,
             weights: Weights::DEFAULT,
             probe: None,
+            oversight: None,
         }
     }
 }
@@ -47,6 +52,7 @@ impl std::fmt::Debug for EngineOptions {
             .field("threads", &self.threads)
             .field("weights", &self.weights)
             .field("probe", &self.probe.is_some())
+            .field("oversight", &self.oversight.is_some())
             .finish()
     }
 }
@@ -110,6 +116,11 @@ impl Engine {
     /// Sets or removes the endgame databases.
     pub fn set_probe(&mut self, probe: Option<Arc<dyn Probe>>) {
         self.options.probe = probe;
+    }
+
+    /// Sets or removes the model of the weak levels' mistakes.
+    pub fn set_oversight(&mut self, oversight: Option<Arc<dyn Oversight>>) {
+        self.options.oversight = oversight;
     }
 
     /// Forgets what earlier searches learned (a new game).

@@ -3,11 +3,15 @@
 //! same kind of answer whoever asks.
 //!
 //! At full strength a position the engine's endgame databases cover is answered from them at once
-//! (see [`Probe::root_move`]); otherwise the engine searches. Lower levels search shallower and add
-//! noise to the scores of the root moves, so they make the mistakes a person makes (a slightly worse
-//! move, a threat seen too late) but never a random move: a move is only chosen if its searched score
-//! is within twice the noise of the best, and never one that loses by force when another does not.
-//! They never take the database's move: a beginner who plays endings perfectly is no beginner.
+//! (see [`Probe::root_move`]); otherwise the engine searches. Lower levels search shallower and never
+//! take the database's move: a beginner who plays endings perfectly is no beginner. Levels 5–9 add
+//! noise to the scores of the root moves (a slightly worse move, never a random one: a move is only
+//! chosen if its searched score is within twice the noise of the best). Levels 1–4 make a person's
+//! mistakes instead: the engine's [`Oversight`] (the coach's model, given in
+//! [`EngineOptions::oversight`]) says how a player of that level sees each move (a double attack
+//! missed, a threat on a house of one or two seeds overlooked, the opponent's kroo ignored), and
+//! the level plays the move that looks best to that player. No level plays a move that loses by
+//! force while another does not.
 
 use std::time::{Duration, Instant};
 
@@ -18,33 +22,55 @@ use crate::{Engine, EngineOptions, Limits, MoveScore, Probe, SearchResult, WIN_T
 /// Lowest and highest playing level accepted by [`choose_move`].
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
 
-/// What a level means: search depth (plies; `None` = as deep as time allows) and the largest noise
-/// added to a root move's score, in centiseeds.
+/// What a level means: search depth (plies; `None` = as deep as time allows), the largest noise
+/// added to a root move's score, in centiseeds, and whose human mistakes it makes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Level {
     /// Search depth in plies; `None`: as deep as time allows.
     pub depth: Option<u32>,
     /// The largest noise added to a root move's score, in centiseeds.
     pub noise: i32,
+    /// The level (1..=4) whose mistakes the engine's [`Oversight`] makes on the searched scores
+    /// before the choice; `None`: none (levels 5..=10, and any level the caller sets up itself).
+    pub mistakes: Option<u8>,
 }
+
+/// The highest level that makes a person's mistakes ([`Oversight`]) rather than noise.
+pub const HUMAN_LEVELS: u8 = 4;
 
 impl Level {
     /// The settings of `level` (clamped to 1..=10).
     pub fn new(level: u8) -> Level {
-        let (depth, noise) = match level.clamp(*LEVELS.start(), *LEVELS.end()) {
-            1 => (Some(1), 250),
-            2 => (Some(2), 200),
-            3 => (Some(2), 120),
-            4 => (Some(3), 90),
-            5 => (Some(4), 70),
+        let level = level.clamp(*LEVELS.start(), *LEVELS.end());
+        let (depth, noise) = match level {
+            1 => (Some(2), 0),
+            2 => (Some(3), 0),
+            3 => (Some(4), 0),
+            4 => (Some(4), 0),
+            5 => (Some(5), 70),
             6 => (Some(6), 50),
             7 => (Some(8), 30),
             8 => (Some(11), 15),
             9 => (Some(16), 6),
             _ => (None, 0),
         };
-        Level { depth, noise }
+        Level {
+            depth,
+            noise,
+            mistakes: (level <= HUMAN_LEVELS).then_some(level),
+        }
     }
+}
+
+/// How a player of a weak level sees the root moves: a model of a person's mistakes, which the
+/// coach provides (the engine knows nothing of double attacks or kroos) and callers that play weak
+/// levels give the engine in [`EngineOptions::oversight`].
+pub trait Oversight: Send + Sync {
+    /// The scores of `moves` (every root move of `game`, searched to the level's depth, with its
+    /// line) as a player of `level` (1..=[`HUMAN_LEVELS`]) believes them, in the same order. What
+    /// the player overlooks this turn is drawn from `random`. A decided score (beyond
+    /// [`WIN_THRESHOLD`]) is kept whatever is returned for it.
+    fn as_seen(&self, game: &Game, level: u8, moves: &[MoveScore], random: &mut u64) -> Vec<i32>;
 }
 
 /// Picks a move for the side to move in `game` at `level` (1 = beginner .. 10 = full strength),
@@ -149,7 +175,14 @@ pub fn choose_controlled(
         ..limits.clone()
     };
     let analysis = engine.analyze_controlled(game, &limits);
-    let mv = level.pick(&analysis.moves, random)?;
+    let oversight = engine.options().oversight.clone();
+    let mv = match (level.mistakes, oversight) {
+        (Some(weak), Some(model)) => {
+            let seen = model.as_seen(game, weak, &analysis.moves, random);
+            pick_seen(&analysis.moves, &seen, random)?
+        }
+        _ => level.pick(&analysis.moves, random)?,
+    };
     let chosen = analysis.moves.iter().find(|s| s.mv == mv)?;
     let result = SearchResult {
         best: Some(mv),
@@ -214,6 +247,33 @@ impl Level {
             .max_by_key(|&(s, _)| s)
             .map(|(_, mv)| mv)
     }
+}
+
+/// The move that looks best among `moves` with the scores `seen` (as an [`Oversight`] returns
+/// them; a decided score, or a missing one, is the searched score), one at random among equals; a
+/// move that loses by force is never picked while another does not.
+fn pick_seen(moves: &[MoveScore], seen: &[i32], random: &mut u64) -> Option<Move> {
+    let best = moves.iter().map(|m| m.score).max()?;
+    let believed: Vec<(i32, Move)> = moves
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.score > -WIN_THRESHOLD || best <= -WIN_THRESHOLD)
+        .map(|(i, m)| {
+            let decided = m.score.abs() >= WIN_THRESHOLD;
+            match seen.get(i) {
+                Some(&s) if !decided => (s, m.mv),
+                _ => (m.score, m.mv),
+            }
+        })
+        .collect();
+    let top = believed.iter().map(|&(s, _)| s).max()?;
+    let equals: Vec<Move> = believed
+        .iter()
+        .filter(|&&(s, _)| s == top)
+        .map(|&(_, mv)| mv)
+        .collect();
+    let index = (next_random(random) % equals.len() as u64) as usize;
+    equals.get(index).copied()
 }
 
 /// A random seed from the clock, for the levels' noise.
@@ -300,6 +360,75 @@ mod tests {
         .unwrap();
         assert_eq!(choice.source, Source::Search);
         assert_eq!(choice.moves.len(), covered().legal_moves().len());
+    }
+
+    /// A model that believes one move the best of all.
+    struct Favour(char);
+
+    impl Oversight for Favour {
+        fn as_seen(&self, _: &Game, _: u8, moves: &[MoveScore], _: &mut u64) -> Vec<i32> {
+            moves
+                .iter()
+                .map(|m| {
+                    if m.mv.letter() == self.0 {
+                        9_000
+                    } else {
+                        m.score
+                    }
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn weak_levels_play_what_the_oversight_believes_best() {
+        let game = Game::new(RuleSet::Abapa);
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: 1,
+            oversight: Some(Arc::new(Favour('A'))),
+            ..EngineOptions::default()
+        });
+        for level in 1..=HUMAN_LEVELS {
+            let choice = choose(
+                &mut engine,
+                &game,
+                Level::new(level),
+                &Limits::depth(8),
+                &mut 1,
+                &mut |_| {},
+            );
+            assert_eq!(letter(&choice), Some('A'), "level {level}");
+            // The moves reported are the search's, not the player's beliefs.
+            assert!(choice.unwrap().moves.iter().all(|m| m.score < 9_000));
+        }
+        // From level 5 the model is not asked.
+        assert_eq!(Level::new(5).mistakes, None);
+        assert_eq!(Level::new(HUMAN_LEVELS).mistakes, Some(HUMAN_LEVELS));
+    }
+
+    #[test]
+    fn a_believed_move_that_loses_by_force_is_not_played_and_equals_are_drawn() {
+        let scored = |letter: &str, score| MoveScore {
+            mv: letter.parse().unwrap(),
+            score,
+            pv: vec![letter.parse().unwrap()],
+        };
+        let moves = [
+            scored("A", -WIN_THRESHOLD - 5),
+            scored("B", -300),
+            scored("C", -200),
+        ];
+        let mut random = 3;
+        let mv = pick_seen(&moves, &[5_000, -300, -200], &mut random);
+        assert_eq!(mv.map(Move::letter), Some('C'));
+        // B and C look alike: each is played from some random states.
+        let mut played = std::collections::BTreeSet::new();
+        for seed in 0..32 {
+            let mut random = seed;
+            played.extend(pick_seen(&moves, &[5_000, 0, 0], &mut random).map(Move::letter));
+        }
+        assert_eq!(played.into_iter().collect::<String>(), "BC");
+        assert_eq!(pick_seen(&[], &[], &mut random), None);
     }
 
     #[test]

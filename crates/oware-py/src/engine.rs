@@ -127,6 +127,8 @@ impl PyEngine {
         let engine = Engine::new(EngineOptions {
             hash_mb,
             threads: threads.max(1),
+            // Levels 1-4 make the coach's human mistakes, as everywhere else.
+            oversight: Some(std::sync::Arc::new(oware_coach::HumanMistakes)),
             ..EngineOptions::default()
         });
         PyEngine {

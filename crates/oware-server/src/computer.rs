@@ -34,6 +34,9 @@ pub fn spawn_move(
         let permit = engines.acquire().await;
         let mv = tokio::task::spawn_blocking(move || {
             permit.with_engine(|engine| {
+                // Levels 1-4 make the coach's human mistakes (the pool's analyses, at full
+                // strength, never ask the model).
+                engine.set_oversight(Some(Arc::new(oware_coach::HumanMistakes)));
                 let mut random = oware_engine::player::seed_from_clock();
                 oware_engine::player::choose_move_with(engine, &game, level, time, &mut random)
             })

@@ -30,6 +30,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     };
     let input = std::io::BufReader::new(std::io::stdin());
-    oware_engine::protocol::run(input, std::io::stdout(), databases)?;
+    // The `Level` option's weak levels make the coach's human mistakes.
+    let oversight: std::sync::Arc<dyn oware_engine::Oversight> =
+        std::sync::Arc::new(oware_coach::HumanMistakes);
+    oware_engine::protocol::run(input, std::io::stdout(), databases, Some(oversight))?;
     Ok(())
 }

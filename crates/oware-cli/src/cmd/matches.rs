@@ -1,20 +1,25 @@
-//! `oware match`: a referee between two engines that speak the protocol of `oware engine`
-//! ([`oware_engine::referee`]): the arguments, the match loop and what it prints.
+//! `oware match`: a referee between two engines that speak the protocol of `oware engine`, or the
+//! ladder of this engine's playing levels (`--ladder`); the match itself is
+//! [`oware_engine::referee`]'s, and this is its arguments and what it prints.
 //!
 //! Each opening is played twice, the engines swapping sides. The games are written as OGN, each move
 //! followed by what its engine last reported of its search (`{depth 12 score cp 25 pv CdB}`); the
 //! score is reported as wins/draws/losses of the first engine with the Elo difference and its 95%
 //! interval.
 
+use std::fs::File;
 use std::io::Write;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
 use oware_engine::referee::{
-    default_openings, parse_openings, play_game, today, EngineProcess, Pace, Tally, TimeControl,
+    default_openings, ladder, parse_openings, EngineProcess, GameReport, Match, Opening, Pace,
+    TimeControl,
 };
-use oware_rules::ogn::{Outcome, Record};
+use oware_engine::{EngineOptions, LEVELS};
 use oware_rules::RuleSet;
 
 use super::Exit;
@@ -22,8 +27,17 @@ use super::Exit;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// An engine command line, run with `sh -c` (give it twice: the first engine, then the second)
-    #[arg(long = "engine", value_name = "COMMAND", required = true)]
+    #[arg(
+        long = "engine",
+        value_name = "COMMAND",
+        required_unless_present = "ladder"
+    )]
     pub engines: Vec<String>,
+    /// Instead of two engines: this engine's playing levels from FROM to TO, each against the next
+    /// one up in this process (`--games` games a step, the stronger level first), and a table of
+    /// the stronger level's score at each step
+    #[arg(long, value_name = "FROM-TO", value_parser = parse_ladder, conflicts_with = "engines")]
+    pub ladder: Option<RangeInclusive<u8>>,
     /// Number of games (each opening is played twice, sides swapped)
     #[arg(long, default_value_t = 20)]
     pub games: usize,
@@ -88,8 +102,29 @@ fn parse_options<'a>(
         .collect()
 }
 
+/// Reads `FROM-TO`, two levels with FROM below TO.
+fn parse_ladder(text: &str) -> Result<RangeInclusive<u8>, String> {
+    let levels = text
+        .split_once('-')
+        .and_then(|(from, to)| {
+            Some((
+                from.trim().parse::<u8>().ok()?,
+                to.trim().parse::<u8>().ok()?,
+            ))
+        })
+        .filter(|(from, to)| LEVELS.contains(from) && LEVELS.contains(to) && from < to);
+    match levels {
+        Some((from, to)) => Ok(from..=to),
+        None => Err(format!(
+            "{text:?}: expected two levels FROM-TO with {} <= FROM < TO <= {}",
+            LEVELS.start(),
+            LEVELS.end()
+        )),
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.engines.len() != 2 {
+    if args.ladder.is_none() && args.engines.len() != 2 {
         return Err(Exit::bad_input(format!(
             "give exactly two --engine commands, found {}",
             args.engines.len()
@@ -126,12 +161,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .map_err(|e| Exit::bad_input(format!("{}: {e}", path.display())))?
         }
     };
-    let mut first = EngineProcess::start(&args.engines[0], args.rules, &options1)?;
-    let mut second = EngineProcess::start(&args.engines[1], args.rules, &options2)?;
-    let mut out = std::fs::File::create(&args.out)
-        .with_context(|| format!("cannot write {}", args.out.display()))?;
-    let date = today();
-    let mut tally = Tally::default();
     let pace_text = match pace {
         Pace::MoveTime(ms) => format!("{ms} ms per move"),
         Pace::Clock(tc, margin) if margin.is_zero() => format!("clocks of {tc} s"),
@@ -139,76 +168,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             format!("clocks of {tc} s (margin {} ms)", margin.as_millis())
         }
     };
+    if let Some(levels) = args.ladder.clone() {
+        let mut out = create(&args.out)?;
+        return run_ladder(levels, &args, &openings, pace, &pace_text, &mut out);
+    }
+    let mut first = EngineProcess::start(&args.engines[0], args.rules, &options1)?;
+    let mut second = EngineProcess::start(&args.engines[1], args.rules, &options2)?;
+    let mut out = create(&args.out)?;
     eprintln!(
         "match: {} vs {}, {} games, {pace_text}, {} rules",
         first.name, second.name, args.games, args.rules
     );
-    for round in 0..args.games {
-        let opening = &openings[(round / 2) % openings.len()];
-        let first_is_south = round % 2 == 0;
-        let engines = if first_is_south {
-            [&mut first, &mut second]
-        } else {
-            [&mut second, &mut first]
-        };
-        let (south_name, north_name) = (engines[0].name.clone(), engines[1].name.clone());
-        let played = play_game(engines, opening, pace)?;
-        let first_won = match played.outcome {
-            Outcome::SouthWins => Some(first_is_south),
-            Outcome::NorthWins => Some(!first_is_south),
-            _ => None,
-        };
-        match first_won {
-            Some(true) => tally.wins += 1,
-            Some(false) => tally.losses += 1,
-            None => tally.draws += 1,
-        }
-        let mut record = Record::from_game(&played.game);
-        record.outcome = played.outcome;
-        // Each move's depth, score and line as its engine reported them.
-        record.comments = played.comments.clone();
-        record.set_tag("Event", "oware match");
-        record.set_tag("Site", "?");
-        record.set_tag("Date", date.clone());
-        record.set_tag("Round", (round + 1).to_string());
-        record.set_tag("South", south_name);
-        record.set_tag("North", north_name);
-        record.set_tag("Termination", played.reason.clone());
-        if let Pace::Clock(tc, _) = pace {
-            record.set_tag("TimeControl", tc.to_string());
-        }
-        writeln!(out, "{record}").context("writing the games")?;
-        let (p, elo, _, _) = tally.elo();
-        // On clocks, the time each side had left: how much of it the engines use.
-        let clocks = match pace {
-            Pace::Clock(..) => format!(
-                " | clocks {:.1} s, {:.1} s",
-                played.clocks[0].as_secs_f64(),
-                played.clocks[1].as_secs_f64()
-            ),
-            Pace::MoveTime(_) => String::new(),
-        };
-        eprintln!(
-            "game {:>3}/{}: {} {:<8} {:<40} | first engine +{} ={} -{} ({:.1}%, Elo {:+.0}){clocks}",
-            round + 1,
-            args.games,
-            if first_is_south {
-                "first=South"
-            } else {
-                "first=North"
-            },
-            played.outcome.token(),
-            played.reason,
-            tally.wins,
-            tally.draws,
-            tally.losses,
-            p * 100.0,
-            elo
-        );
+    let mut contest = Match::new(&mut first, &mut second, &openings, args.games, pace);
+    for report in contest.by_ref() {
+        let report = report?;
+        write_game(&mut out, &report)?;
+        eprintln!("{}", progress(&report, args.games, pace));
     }
+    let tally = contest.tally();
+    let [first_name, second_name] = contest.names();
     let (p, elo, low, high) = tally.elo();
-    println!("first engine:  {}", first.name);
-    println!("second engine: {}", second.name);
+    println!("first engine:  {first_name}");
+    println!("second engine: {second_name}");
     println!(
         "games {}  wins {}  draws {}  losses {}  score {:.1}%",
         tally.games(),
@@ -221,6 +202,133 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!("games written to {}", args.out.display());
     Ok(())
 }
+
+/// The file the games are written to.
+fn create(path: &std::path::Path) -> anyhow::Result<File> {
+    File::create(path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Writes one game's record.
+fn write_game(out: &mut File, report: &GameReport) -> anyhow::Result<()> {
+    writeln!(out, "{}", report.record).context("writing the games")
+}
+
+/// The line said after each game: its result and the first engine's tally so far.
+fn progress(report: &GameReport, games: usize, pace: Pace) -> String {
+    let tally = report.tally;
+    let (p, elo, _, _) = tally.elo();
+    let played = &report.played;
+    // On clocks, the time each side had left: how much of it the engines use.
+    let clocks = match pace {
+        Pace::Clock(..) => format!(
+            " | clocks {:.1} s, {:.1} s",
+            played.clocks[0].as_secs_f64(),
+            played.clocks[1].as_secs_f64()
+        ),
+        Pace::MoveTime(_) => String::new(),
+    };
+    format!(
+        "game {:>3}/{}: {} {:<8} {:<40} | first engine +{} ={} -{} ({:.1}%, Elo {:+.0}){clocks}",
+        report.round,
+        games,
+        if report.first_is_south {
+            "first=South"
+        } else {
+            "first=North"
+        },
+        played.outcome.token(),
+        played.reason,
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        p * 100.0,
+        elo
+    )
+}
+
+/// The ladder: each level against the next, the games written to `out`, each step's line as it
+/// ends and a table of them all at the end. Fails (status 1) when a step scores 60% or less for
+/// the stronger level.
+fn run_ladder(
+    levels: RangeInclusive<u8>,
+    args: &Args,
+    openings: &[Opening],
+    pace: Pace,
+    pace_text: &str,
+    out: &mut File,
+) -> anyhow::Result<()> {
+    eprintln!(
+        "ladder: levels {} to {}, {} games a step, {pace_text}, {} rules",
+        levels.start(),
+        levels.end(),
+        args.games,
+        args.rules
+    );
+    let options = EngineOptions {
+        hash_mb: 16,
+        oversight: Some(Arc::new(oware_coach::HumanMistakes)),
+        ..EngineOptions::default()
+    };
+    let mut written = Ok(());
+    let steps = ladder(
+        levels,
+        args.games,
+        openings,
+        pace,
+        &options,
+        &mut |lower, report| {
+            if written.is_ok() {
+                written = write_game(out, report);
+            }
+            if report.round == args.games {
+                let t = report.tally;
+                eprintln!(
+                    "level {} vs {lower}: +{} ={} -{} ({:.1}%)",
+                    lower + 1,
+                    t.wins,
+                    t.draws,
+                    t.losses,
+                    t.elo().0 * 100.0
+                );
+            }
+        },
+    )?;
+    written?;
+    println!("| levels | games | stronger wins | draws | stronger loses | stronger's score | Elo (95% interval) |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
+    for step in &steps {
+        let t = step.tally;
+        let (p, elo, low, high) = t.elo();
+        println!(
+            "| {} vs {} | {} | {} | {} | {} | {:.1}% | {elo:+.0} [{low:+.0}, {high:+.0}] |",
+            step.higher(),
+            step.lower,
+            t.games(),
+            t.wins,
+            t.draws,
+            t.losses,
+            p * 100.0
+        );
+    }
+    println!("games written to {}", args.out.display());
+    let weak: Vec<String> = steps
+        .iter()
+        .filter(|s| s.score() <= LADDER_STEP)
+        .map(|s| format!("{} vs {}", s.higher(), s.lower))
+        .collect();
+    if weak.is_empty() {
+        Ok(())
+    } else {
+        Err(anyhow::anyhow!(
+            "the stronger level scored {:.0}% or less at: {}",
+            LADDER_STEP * 100.0,
+            weak.join(", ")
+        ))
+    }
+}
+
+/// The score each level must pass against the one below it.
+const LADDER_STEP: f64 = 0.6;
 
 #[cfg(test)]
 mod tests {
@@ -243,5 +351,15 @@ mod tests {
             "{err}"
         );
         assert!(parse_options("--option", &["=3".to_string()]).is_err());
+    }
+
+    #[test]
+    fn a_ladder_is_two_levels_upwards() {
+        assert_eq!(parse_ladder("1-10"), Ok(1..=10));
+        assert_eq!(parse_ladder("4-5"), Ok(4..=5));
+        for bad in ["5-5", "6-2", "0-3", "1-11", "3", "a-b", ""] {
+            let err = parse_ladder(bad).unwrap_err();
+            assert!(err.contains("FROM-TO"), "{bad}: {err}");
+        }
     }
 }

@@ -164,6 +164,8 @@ impl<W: Write> TerminalGame<W> {
                 hash_mb: 32,
                 threads: self.threads,
                 probe: self.probe.clone(),
+                // Levels 1-4 make the coach's human mistakes.
+                oversight: Some(std::sync::Arc::new(oware_coach::HumanMistakes)),
                 ..EngineOptions::default()
             })
         });

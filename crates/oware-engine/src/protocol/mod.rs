@@ -52,7 +52,7 @@ use std::time::Duration;
 use oware_rules::{format_move_letters, Game, RuleSet, Side};
 
 use crate::input::Line;
-use crate::player::{self, seed_from_clock, Choice, Level, Source};
+use crate::player::{self, seed_from_clock, Choice, Level, Oversight, Source};
 use crate::tablebase::{LiveProbe, TablebaseProbe};
 use crate::Weights;
 use crate::{Engine, EngineOptions, Probe, SearchControl, SearchResult, DEFAULT_MOVE_OVERHEAD};
@@ -85,8 +85,9 @@ pub enum StartDatabases<'a> {
 }
 
 /// Speaks the protocol on `input` and `output` until `quit` or the end of the input, with the
-/// endgame databases `databases`. Only a failure to read the input is an error; a closed output
-/// means the GUI is gone, and the session ends with its input.
+/// endgame databases `databases` and the weak levels' mistakes from `oversight` (see
+/// [`crate::player`]). Only a failure to read the input is an error; a closed output means the GUI
+/// is gone, and the session ends with its input.
 ///
 /// The input is read by a thread of its own, which is left to end with the input when the session
 /// ends first.
@@ -94,8 +95,13 @@ pub fn run(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
     databases: StartDatabases,
+    oversight: Option<Arc<dyn Oversight>>,
 ) -> io::Result<()> {
     let mut session = Session::new(output);
+    if let Some(engine) = session.engine.as_mut() {
+        engine.set_oversight(oversight.clone());
+    }
+    session.oversight = oversight;
     match databases {
         StartDatabases::None => {}
         StartDatabases::Dir(dir) => session.set_option(&["name", "EGTB", "value", dir]),
@@ -172,6 +178,8 @@ struct Session {
     engine_turn: Option<Side>,
     /// The lines read and not yet handled.
     inbox: Arc<Inbox>,
+    /// The weak levels' mistakes, kept for an engine made anew.
+    oversight: Option<Arc<dyn Oversight>>,
 }
 
 impl Session {
@@ -192,6 +200,7 @@ impl Session {
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             engine_turn: None,
             inbox: Arc::default(),
+            oversight: None,
         }
     }
 
@@ -215,7 +224,10 @@ impl Session {
         let engine = worker.join().unwrap_or_else(|_| {
             // The search panicked (a bug): start over with a fresh engine rather than die.
             self.out.error("the search failed; the engine was reset");
-            Engine::new(EngineOptions::default())
+            Engine::new(EngineOptions {
+                oversight: self.oversight.clone(),
+                ..EngineOptions::default()
+            })
         });
         self.control = engine.control();
         self.engine = Some(engine);
@@ -575,6 +587,7 @@ mod tests {
             io::Cursor::new(input.as_bytes().to_vec()),
             out.clone(),
             databases,
+            None,
         )
         .unwrap();
         let bytes = out.0.lock().unwrap().clone();
@@ -605,6 +618,36 @@ mod tests {
         }
         assert!(out.contains("option name MoveOverhead type spin default 30 min 0 max 5000\n"));
         assert!(out.contains("option name OwnBook type check default false\n"));
+    }
+
+    /// A model of mistakes that believes A the best move of all.
+    struct FavourA;
+
+    impl Oversight for FavourA {
+        fn as_seen(&self, _: &Game, _: u8, moves: &[crate::MoveScore], _: &mut u64) -> Vec<i32> {
+            let favour = |m: &crate::MoveScore| if m.mv.letter() == 'A' { 9_000 } else { 0 };
+            moves.iter().map(favour).collect()
+        }
+    }
+
+    #[test]
+    fn the_weak_levels_use_the_model_of_mistakes_given() {
+        let input = "setoption name Level value 2\nposition startpos\ngo depth 4\n\
+                     setoption name Level value 10\ngo depth 4\n";
+        let out = Shared::default();
+        run(
+            io::Cursor::new(input.as_bytes().to_vec()),
+            out.clone(),
+            StartDatabases::None,
+            Some(Arc::new(FavourA)),
+        )
+        .unwrap();
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let answers: Vec<&str> = text.lines().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(answers.len(), 2, "{text}");
+        assert!(answers[0].starts_with("bestmove A"), "{text}");
+        // Full strength makes no mistakes: the model is not asked, and the search prefers F.
+        assert!(answers[1].starts_with("bestmove F"), "{text}");
     }
 
     #[test]

@@ -1,24 +1,49 @@
-//! The referee's side of the engine protocol: engines run as processes ([`EngineProcess`]), games
-//! played between them on a time per move or on clocks the referee keeps ([`play_game`]), and the
-//! tally of a match with its Elo difference. `oware match` is this module with arguments and
-//! printing.
+//! The referee: matches between two players ([`Competitor`]: an engine run as a process that speaks
+//! the engine protocol, [`EngineProcess`], or a playing level in this process, [`LevelPlayer`]),
+//! game by game ([`play_game`], [`Match`]) on a time per move or on clocks the referee keeps, with
+//! the tally of the match and its Elo difference, and the level ladder ([`ladder`]). `oware match`
+//! is this module with arguments and printing.
 //!
 //! Every move is checked with the rules crate: an illegal move, a malformed answer, a crash or a
 //! long silence loses the game. An engine whose clock runs out (by more than the margin) loses. An
 //! engine that offers the `EngineTurn` option (the Aualé GUI's engines do) is told its side before
-//! each search. What an engine last said of its search before each move (depth, score, pv, read in
+//! each search. What a player last said of its search before each move (depth, score, pv, read in
 //! either form of the pv: [`Report`]) is kept for the game's record.
 
 use std::time::Duration;
 
-use oware_rules::ogn::Outcome;
+use oware_rules::ogn::{Outcome, Record};
 use oware_rules::{Game, GameText, Move, RuleSet, Side};
 
+use crate::{Clock, Limits};
+
 mod clock;
+mod ladder;
+mod level;
 mod process;
 
 pub use clock::TimeControl;
+pub use ladder::{ladder, Step};
+pub use level::LevelPlayer;
 pub use process::{Answer, EngineProcess, RefereeError, Report};
+
+/// One side of a game the referee runs.
+pub trait Competitor {
+    /// The name the records and the tally give it.
+    fn name(&self) -> &str;
+
+    /// A new game starts (the protocol's `ucinewgame`).
+    fn new_game(&mut self) -> Result<(), RefereeError>;
+
+    /// The move to play in `game` within `limits` (a time per move, or both clocks), answered
+    /// within `wait`.
+    fn best_move(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        wait: Duration,
+    ) -> Result<Answer, RefereeError>;
+}
 
 /// How the engines are given their time.
 #[derive(Debug, Clone, Copy)]
@@ -99,13 +124,13 @@ pub struct Played {
 /// engine that refuses the position, or one that stops reading between games, stops the match
 /// (the error).
 pub fn play_game(
-    engines: [&mut EngineProcess; 2],
+    engines: [&mut dyn Competitor; 2],
     opening: &Opening,
     pace: Pace,
 ) -> Result<Played, RefereeError> {
     let [south, north] = engines;
-    south.send("ucinewgame")?;
-    north.send("ucinewgame")?;
+    south.new_game()?;
+    north.new_game()?;
     let mut game = opening.game.clone();
     let rules = game.rules();
     // South's and North's time left, on clocks, and the moves each has played on them.
@@ -150,19 +175,19 @@ pub fn play_game(
             // Generous: the engine is judged on legality here, not on its clock.
             Pace::MoveTime(ms) => engine.best_move(
                 &game,
-                &format!("movetime {ms}"),
+                &Limits::movetime(Duration::from_millis(ms)),
                 Duration::from_millis(ms.saturating_mul(3).saturating_add(5000)),
             ),
             Pace::Clock(tc, margin) => {
-                let inc = tc.increment.as_millis();
-                let mut limits = format!(
-                    "wtime {} btime {} winc {inc} binc {inc}",
-                    clocks[0].as_millis(),
-                    clocks[1].as_millis()
-                );
-                if let Some(moves) = tc.moves_to_go(played[side.index()]) {
-                    limits += &format!(" movestogo {moves}");
-                }
+                let clock = |time| Clock {
+                    time,
+                    increment: tc.increment,
+                };
+                let limits = Limits {
+                    clocks: Some([clock(clocks[0]), clock(clocks[1])]),
+                    moves_to_go: tc.moves_to_go(played[side.index()]),
+                    ..Limits::default()
+                };
                 // A few seconds past the flag, to tell a late answer from none.
                 engine.best_move(&game, &limits, left + margin + Duration::from_secs(5))
             }
@@ -221,6 +246,132 @@ pub fn play_game(
         clocks,
         comments,
     })
+}
+
+/// A match: `games` games between two players, each opening played twice with the players
+/// swapping sides (the first player is South in the odd-numbered games), the openings taken in turn.
+/// An iterator over the games as they end; after an error (a player that refuses the setup or stops
+/// reading) it ends.
+pub struct Match<'a> {
+    players: [&'a mut dyn Competitor; 2],
+    openings: &'a [Opening],
+    games: usize,
+    pace: Pace,
+    played: usize,
+    tally: Tally,
+    date: String,
+    failed: bool,
+}
+
+/// One game of a [`Match`], as it ended.
+pub struct GameReport {
+    /// Its number, from 1.
+    pub round: usize,
+    /// Whether the first player had South.
+    pub first_is_south: bool,
+    /// The game.
+    pub played: Played,
+    /// Its record: the moves, each with what its player said of its search, and the tags (event,
+    /// date, round, the players' names, how it ended, the time control on clocks).
+    pub record: Record,
+    /// The match's tally after this game.
+    pub tally: Tally,
+}
+
+impl<'a> Match<'a> {
+    /// A match of `games` games between `first` and `second` from `openings` at `pace`. No opening:
+    /// no game.
+    pub fn new(
+        first: &'a mut dyn Competitor,
+        second: &'a mut dyn Competitor,
+        openings: &'a [Opening],
+        games: usize,
+        pace: Pace,
+    ) -> Match<'a> {
+        Match {
+            players: [first, second],
+            openings,
+            games: if openings.is_empty() { 0 } else { games },
+            pace,
+            played: 0,
+            tally: Tally::default(),
+            date: today(),
+            failed: false,
+        }
+    }
+
+    /// The tally so far.
+    pub fn tally(&self) -> Tally {
+        self.tally
+    }
+
+    /// The first and the second player's names.
+    pub fn names(&self) -> [String; 2] {
+        [
+            self.players[0].name().to_string(),
+            self.players[1].name().to_string(),
+        ]
+    }
+}
+
+impl Iterator for Match<'_> {
+    type Item = Result<GameReport, RefereeError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed || self.played >= self.games {
+            return None;
+        }
+        let round = self.played;
+        self.played += 1;
+        let opening = &self.openings[(round / 2) % self.openings.len()];
+        let first_is_south = round.is_multiple_of(2);
+        let [first, second] = &mut self.players;
+        let (south, north): (&mut dyn Competitor, &mut dyn Competitor) = if first_is_south {
+            (&mut **first, &mut **second)
+        } else {
+            (&mut **second, &mut **first)
+        };
+        let names = [south.name().to_string(), north.name().to_string()];
+        let played = match play_game([south, north], opening, self.pace) {
+            Ok(played) => played,
+            Err(e) => {
+                self.failed = true;
+                return Some(Err(e));
+            }
+        };
+        let first_won = match played.outcome {
+            Outcome::SouthWins => Some(first_is_south),
+            Outcome::NorthWins => Some(!first_is_south),
+            _ => None,
+        };
+        match first_won {
+            Some(true) => self.tally.wins += 1,
+            Some(false) => self.tally.losses += 1,
+            None => self.tally.draws += 1,
+        }
+        let [south_name, north_name] = names;
+        let mut record = Record::from_game(&played.game);
+        record.outcome = played.outcome;
+        // Each move's depth, score and line as its player reported them.
+        record.comments = played.comments.clone();
+        record.set_tag("Event", "oware match");
+        record.set_tag("Site", "?");
+        record.set_tag("Date", self.date.clone());
+        record.set_tag("Round", (round + 1).to_string());
+        record.set_tag("South", south_name);
+        record.set_tag("North", north_name);
+        record.set_tag("Termination", played.reason.clone());
+        if let Pace::Clock(tc, _) = self.pace {
+            record.set_tag("TimeControl", tc.to_string());
+        }
+        Some(Ok(GameReport {
+            round: round + 1,
+            first_is_south,
+            played,
+            record,
+            tally: self.tally,
+        }))
+    }
 }
 
 /// Wins, draws and losses of the first engine.
@@ -306,6 +457,47 @@ mod tests {
         let (_, elo, low, _) = strong.elo();
         assert!((elo - 190.8).abs() < 1.0, "{elo}");
         assert!(low > 0.0);
+    }
+
+    #[test]
+    fn a_match_between_levels_swaps_sides_and_keeps_the_tally() {
+        let openings = default_openings(RuleSet::Abapa);
+        let options = crate::EngineOptions {
+            hash_mb: 1,
+            ..crate::EngineOptions::default()
+        };
+        let mut strong = LevelPlayer::new(3, options.clone(), 1);
+        let mut weak = LevelPlayer::new(1, options, 2);
+        let reports: Vec<GameReport> = Match::new(
+            &mut strong,
+            &mut weak,
+            &openings[1..2],
+            2,
+            Pace::MoveTime(10_000),
+        )
+        .map(Result::unwrap)
+        .collect();
+        assert_eq!(reports.len(), 2);
+        let tag = |i: usize, name: &str| reports[i].record.tag(name).map(str::to_string);
+        assert_eq!(tag(0, "South").as_deref(), Some("level 3"));
+        assert_eq!(tag(1, "South").as_deref(), Some("level 1"));
+        assert_eq!(tag(1, "Round").as_deref(), Some("2"));
+        // Both games start from the opening (A b).
+        for report in &reports {
+            assert_eq!(&report.played.game.moves()[..2], openings[1].game.moves());
+            assert!(report.played.game.is_over(), "{}", report.played.reason);
+        }
+        let tally = reports[1].tally;
+        assert_eq!(tally.games(), 2);
+        let first_points: u32 = reports
+            .iter()
+            .map(|r| match (r.played.outcome, r.first_is_south) {
+                (Outcome::SouthWins, true) | (Outcome::NorthWins, false) => 2,
+                (Outcome::Draw, _) => 1,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(2 * tally.wins + tally.draws, first_points);
     }
 
     #[test]

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use oware_rules::{format_move_letters, Game, Move, Position, RuleSet, Side};
 
+use super::Competitor;
 use crate::input::{read_line, Line};
+use crate::Limits;
 
 /// What the referee holds of an engine's output, whatever the engine writes: lines longer than
 /// [`crate::input::MAX_LINE`] are dropped, at most `QUEUED_LINES` wait to be read, and of one
@@ -319,9 +321,10 @@ impl EngineProcess {
         }
     }
 
-    /// Asks for a move in `game` with `go` and `limits`, waiting at most `wait` for it. An engine
-    /// that offered `EngineTurn` is first told the side it plays here (the side to move).
-    pub fn best_move(
+    /// Asks for a move in `game` with `go` and `limits` (the words after `go`), waiting at most
+    /// `wait` for it. An engine that offered `EngineTurn` is first told the side it plays here (the
+    /// side to move).
+    pub fn go(
         &mut self,
         game: &Game,
         limits: &str,
@@ -363,6 +366,50 @@ impl EngineProcess {
             thought,
             report,
         })
+    }
+}
+
+/// The words after `go` for `limits`: a time per move, or the clocks (South's as white's, as the
+/// protocol names them) with `movestogo` where the clocks are refilled; empty otherwise.
+fn go_words(limits: &Limits) -> String {
+    let mut words = Vec::new();
+    if let Some(time) = limits.movetime {
+        words.push(format!("movetime {}", time.as_millis()));
+    }
+    if let Some([south, north]) = limits.clocks {
+        words.push(format!(
+            "wtime {} btime {} winc {} binc {}",
+            south.time.as_millis(),
+            north.time.as_millis(),
+            south.increment.as_millis(),
+            north.increment.as_millis()
+        ));
+        if let Some(moves) = limits.moves_to_go {
+            words.push(format!("movestogo {moves}"));
+        }
+    }
+    if let Some(depth) = limits.depth {
+        words.push(format!("depth {depth}"));
+    }
+    words.join(" ")
+}
+
+impl Competitor for EngineProcess {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self) -> Result<(), RefereeError> {
+        self.send("ucinewgame")
+    }
+
+    fn best_move(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        wait: Duration,
+    ) -> Result<Answer, RefereeError> {
+        self.go(game, &go_words(limits), wait)
     }
 }
 
@@ -415,6 +462,22 @@ mod tests {
         assert!(!offers_option(&lines, "Move"));
         assert!(!offers_option(&lines[..2], "EngineTurn"));
         assert!(!offers_option(&lines[3..], "EngineTurn"));
+    }
+
+    #[test]
+    fn limits_are_sent_as_the_protocol_writes_them() {
+        let ms = Duration::from_millis;
+        assert_eq!(go_words(&Limits::movetime(ms(250))), "movetime 250");
+        let clock = |time, increment| crate::Clock { time, increment };
+        let limits = Limits {
+            clocks: Some([clock(ms(9_500), ms(100)), clock(ms(10_000), ms(100))]),
+            moves_to_go: Some(12),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go_words(&limits),
+            "wtime 9500 btime 10000 winc 100 binc 100 movestogo 12"
+        );
     }
 
     #[test]
