@@ -6,11 +6,13 @@
 //!   the feeding rules, tempo, weak neighbouring houses (a "bomb"), repetitions ahead.
 //! - [`explain`](mod@explain): the facts about a move and the engine's verdict, in one or two
 //!   sentences.
-//! - [`review`](mod@review): a game's mistakes over a threshold of seeds, with the better move.
+//! - [`review`](mod@review): a game reviewed: every move's loss, the evaluation over the game,
+//!   accuracy, and the mistakes over a threshold of seeds, with why and the better move.
 //! - [`oversight`]: the weak levels' human mistakes (a double attack overlooked).
 //! - [`messages`]: the words, from the catalogue the web app shares (`web/coach-messages.json`).
 //! - [`json`]: the same for the web app.
-//! - [`engine`]: the one module that asks the engine: every move's score and line at a fixed depth.
+//! - [`engine`]: the one module that asks the engine: the one analysis of a position (every move's
+//!   score and line at one fixed depth) that every view of the position shows.
 //!
 //! ```
 //! use oware_coach::{explain, Lang};
@@ -31,7 +33,7 @@ pub mod messages;
 pub mod oversight;
 pub mod review;
 
-pub use engine::{Analyst, MoveValue, DEFAULT_DEPTH};
+pub use engine::{analyse, Analysis, Analyst, MoveValue, DEPTH, HASH_MB};
 pub use explain::{explain, explain_all, Explanation, Fact, Verdict};
 pub use messages::Lang;
-pub use review::{review, Mistake};
+pub use review::{review, Mark, Mistake, Review};

@@ -182,6 +182,18 @@ pub fn seeds_amount(lang: Lang, centiseeds: i32) -> String {
     format(lang, "seeds.other", &[("n", &text)])
 }
 
+/// Seeds from centiseeds as a learner reads them: whole seeds, "about" when rounded (`2 seeds`,
+/// `about 1 seed`); the precise value is the analysis table's.
+pub fn seeds_about(lang: Lang, centiseeds: i32) -> String {
+    let whole = (f64::from(centiseeds.abs()) / 100.0).round() as u32;
+    let seeds = count(lang, "seeds", whole);
+    if centiseeds.abs() == (whole * 100) as i32 {
+        seeds
+    } else {
+        format(lang, "seeds.about", &[("seeds", &seeds)])
+    }
+}
+
 /// A side's name.
 pub fn side(lang: Lang, side: Side) -> &'static str {
     raw(
@@ -299,6 +311,10 @@ mod tests {
         assert_eq!(seeds_amount(Lang::En, 199), "2 seeds");
         assert_eq!(seeds_amount(Lang::Fr, 104), "1 graine");
         assert_eq!(seeds_amount(Lang::Ca, 234), "2,3 llavors");
+        assert_eq!(seeds_about(Lang::En, 200), "2 seeds");
+        assert_eq!(seeds_about(Lang::En, 110), "about 1 seed");
+        assert_eq!(seeds_about(Lang::Fr, 1310), "environ 13 graines");
+        assert_eq!(seeds_about(Lang::Es, 160), "cerca de 2 semillas");
         assert_eq!(houses(Lang::En, &[7, 8]), "b and c");
         assert_eq!(houses(Lang::Ca, &[6, 7, 8]), "a, b i c");
         assert_eq!(houses(Lang::Fr, &[2]), "C");
