@@ -114,6 +114,12 @@ pub enum Fact {
         /// The best move's capture.
         capture: Capture,
     },
+    /// A move that gives seeds away and captures nothing, where nothing nearer says why: what it
+    /// sows (the reason is in the engine's line, beyond what the coach looks at).
+    Sows {
+        /// Seeds the move sows.
+        sown: u8,
+    },
     /// Nothing of the above.
     Quiet {
         /// Seeds the move sows.
@@ -288,13 +294,17 @@ fn new_weak_run(before: &Position, after: &Position, mover: Side) -> Option<Vec<
         .map(|run| run.collect())
 }
 
-/// The first capture of the engine's line after the move (the move's own capture is a fact of its
-/// own), within the next few plies.
-fn line_capture(game: &Game, line: &[Move]) -> Option<Fact> {
-    const LOOK_AHEAD: usize = 3;
+/// Plies of the engine's line the coach reads for a capture that explains a move; further when
+/// nothing nearer does.
+const LOOK_AHEAD: usize = 3;
+const LOOK_FURTHER: usize = 7;
+
+/// The first capture in the engine's line after the move (the move's own capture is a fact of its
+/// own), within `look_ahead` plies.
+fn line_capture(game: &Game, line: &[Move], look_ahead: usize) -> Option<Fact> {
     let rules = game.rules();
     let mut pos = *game.position();
-    for (i, &m) in line.iter().enumerate().take(LOOK_AHEAD + 1) {
+    for (i, &m) in line.iter().enumerate().take(look_ahead + 1) {
         if pos.check_move(m, rules).is_some() {
             return None;
         }
@@ -360,34 +370,59 @@ pub fn explain(game: &Game, mv: Move, values: &[MoveValue]) -> Option<Explanatio
     let mover = game.position().side_to_move();
     let mut facts = facts(game, mv);
     if let Some(v) = &verdict {
-        if let Some(Fact::LineCaptures { after, by, capture }) = line_capture(game, &v.line) {
-            // A bad move is explained by the opponent's best reply; a good one by what its line
-            // wins. Anything else the line does says nothing about the move.
-            let bad = v.loss >= CLOSE && by != mover;
-            let good = v.loss < CLOSE && by == mover;
-            if bad || good {
-                // The reply itself is what the threat it leaves said: say it once.
-                facts.retain(|f| {
-                    !matches!(f, Fact::LeavesThreat { capture: c } if bad && after.len() == 1 && c.mv == capture.mv)
-                        && !matches!(f, Fact::Quiet { .. } | Fact::Spares { .. })
-                });
-                let fact = Fact::LineCaptures { after, by, capture };
-                if bad {
-                    facts.insert(0, fact);
-                } else {
-                    facts.push(fact);
-                }
+        let bad = v.loss >= CLOSE;
+        let pos = game.position();
+        let taken = |m: Move| {
+            detect::capture_by(pos, game.rules(), m).filter(|c| c.seeds > 0 && !c.grand_slam)
+        };
+        let own = taken(mv).map_or(0, |c| c.seeds);
+        let misses = taken(v.best)
+            .filter(|c| bad && c.seeds > own)
+            .map(|capture| Fact::Misses { capture });
+        // A bad move is explained by the opponent's reply, a good one by what its line wins: the
+        // line's first capture, if the right side makes it. When nothing else says why a bad
+        // move is bad, the coach reads further down the line.
+        let wanted = if bad { mover.opponent() } else { mover };
+        let said = misses.is_some()
+            || facts.iter().any(|f| {
+                matches!(
+                    f,
+                    Fact::LeavesThreat { .. }
+                        | Fact::LeavesDoubleAttack { .. }
+                        | Fact::KrooOverloaded { .. }
+                        | Fact::LeavesWeakRun { .. }
+                )
+            });
+        let look_ahead = if bad && !said {
+            LOOK_FURTHER
+        } else {
+            LOOK_AHEAD
+        };
+        let found = line_capture(game, &v.line, look_ahead)
+            .filter(|f| matches!(f, Fact::LineCaptures { by, .. } if *by == wanted));
+        if let Some(Fact::LineCaptures { after, by, capture }) = found {
+            // The reply itself is what the threat it leaves said: say it once.
+            facts.retain(|f| {
+                !matches!(f, Fact::LeavesThreat { capture: c } if bad && after.len() == 1 && c.mv == capture.mv)
+                    && !matches!(f, Fact::Quiet { .. } | Fact::Spares { .. })
+            });
+            let fact = Fact::LineCaptures { after, by, capture };
+            if bad {
+                facts.insert(0, fact);
+            } else {
+                facts.push(fact);
             }
         }
-        if v.loss >= CLOSE {
-            let pos = game.position();
-            let taken = |m: Move| {
-                detect::capture_by(pos, game.rules(), m).filter(|c| c.seeds > 0 && !c.grand_slam)
-            };
-            let own = taken(mv).map_or(0, |c| c.seeds);
-            if let Some(capture) = taken(v.best).filter(|c| c.seeds > own) {
-                facts.retain(|f| !matches!(f, Fact::Quiet { .. } | Fact::Spares { .. }));
-                facts.push(Fact::Misses { capture });
+        if let Some(misses) = misses {
+            facts.retain(|f| !matches!(f, Fact::Quiet { .. } | Fact::Spares { .. }));
+            facts.push(misses);
+        }
+        if bad {
+            // "Leaves nothing to take" would make a bad move sound harmless.
+            for f in &mut facts {
+                if let Fact::Quiet { sown } = *f {
+                    *f = Fact::Sows { sown };
+                }
             }
         }
     }
@@ -724,6 +759,11 @@ fn render_fact(fact: &Fact, mv: Move, mover: Side, lang: Lang) -> String {
             )
         }
         Fact::Misses { capture } => args_capture("fact.misses", capture, opponent),
+        Fact::Sows { sown } => msg::format(
+            lang,
+            "fact.sows",
+            &[("move", &letter), ("sown", &seeds(*sown))],
+        ),
         Fact::Quiet { sown } => msg::format(
             lang,
             "fact.quiet",
@@ -941,6 +981,36 @@ mod tests {
                 assert!(!e.render(lang).contains('{'), "{}", e.render(lang));
             }
         }
+    }
+
+    #[test]
+    fn a_bad_move_is_explained_by_the_reply_or_the_capture_it_passes_up() {
+        // The seeds' example: F takes b and c; E takes them too but North's f then takes E; C, B
+        // and A take nothing and pass F's capture up.
+        let g = game("4-4-4-4-4-3-4-1-2-4-4-4-3-3-S");
+        let all = explain_all(&g, &Analyst::new(12).analysis(&g));
+        let said = |m: &str| all.iter().find(|e| e.mv == mv(m)).unwrap().render(Lang::En);
+        assert!(said("F").starts_with("F sows 3 seeds and takes b and c: 5 seeds."));
+        let e = said("E");
+        assert!(e.contains(", North plays f and takes E: "), "{e}");
+        for m in ["C", "B", "A"] {
+            let text = said(m);
+            assert!(
+                text.starts_with(&format!("{m} passes up F, which takes b and c: 5 seeds.")),
+                "{text}"
+            );
+            assert!(!text.contains("leaves nothing to take"), "{text}");
+            assert!(text.contains("gives away about"), "{text}");
+        }
+        let fr = all
+            .iter()
+            .find(|e| e.mv == mv("C"))
+            .unwrap()
+            .render(Lang::Fr);
+        assert!(
+            fr.starts_with("C laisse passer F, qui prend b et c : 5 graines."),
+            "{fr}"
+        );
     }
 
     #[test]

@@ -123,7 +123,38 @@ pub fn raw(lang: Lang, key: &str) -> &str {
 
 /// `key` in `lang` with each `{name}` replaced by its value.
 pub fn format(lang: Lang, key: &str, args: &[(&str, &str)]) -> String {
-    fill(raw(lang, key), args)
+    let text = fill(raw(lang, key), args);
+    match lang {
+        Lang::Ca => elide_de(&text),
+        _ => text,
+    }
+}
+
+/// Catalan writes "d’" for "de" before a word that starts with a vowel sound: among the house
+/// letters A, E and F ("efa"), and their lower-case forms ("després d’E", "la jugada d’f").
+fn elide_de(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("de ") {
+        let word_start = at == 0
+            || !rest[..at]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric);
+        let after = &rest[at + 3..];
+        let mut letters = after.chars();
+        let vowel_letter = matches!(letters.next(), Some('A' | 'E' | 'F' | 'a' | 'e' | 'f'))
+            && !letters.next().is_some_and(char::is_alphanumeric);
+        out.push_str(&rest[..at]);
+        if word_start && vowel_letter {
+            out.push_str("d’");
+        } else {
+            out.push_str("de ");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 fn fill(template: &str, args: &[(&str, &str)]) -> String {
@@ -292,6 +323,16 @@ mod tests {
             out = out.replace(&format!("{{{name}}}"), " ");
         }
         out
+    }
+
+    #[test]
+    fn catalan_elides_de_before_a_vowel_sound() {
+        assert_eq!(
+            elide_de("Després de E, Nord juga a. Després de B. La jugada f de Sud, de f i de Fa."),
+            "Després d’E, Nord juga a. Després de B. La jugada f de Sud, d’f i de Fa."
+        );
+        assert_eq!(elide_de("de A"), "d’A");
+        assert_eq!(elide_de("onde E"), "onde E");
     }
 
     #[test]
