@@ -83,6 +83,14 @@ function sideName(side) { return t(side === 'S' ? 'south' : 'north'); }
 // "Sud : Ami" in French (a no-break space before the colon), "South: Friend" elsewhere.
 function labelled(label, value) { return t('labelled', { label, value }); }
 
+// The `ply`-th move (1 for the first) as the move list numbers it: "4. D" for South's fourth,
+// "4... d" for North's; `letter` when known.
+function moveLabel(start, ply, letter) {
+  const index = ply - 1 + (start.slice(-1) === 'N' ? 1 : 0);
+  const south = index % 2 === 0;
+  return Math.floor(index / 2) + 1 + (south ? '.' : '...') + (letter ? ' ' + letter : '');
+}
+
 // "1. F f 2. E a": the moves numbered by pairs, South's first; each number stays on one line
 // with its moves. Each move is a button-like span that carries its ply (the number of moves
 // played once it is on the board); a move that captured says how many seeds (`captures`, one
@@ -846,7 +854,7 @@ function gamePage(id) {
   }
 
   function drawPanel(v) {
-    const text = offline ? t('connectionLost') : animating ? animatingText(animating) : browse !== null ? t('lookingBack', { n: browse, total: v.moves.length }) : describe(v);
+    const text = offline ? t('connectionLost') : animating ? animatingText(animating) : browse !== null ? t('lookingBack', { move: moveLabel(v.start, browse, v.moves[browse - 1]) }) : describe(v);
     status.textContent = text;
     status.className = 'status' + (offline ? ' offline' : '') + (v.end && !animating ? ' over' : '') + (myTurn(v) && !animating && !pending && browse === null ? ' yours' : '');
     if (!animating) setTitle(v.end ? endText(v.end, you) : describe(v));
@@ -1226,7 +1234,7 @@ function analysisPage() {
     main = data;
     variation = null;
     if (data.error) {
-      error.textContent = t('err.illegal-in-record', { n: data.error_ply || data.moves.length + 1 });
+      error.textContent = t('err.illegal-in-record', { n: moveLabel(data.start, data.error_ply || data.moves.length + 1) });
       error.title = data.error;
     }
     go(at === undefined ? data.moves.length : at);
@@ -1314,7 +1322,7 @@ function analysisPage() {
     let r;
     // The moves that led here go along, so the engine sees repetitions.
     const body = { position: data.start, moves: data.moves.slice(0, at), rules: data.rules };
-    try { r = await api('POST', '/api/evaluate', body); } catch (e) {
+    try { r = await Coach.patient(() => api('POST', '/api/evaluate', body)); } catch (e) {
       if (seq === evalSeq) fill(evalBox, h('p', { class: 'error' }, errorText(e)));
       return;
     }

@@ -42,12 +42,28 @@ const Coach = (() => {
   const RETRIES = 5;
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+  // `attempt()` (a request) until it is not refused as busy: 503 `busy` (every engine taken) or
+  // 429 (this address's analyses all running or waiting), with pauses that double from half a
+  // second; other refusals and the last busy one are thrown.
+  async function patient(attempt) {
+    let pause = 500;
+    for (let tries = 0; ; tries++) {
+      try {
+        return await attempt();
+      } catch (e) {
+        const busy = (e.status === 503 && e.code === 'busy') || e.status === 429;
+        if (!busy || tries >= RETRIES) throw e;
+        await sleep(Math.max(pause, e.retryAfter || 0));
+        pause *= 2;
+      }
+    }
+  }
+
   // A coach request. A refusal becomes an Error with the server's code (`bad-position`, `busy`…)
   // for the page's words in the reader's language; a busy engine is asked again a little later.
   async function post(path, body) {
     await load();
-    let pause = 500;
-    for (let attempt = 0; ; attempt++) {
+    return patient(async () => {
       const r = await fetch(path, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -55,19 +71,12 @@ const Coach = (() => {
       });
       const data = await r.json().catch(() => ({}));
       if (r.ok) return data;
-      const code = (data.error && data.error.code) || 'http-' + r.status;
-      const busy = (r.status === 503 && code === 'busy') || r.status === 429;
-      if (busy && attempt < RETRIES) {
-        const after = 1000 * Number(r.headers.get('retry-after') || 0);
-        await sleep(Math.max(pause, after));
-        pause *= 2;
-        continue;
-      }
       const e = new Error((data.error && data.error.message) || ('HTTP ' + r.status));
-      e.code = code;
+      e.code = (data.error && data.error.code) || 'http-' + r.status;
       e.status = r.status;
+      e.retryAfter = 1000 * Number(r.headers.get('retry-after') || 0);
       throw e;
-    }
+    });
   }
 
   // A count with its noun, singular or plural as the language says (`moves`, `plies`, `seeds`).
@@ -233,7 +242,7 @@ const Coach = (() => {
     return box;
   }
 
-  return { load, text, count, forced, explain, review, explanationList, threatList, housesAtRisk, advice, reviewList };
+  return { load, text, count, forced, patient, explain, review, explanationList, threatList, housesAtRisk, advice, reviewList };
 })();
 
 window.Coach = Coach;

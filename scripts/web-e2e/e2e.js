@@ -684,7 +684,9 @@ async function pages(browser) {
           await page.waitForFunction(() => document.querySelector('#evaluation').dataset.for === '7-6-6-1-1-2-1-0-9-7-6-2-0-0-S');
           const rows = await page.$$eval('#evaluation tr', (trs) => trs.slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)));
           check(rows.length === 6, 'a value for each of the 6 legal moves: ' + JSON.stringify(rows));
-          check(rows.every((r) => /^[A-F]$/.test(r[0]) && r[2].startsWith(r[0])), 'each with its best line: ' + JSON.stringify(rows));
+          check(rows.every((r) => /^[A-F]$/.test(r[0]) && r[3].startsWith(r[0])), 'each with its best line: ' + JSON.stringify(rows));
+          // The loss against the best: none on the best row, a negative value on the others.
+          check(rows[0][2] === '' && rows.slice(1).every((r) => /^-\d/.test(r[2])), 'each with its loss: ' + JSON.stringify(rows));
           // Values in the page's way of writing numbers (a decimal comma but in English), and a
           // value that rounds to nothing without a sign.
           const decimal = lang === 'en' ? /^\D*\d+\.\d\D*$/ : /^\D*\d+,\d\D*$/;
