@@ -38,6 +38,20 @@ pub enum Fact {
         /// The opponent's houses attacked.
         targets: Vec<usize>,
     },
+    /// After the move the mover threatens a capture they did not threaten before (a single
+    /// attack; two at once are a double attack).
+    Threatens {
+        /// The capture threatened.
+        capture: Capture,
+    },
+    /// The move brings one of the mover's houses to 12 seeds or more: a kroo, to lap the board
+    /// later.
+    BuildsKroo {
+        /// The house.
+        house: usize,
+        /// Seeds in it after the move.
+        seeds: u8,
+    },
     /// The move adds to the opponent's kroo so that it takes less.
     Overloads {
         /// The kroo's house.
@@ -137,6 +151,8 @@ impl Fact {
                 | Fact::Captures { .. }
                 | Fact::GrandSlam { .. }
                 | Fact::DoubleAttack { .. }
+                | Fact::Threatens { .. }
+                | Fact::BuildsKroo { .. }
                 | Fact::Overloads { .. }
                 | Fact::MustFeed
         )
@@ -180,6 +196,21 @@ pub fn facts(game: &Game, mv: Move) -> Vec<Fact> {
     if let Some(da) = detect::double_attack(&after, rules) {
         facts.push(Fact::DoubleAttack {
             targets: da.targets,
+        });
+    } else {
+        let before = detect::most_seeds(&detect::threats(&pos, rules, mover));
+        let threats = detect::threats(&after, rules, mover);
+        if let Some(capture) = threats.into_iter().find(|c| c.seeds > before.max(1)) {
+            facts.push(Fact::Threatens { capture });
+        }
+    }
+    let first = mover.first_house();
+    if let Some(house) = (first..first + 6).find(|&h| {
+        h != mv.house() && pos.house(h) < detect::KROO_SEEDS && after.house(h) >= detect::KROO_SEEDS
+    }) {
+        facts.push(Fact::BuildsKroo {
+            house,
+            seeds: after.house(house),
         });
     }
     for kroo in detect::kroos(&pos, rules) {
@@ -647,6 +678,16 @@ fn render_fact(fact: &Fact, mv: Move, mover: Side, lang: Lang) -> String {
                 ("move", &letter),
                 ("houses", &msg::houses(lang, targets)),
                 ("opponent", opponent),
+            ],
+        ),
+        Fact::Threatens { capture } => args_capture("fact.threatens", capture, opponent),
+        Fact::BuildsKroo { house, seeds: n } => msg::format(
+            lang,
+            "fact.buildsKroo",
+            &[
+                ("move", &letter),
+                ("house", &msg::houses(lang, &[*house])),
+                ("seeds", &seeds(*n)),
             ],
         ),
         Fact::Overloads {

@@ -108,8 +108,15 @@ fn random_playouts_are_explained_without_fail() {
             assert!(oware_coach::detect::captures(&last, rules).len() <= 6);
         }
     }
-    // The endgame's ideas: weak neighbouring houses and waiting moves.
-    for kind in ["LeavesWeakRun", "Spares", "Squeeze", "ForcesFeeding"] {
+    // Threats made, kroos built, and the endgame's ideas: weak neighbouring houses, waiting moves.
+    for kind in [
+        "LeavesWeakRun",
+        "Spares",
+        "Squeeze",
+        "ForcesFeeding",
+        "Threatens",
+        "BuildsKroo",
+    ] {
         assert!(kinds.contains(kind), "no {kind} in {kinds:?}");
     }
 }
