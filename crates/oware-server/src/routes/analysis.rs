@@ -127,3 +127,38 @@ pub(super) async fn evaluate(
     let analysis = analysed(&state, client, game.clone()).await?;
     Ok(Json(evaluation(&game, &analysis, &state.config.databases)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::AppState;
+    use crate::config::Config;
+    use oware_rules::RuleSet;
+
+    #[tokio::test]
+    async fn a_kept_analysis_is_answered_without_an_engine() {
+        let state = AppState::new(Config {
+            searches: 1,
+            ..Config::default()
+        })
+        .unwrap();
+        let game = Game::new(RuleSet::Abapa);
+        let kept = state.analyses.insert(
+            &game,
+            Analysis {
+                depth: 7,
+                values: Vec::new(),
+            },
+        );
+        // Every engine is busy: the kept analysis is still the answer, at once.
+        let _held = state.engines.acquire().await;
+        let client: IpAddr = "192.0.2.1".parse().unwrap();
+        let answer = tokio::time::timeout(
+            Duration::from_secs(1),
+            analysed(&state, client, game.clone()),
+        )
+        .await
+        .expect("no wait for an engine");
+        assert!(answer.is_ok_and(|a| Arc::ptr_eq(&a, &kept)));
+    }
+}
