@@ -159,10 +159,10 @@ async function gameAgainstComputer(browser) {
   // step on, and past the last move the game is shown again.
   await page.click('#moves span.ply[data-ply="1"]');
   await page.waitForSelector('#live', { state: 'visible' });
-  check((await page.textContent('#status')).includes('after move 1 of'), 'looking at move 1: ' + await page.textContent('#status'));
+  check(/after 1\. [A-F]$/.test(await page.textContent('#status')), 'looking at South\'s first move, named as the list numbers it: ' + await page.textContent('#status'));
   check(await page.getAttribute('g.house[data-house]', 'aria-label') !== null, 'houses labelled while looking back');
   await page.keyboard.press('ArrowRight');
-  check((await page.textContent('#status')).includes('after move 2 of'), 'the right arrow steps on');
+  check(/after 1\.\.\. [a-f]$/.test(await page.textContent('#status')), 'the right arrow steps on to North\'s first move');
   await page.click('#live');
   await page.waitForSelector('#live', { state: 'hidden' });
   check(/won|lost|Draw/.test(await page.textContent('#status')), 'back to the game');
