@@ -83,6 +83,14 @@ function sideName(side) { return t(side === 'S' ? 'south' : 'north'); }
 // "Sud : Ami" in French (a no-break space before the colon), "South: Friend" elsewhere.
 function labelled(label, value) { return t('labelled', { label, value }); }
 
+// The `ply`-th move (1 for the first) as the move list numbers it: "4. D" for South's fourth,
+// "4... d" for North's; `letter` when known.
+function moveLabel(start, ply, letter) {
+  const index = ply - 1 + (start.slice(-1) === 'N' ? 1 : 0);
+  const south = index % 2 === 0;
+  return Math.floor(index / 2) + 1 + (south ? '.' : '...') + (letter ? ' ' + letter : '');
+}
+
 // "1. F f 2. E a": the moves numbered by pairs, South's first; each number stays on one line
 // with its moves. Each move is a button-like span that carries its ply (the number of moves
 // played once it is on the board); a move that captured says how many seeds (`captures`, one
@@ -441,7 +449,9 @@ async function showMyGames(section) {
     if (v.end) state = endText(v.end, g.side);
     else if (waiting) state = t('waitingFriend');
     else state = yours ? t('yourTurn') : t('theirTurnShort');
-    const plies = v.moves.length;
+    // Moves as the move list numbers them: each player's sowing is a move, so a game of 8 plies
+    // that South began has reached its 4th move.
+    const plies = Math.ceil(v.moves.length / 2);
     // Forgetting takes the game off this list only: its link (and the seat it holds) still works.
     const forget = h('button', { type: 'button', class: 'forget', 'aria-label': t('myGames.forget'), title: t('myGames.forget') }, '✕');
     const item = h('li', { class: v.end ? 'over' : yours ? 'turn' : '' },
@@ -844,7 +854,7 @@ function gamePage(id) {
   }
 
   function drawPanel(v) {
-    const text = offline ? t('connectionLost') : animating ? animatingText(animating) : browse !== null ? t('lookingBack', { n: browse, total: v.moves.length }) : describe(v);
+    const text = offline ? t('connectionLost') : animating ? animatingText(animating) : browse !== null ? t('lookingBack', { move: moveLabel(v.start, browse, v.moves[browse - 1]) }) : describe(v);
     status.textContent = text;
     status.className = 'status' + (offline ? ' offline' : '') + (v.end && !animating ? ' over' : '') + (myTurn(v) && !animating && !pending && browse === null ? ' yours' : '');
     if (!animating) setTitle(v.end ? endText(v.end, you) : describe(v));
@@ -907,7 +917,7 @@ function gamePage(id) {
     fill(coachBox, h('p', { class: 'hint' }, Coach.text('coach.thinking')));
     let r;
     try { r = await Coach.explain(v.start, v.moves, v.rules); } catch (e) {
-      if (coachBox.dataset.for === key) fill(coachBox, h('p', { class: 'error' }, e.message));
+      if (coachBox.dataset.for === key) fill(coachBox, h('p', { class: 'error' }, errorText(e)));
       return;
     }
     if (coachBox.dataset.for !== key) return;
@@ -1177,6 +1187,7 @@ function analysisPage() {
   const evalBox = h('div', { id: 'evaluation' });
   // The coach: the words beside every legal move, and a review of the loaded game.
   const reviewBox = h('div', { id: 'coach-review-box' });
+  let reviewGraph = null;
   let reviewFor = sessionStorage.getItem('oware.review');
   sessionStorage.removeItem('oware.review');
   const btn = (label, fn) => h('button', { class: 'secondary', onclick: fn }, label);
@@ -1187,7 +1198,10 @@ function analysisPage() {
     boardWrap, info,
     h('div', { class: 'row' }, btn('|◀ ' + t('analysis.start'), () => go(0)), btn('◀ ' + t('analysis.prev'), () => go(index - 1)),
       btn(t('analysis.next') + ' ▶', () => go(index + 1)), btn(t('analysis.end') + ' ▶|', () => go(line() ? line().moves.length : 0)),
-      btn(t('copyPos'), () => line() && copy(line().positions[index]))),
+      btn(t('copyPos'), () => line() && copy(line().positions[index])),
+      h('button', { class: 'secondary', id: 'analysis-flip', onclick: () => {
+        board.setBottom(board.bottom === 'S' ? 'N' : 'S');
+      } }, t('flip'))),
     moves, varBox, h('p', { class: 'hint' }, t('analysis.clickHint')), evalBox, reviewBox);
 
   // The line the board follows: the variation being tried, else the record.
@@ -1220,7 +1234,7 @@ function analysisPage() {
     main = data;
     variation = null;
     if (data.error) {
-      error.textContent = t('err.illegal-in-record', { n: data.error_ply || data.moves.length + 1 });
+      error.textContent = t('err.illegal-in-record', { n: moveLabel(data.start, data.error_ply || data.moves.length + 1) });
       error.title = data.error;
     }
     go(at === undefined ? data.moves.length : at);
@@ -1245,6 +1259,7 @@ function analysisPage() {
       fill(varMoves, notation(variation.data.start, variation.data.moves, index, variation.from));
       varMoves.dataset.moves = variation.data.moves.slice(variation.from);
     }
+    if (reviewGraph) reviewGraph.marker(variation ? null : index);
     evaluate(data, data.positions[index], over);
   }
 
@@ -1279,14 +1294,19 @@ function analysisPage() {
     go(index + 1);
   }
 
-  // A value as a player reads it: seeds for the side to move, or a forced win or loss.
-  function valueText(m) {
-    if (m.end_in > 0) return t(m.end_in === 1 ? 'analysis.winIn1' : 'analysis.winIn', { n: m.end_in });
-    if (m.end_in < 0) return t(m.end_in === -1 ? 'analysis.lossIn1' : 'analysis.lossIn', { n: -m.end_in });
+  // A value as a player reads it: seeds for the side to move, or a forced result in the words
+  // the coach uses ("South wins in 7 moves (13 plies)").
+  function valueText(m, side) {
+    if (m.end_in) return Coach.forced(m.end_in, side);
     // Rounded to tenths first: a value that rounds to nothing reads 0.0, not -0.0. Decimal
     // comma or point as the page's language writes numbers.
-    const tenths = Math.round(m.score * 10);
-    const sign = tenths > 0 ? '+' : tenths < 0 ? '-' : '';
+    return signed(m.score, '+');
+  }
+
+  // Seeds with one decimal, `plus` before a positive value.
+  function signed(seeds, plus) {
+    const tenths = Math.round(seeds * 10);
+    const sign = tenths > 0 ? plus : tenths < 0 ? '-' : '';
     const digits = new Intl.NumberFormat(document.documentElement.lang || undefined, {
       minimumFractionDigits: 1, maximumFractionDigits: 1,
     }).format(Math.abs(tenths) / 10);
@@ -1302,20 +1322,22 @@ function analysisPage() {
     let r;
     // The moves that led here go along, so the engine sees repetitions.
     const body = { position: data.start, moves: data.moves.slice(0, at), rules: data.rules };
-    try { r = await api('POST', '/api/evaluate', body); } catch (e) {
+    try { r = await Coach.patient(() => api('POST', '/api/evaluate', body)); } catch (e) {
       if (seq === evalSeq) fill(evalBox, h('p', { class: 'error' }, errorText(e)));
       return;
     }
     if (seq !== evalSeq) return;
     // The database column shows only when the server has endgame databases covering a move.
     const withDb = r.moves.some((m) => m.database !== null && m.database !== undefined);
+    const side = parsePosition(position).side;
     const rows = r.moves.map((m, i) => h('tr', { class: i === 0 ? 'best' : '' },
       h('td', {}, h('a', { href: '#', onclick: (e) => { e.preventDefault(); tryMove(m.move); } }, m.move)),
-      h('td', { class: 'value' }, valueText(m)),
+      h('td', { class: 'value' }, valueText(m, side)),
+      h('td', { class: 'value loss' }, i === 0 ? '' : signed(-m.loss, '')),
       withDb ? h('td', { class: 'value' }, dbText(data, m.database)) : null,
       h('td', { class: 'line' }, lineText(m.line))));
     fill(evalBox, h('table', { class: 'eval' },
-      h('tr', {}, h('th', {}, t('analysis.move')), h('th', {}, t('analysis.score')),
+      h('tr', {}, h('th', {}, t('analysis.move')), h('th', {}, t('analysis.score')), h('th', {}, t('analysis.loss')),
         withDb ? h('th', {}, t('analysis.database')) : null, h('th', {}, t('analysis.line'))), ...rows),
     h('p', { class: 'hint' }, t('analysis.depth', { d: r.depth })),
     withDb ? h('p', { class: 'hint' }, t(data.rules === 'awari' ? 'analysis.dbAwari' : 'analysis.dbAbapa',
@@ -1328,7 +1350,10 @@ function analysisPage() {
   // the feeding rule when it forbids a move.
   async function explainMoves(body, seq) {
     let r;
-    try { r = await Coach.explain(body.position, body.moves, body.rules); } catch (e) { return; }
+    try { r = await Coach.explain(body.position, body.moves, body.rules); } catch (e) {
+      if (seq === evalSeq) evalBox.append(h('p', { class: 'error', id: 'coach-error' }, errorText(e)));
+      return;
+    }
     if (seq !== evalSeq) return;
     evalBox.append(h('h2', {}, Coach.text('coach.why')), Coach.explanationList(r));
     if (r.rule) evalBox.append(h('p', { class: 'hint coach-rule' }, r.rule));
@@ -1341,10 +1366,25 @@ function analysisPage() {
     fill(reviewBox, h('p', { class: 'hint' }, Coach.text('coach.thinking')));
     let r;
     try { r = await Coach.review(main.start, main.moves, main.rules, player || undefined); } catch (e) {
-      fill(reviewBox, h('p', { class: 'error' }, e.message));
+      fill(reviewBox, h('p', { class: 'error', id: 'coach-error' }, errorText(e)));
       return;
     }
-    fill(reviewBox, Coach.reviewList(r, (m) => { variation = null; go(m.ply); }));
+    const shown = Coach.reviewList(r, (ply) => { variation = null; go(ply); }, playLine);
+    reviewGraph = shown.graph || null;
+    fill(reviewBox, shown);
+    if (reviewGraph) reviewGraph.marker(variation ? null : index);
+  }
+
+  // A turning point's line played out on the board: the position before the mistake, then the
+  // mistake and the engine's line after it as a variation to step through.
+  async function playLine(m) {
+    if (!main || !m.line) return;
+    let data;
+    try {
+      data = await api('POST', '/api/analyse', { text: main.start + ' ' + main.moves.slice(0, m.ply) + m.line.replace(/ /g, ''), rules: main.rules });
+    } catch (e) { toast(errorText(e)); return; }
+    variation = { from: m.ply, data };
+    go(m.ply);
   }
 
   // A database value in the rule set's units: awari, the final seed difference over the board

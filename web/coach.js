@@ -37,16 +37,61 @@ const Coach = (() => {
     return e;
   }
 
+  // Tries of a request the server answers "busy" (every engine taken) or "too many" (this
+  // address's analyses all running or waiting), with pauses that double from half a second.
+  const RETRIES = 5;
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  // `attempt()` (a request) until it is not refused as busy: 503 `busy` (every engine taken) or
+  // 429 (this address's analyses all running or waiting), with pauses that double from half a
+  // second; other refusals and the last busy one are thrown.
+  async function patient(attempt) {
+    let pause = 500;
+    for (let tries = 0; ; tries++) {
+      try {
+        return await attempt();
+      } catch (e) {
+        const busy = (e.status === 503 && e.code === 'busy') || e.status === 429;
+        if (!busy || tries >= RETRIES) throw e;
+        await sleep(Math.max(pause, e.retryAfter || 0));
+        pause *= 2;
+      }
+    }
+  }
+
+  // A coach request. A refusal becomes an Error with the server's code (`bad-position`, `busy`…)
+  // for the page's words in the reader's language; a busy engine is asked again a little later.
   async function post(path, body) {
     await load();
-    const r = await fetch(path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(Object.assign({ lang: language() }, body)),
+    return patient(async () => {
+      const r = await fetch(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(Object.assign({ lang: language() }, body)),
+      });
+      const data = await r.json().catch(() => ({}));
+      if (r.ok) return data;
+      const e = new Error((data.error && data.error.message) || ('HTTP ' + r.status));
+      e.code = (data.error && data.error.code) || 'http-' + r.status;
+      e.status = r.status;
+      e.retryAfter = 1000 * Number(r.headers.get('retry-after') || 0);
+      throw e;
     });
-    const data = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error((data.error && data.error.message) || ('HTTP ' + r.status));
-    return data;
+  }
+
+  // A count with its noun, singular or plural as the language says (`moves`, `plies`, `seeds`).
+  function count(noun, n) {
+    const one = n === 1 || (language() === 'fr' && n === 0);
+    return text(noun + (one ? '.one' : '.other'), { n });
+  }
+
+  // A forced result as every view says it: "South wins in 7 moves (13 plies)", a move being one
+  // player's sowing as the move list numbers them. `endIn`: plies to the end, positive when
+  // `side` (the side to move) wins.
+  function forced(endIn, side) {
+    const plies = Math.abs(endIn);
+    const winner = endIn > 0 ? side : (side === 'S' ? 'N' : 'S');
+    return text('score.wins', { side: text('side.' + winner), moves: count('moves', Math.ceil(plies / 2)), plies: count('plies', plies) });
   }
 
   // Every legal move of the position reached by `moves` from `position`, explained, best first;
@@ -94,21 +139,110 @@ const Coach = (() => {
       el('p', {}, el('strong', {}, text('coach.advice', { move: best.move }))), el('p', {}, best.text));
   }
 
-  // A game's review: each mistake with its words and a button that shows the position before it.
-  function reviewList(answer, show) {
-    const box = el('section', { class: 'coach-review', id: 'coach-review' }, el('h2', {}, text('coach.reviewTitle')));
-    const mistakes = answer.mistakes || [];
-    if (!mistakes.length) box.append(el('p', {}, text('coach.noMistakes')));
-    const list = el('ul', {});
-    for (const m of mistakes) {
-      list.append(el('li', { 'data-ply': String(m.ply) }, m.text, ' ',
-        el('button', { class: 'secondary', type: 'button', onclick: () => show(m) }, text('coach.show'))));
+  const SVG = 'http://www.w3.org/2000/svg';
+  function svg(tag, attrs) {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+    return e;
+  }
+
+  // Seeds either way the graph shows: the game's largest advantage, from 4 to 24 (more is a game
+  // decided, drawn at the edge).
+  const graphSeeds = (values) => Math.min(24, Math.max(4, Math.ceil(Math.max(0, ...values.map((v) => Math.abs(v))) / 100)));
+
+  // The evaluation over the game: South's value of each position (centiseeds), South above the
+  // middle line; the turning points ringed. A click anywhere goes to the nearest position;
+  // `marker(ply)` moves the line that shows where the board is.
+  function graph(answer, onPick) {
+    const values = answer.evaluation || [];
+    const W = 600, H = 160, pad = 8;
+    const n = Math.max(1, values.length - 1);
+    const x = (i) => pad + (W - 2 * pad) * i / n;
+    const scale = graphSeeds(values);
+    const y = (v) => H / 2 - (H / 2 - pad) * Math.max(-scale, Math.min(scale, v / 100)) / scale;
+    const box = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'review-graph', id: 'review-graph', role: 'img',
+      'aria-label': text('review.graph') });
+    box.append(svg('rect', { x: 0, y: 0, width: W, height: H, class: 'graph-bg' }));
+    box.append(svg('line', { x1: pad, y1: H / 2, x2: W - pad, y2: H / 2, class: 'graph-axis' }));
+    if (values.length) {
+      const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`);
+      box.append(svg('polygon', { points: `${x(0)},${H / 2} ${points.join(' ')} ${x(values.length - 1)},${H / 2}`, class: 'graph-area' }));
+      box.append(svg('polyline', { points: points.join(' '), class: 'graph-line' }));
     }
-    if (mistakes.length) box.append(list);
+    for (const ply of answer.turning || []) {
+      const dot = svg('circle', { cx: x(ply + 1), cy: y(values[ply + 1] || 0), r: 6, class: 'graph-turning', 'data-ply': ply });
+      dot.append(svg('title', {}));
+      dot.firstChild.textContent = (answer.mistakes.find((m) => m.ply === ply) || {}).label || '';
+      box.append(dot);
+    }
+    const cursor = svg('line', { x1: 0, y1: pad, x2: 0, y2: H - pad, class: 'graph-cursor', visibility: 'hidden' });
+    box.append(cursor);
+    box.addEventListener('click', (e) => {
+      const r = box.getBoundingClientRect();
+      const at = (e.clientX - r.left) / r.width * W;
+      onPick(Math.max(0, Math.min(values.length - 1, Math.round((at - pad) / (W - 2 * pad) * n))));
+    });
+    box.marker = (ply) => {
+      if (ply === null || ply === undefined || ply >= values.length) { cursor.setAttribute('visibility', 'hidden'); return; }
+      cursor.setAttribute('x1', x(ply));
+      cursor.setAttribute('x2', x(ply));
+      cursor.setAttribute('visibility', 'visible');
+    };
     return box;
   }
 
-  return { load, text, explain, review, explanationList, threatList, housesAtRisk, advice, reviewList };
+  // Seeds with one decimal as the language writes numbers.
+  function seeds(centi) {
+    const n = new Intl.NumberFormat(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(centi / 100);
+    return text('seeds.other', { n });
+  }
+
+  // A game's review: the graph, each player's accuracy, the turning points (each with the line
+  // that punishes it, to play out on the board) and every mistake with its words. `show(ply)`
+  // puts the board on a position; `playLine(m)` plays the mistake's line from the position
+  // before it.
+  function reviewList(answer, show, playLine) {
+    const box = el('section', { class: 'coach-review', id: 'coach-review' }, el('h2', {}, text('coach.reviewTitle')));
+    const mistakes = answer.mistakes || [];
+    if ((answer.evaluation || []).length > 1) {
+      const g = graph(answer, (ply) => show(ply));
+      box.append(el('figure', { class: 'review-figure' }, g, el('figcaption', { class: 'hint' }, text('review.graphCaption'))));
+      box.graph = g;
+    }
+    const accuracy = el('ul', { class: 'review-accuracy', id: 'review-accuracy' });
+    for (const side of ['S', 'N']) {
+      const a = answer.accuracy && answer.accuracy[side];
+      if (a === null || a === undefined) continue;
+      accuracy.append(el('li', { 'data-side': side }, text('review.accuracy', {
+        side: text('side.' + side), percent: a, loss: seeds(answer.averageLoss[side]) })));
+    }
+    box.append(accuracy);
+    if (!mistakes.length) box.append(el('p', {}, text('coach.noMistakes')));
+    const turning = mistakes.filter((m) => m.turning);
+    if (turning.length) {
+      box.append(el('h3', {}, text('review.turning')));
+      const list = el('ol', { class: 'review-turning', id: 'review-turning' });
+      for (const m of turning) {
+        list.append(el('li', { 'data-ply': String(m.ply) }, m.text, ' ',
+          el('span', { class: 'line' }, text('review.refutation', { line: m.line || '' })), ' ',
+          el('button', { class: 'secondary', type: 'button', onclick: () => show(m.ply) }, text('coach.show')), ' ',
+          el('button', { class: 'secondary play-line', type: 'button', onclick: () => playLine(m) }, text('review.playLine'))));
+      }
+      box.append(list);
+    }
+    if (mistakes.length) {
+      box.append(el('h3', {}, text('review.all')));
+      const list = el('ul', {});
+      for (const m of mistakes) {
+        list.append(el('li', { 'data-ply': String(m.ply) }, m.text, ' ',
+          el('button', { class: 'secondary', type: 'button', onclick: () => show(m.ply) }, text('coach.show'))));
+      }
+      box.append(list);
+    }
+    return box;
+  }
+
+  return { load, text, count, forced, patient, explain, review, explanationList, threatList, housesAtRisk, advice, reviewList };
 })();
 
 window.Coach = Coach;

@@ -159,10 +159,10 @@ async function gameAgainstComputer(browser) {
   // step on, and past the last move the game is shown again.
   await page.click('#moves span.ply[data-ply="1"]');
   await page.waitForSelector('#live', { state: 'visible' });
-  check((await page.textContent('#status')).includes('after move 1 of'), 'looking at move 1: ' + await page.textContent('#status'));
+  check(/after 1\. [A-F]$/.test(await page.textContent('#status')), 'looking at South\'s first move, named as the list numbers it: ' + await page.textContent('#status'));
   check(await page.getAttribute('g.house[data-house]', 'aria-label') !== null, 'houses labelled while looking back');
   await page.keyboard.press('ArrowRight');
-  check((await page.textContent('#status')).includes('after move 2 of'), 'the right arrow steps on');
+  check(/after 1\.\.\. [a-f]$/.test(await page.textContent('#status')), 'the right arrow steps on to North\'s first move');
   await page.click('#live');
   await page.waitForSelector('#live', { state: 'hidden' });
   check(/won|lost|Draw/.test(await page.textContent('#status')), 'back to the game');
@@ -684,7 +684,9 @@ async function pages(browser) {
           await page.waitForFunction(() => document.querySelector('#evaluation').dataset.for === '7-6-6-1-1-2-1-0-9-7-6-2-0-0-S');
           const rows = await page.$$eval('#evaluation tr', (trs) => trs.slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)));
           check(rows.length === 6, 'a value for each of the 6 legal moves: ' + JSON.stringify(rows));
-          check(rows.every((r) => /^[A-F]$/.test(r[0]) && r[2].startsWith(r[0])), 'each with its best line: ' + JSON.stringify(rows));
+          check(rows.every((r) => /^[A-F]$/.test(r[0]) && r[3].startsWith(r[0])), 'each with its best line: ' + JSON.stringify(rows));
+          // The loss against the best: none on the best row, a negative value on the others.
+          check(rows[0][2] === '' && rows.slice(1).every((r) => /^-\d/.test(r[2])), 'each with its loss: ' + JSON.stringify(rows));
           // Values in the page's way of writing numbers (a decimal comma but in English), and a
           // value that rounds to nothing without a sign.
           const decimal = lang === 'en' ? /^\D*\d+\.\d\D*$/ : /^\D*\d+,\d\D*$/;
@@ -792,7 +794,8 @@ async function colours(browser) {
 // English then Catalan), a review of a loaded game whose mistake is shown on the board, and the
 // coach's advice and marks on the game page against the computer.
 async function coach(browser) {
-  for (const [lang, words] of [['en', 'F sows 3 seeds and takes b and c: 5 seeds.'], ['ca', 'F sembra 3 llavors i captura b i c: 5 llavors.']]) {
+  for (const [lang, words] of [['en', 'F sows 3 seeds and takes b and c: 5 seeds.'], ['ca', 'F sembra 3 llavors i captura b i c: 5 llavors.'],
+    ['es', 'F siembra 3 semillas y captura b y c: 5 semillas.'], ['fr', 'F sème 3 graines et prend b et c : 5 graines.']]) {
     const { context, page } = await newPage(browser, { locale: lang });
     await page.goto(BASE + '/analysis');
     await page.fill('#analysis-text', '4-4-4-4-4-3-4-1-2-4-4-4-3-3-S');
@@ -801,6 +804,10 @@ async function coach(browser) {
     const f = await page.textContent('#coach-moves li[data-move="F"]');
     check(f.includes(words), `the coach says why F is good in ${lang}: ${f}`);
     check((await page.$$('#coach-moves li')).length === 6, 'words on each of the 6 legal moves');
+    // One truth: the coach's best move is the table's best.
+    const tableBest = await page.textContent('#evaluation tr.best td a');
+    const coachBest = await page.getAttribute('#coach-moves li', 'data-move');
+    check(tableBest === coachBest, `the table's best ${tableBest} is the coach's ${coachBest}`);
     await page.screenshot({ path: `${OUT}/coach-analysis-${lang}.png`, fullPage: true });
     check(!page.errors, 'no script errors');
     await context.close();
@@ -817,7 +824,7 @@ async function coach(browser) {
     await page.waitForSelector('#coach-review li[data-ply="0"]', { timeout: 15000 });
     const item = await page.textContent('#coach-review li[data-ply="0"]');
     check(item.startsWith('1. B gives away'), 'the review names the mistake: ' + item);
-    check(item.includes('leaves A within North'), 'and says why: ' + item);
+    check(item.includes('North plays') && item.includes('takes A'), 'and says why, by the reply: ' + item);
     await page.click('#coach-review li[data-ply="0"] button');
     await page.waitForFunction(() => document.getElementById('analysis-status').textContent.includes('1-4-4-4-4-4-4-4-4-4-4-1-3-3-S'));
     await page.screenshot({ path: OUT + '/coach-review.png', fullPage: true });
@@ -868,7 +875,87 @@ async function coach(browser) {
     check(!page.errors, 'no script errors');
     await context.close();
   }
-  console.log('coach: words on every move in two languages, a review shown on the board, advice and threat marks in a game');
+  console.log('coach: words on every move in four languages, a review shown on the board, advice and threat marks in a game');
+}
+
+// The review that teaches: the evaluation graph over a master game (first of
+// shared/data/master_games.suite, Wikimanqala, CC BY-SA 2.5: its first 40 plies), each player's
+// accuracy, the turning points with their lines; a click on the graph or a turning point goes to
+// the position, and "Play the line" plays the refutation out on the board. In four languages.
+const MASTER_GAME = 'FfBeBcDaAbCcDbAcCaDcBeAbBcCdDfAeAfDbCdBc';
+
+async function reviewTeaches(browser) {
+  for (const lang of ['en', 'ca', 'es', 'fr']) {
+    const { context, page } = await newPage(browser, { locale: lang });
+    await page.goto(BASE + '/analysis');
+    await page.fill('#analysis-text', MASTER_GAME);
+    await page.click('#analysis-load');
+    await page.waitForSelector(`#analysis-moves .current[data-ply="${MASTER_GAME.length}"]`);
+    await page.click('#coach-review-button');
+    await page.waitForSelector('#review-graph', { timeout: 60000 });
+    const points = await page.$eval('#review-graph .graph-line', (l) => l.getAttribute('points').trim().split(/\s+/).length);
+    check(points === MASTER_GAME.length + 1, `one point a position: ${points}`);
+    const accuracy = await page.$$eval('#review-accuracy li', (lis) => lis.map((li) => li.textContent));
+    check(accuracy.length === 2 && accuracy.every((a) => /\d+\s?%/.test(a)), 'accuracy for each player: ' + accuracy);
+    const turning = await page.$$('#review-turning li');
+    check(turning.length >= 1 && turning.length <= 5, `1 to 5 turning points: ${turning.length}`);
+    const rings = await page.$$('#review-graph .graph-turning');
+    check(rings.length === turning.length, 'each turning point ringed on the graph');
+    await page.screenshot({ path: `${OUT}/review-${lang}.png`, fullPage: true });
+    // A click on a ring goes to the position after that move.
+    const ply = Number(await rings[0].getAttribute('data-ply'));
+    await rings[0].click();
+    await page.waitForSelector(`#analysis-moves .current[data-ply="${ply + 1}"]`);
+    const cursor = await page.getAttribute('#review-graph .graph-cursor', 'visibility');
+    check(cursor === 'visible', 'the graph marks where the board is');
+    // The line played out: a variation from the position before the mistake.
+    await page.click('#review-turning li button.play-line');
+    await page.waitForSelector('#variation:not([hidden])');
+    const first = Number(await page.getAttribute('#review-turning li', 'data-ply'));
+    await page.waitForFunction((n) => document.querySelector('#evaluation').dataset.for && document.querySelectorAll('#variation-moves .ply').length > 0, first);
+    check(!page.errors, 'no script errors');
+    await context.close();
+  }
+  console.log('review: graph, accuracy, turning points and their lines in four languages');
+}
+
+// The analysis board turns round (North at the bottom) and back; a coach error speaks the
+// reader's language; a busy engine is asked again until it answers.
+async function analysisBoard(browser) {
+  const { context, page } = await newPage(browser, { locale: 'fr' });
+  await page.goto(BASE + '/analysis');
+  await page.fill('#analysis-text', 'FfEa');
+  await page.click('#analysis-load');
+  await page.waitForSelector('#coach-moves li', { timeout: 15000 });
+  const bottom = () => page.$$eval('svg.board g.store-g', (gs) => gs[gs.length - 1].dataset.store);
+  check((await bottom()) === 'S', 'South at the bottom');
+  await page.click('#analysis-flip');
+  check((await bottom()) === 'N', 'flipped: North at the bottom');
+  await page.screenshot({ path: `${OUT}/analysis-flipped-fr.png`, fullPage: true });
+  await page.click('#analysis-flip');
+  check((await bottom()) === 'S', 'flipped back');
+  // The forced result reads in moves and plies, as the coach says it.
+  await page.fill('#analysis-text', '0-0-0-1-0-1-1-1-0-0-0-0-23-21-S');
+  await page.click('#analysis-load');
+  await page.waitForFunction(() => document.querySelector('#evaluation').dataset.for === '0-0-0-1-0-1-1-1-0-0-0-0-23-21-S');
+  const value = await page.textContent('#evaluation tr.best td.value');
+  check(value === 'Sud gagne en 1 coup (1 demi-coup)', 'a forced win in words: ' + value);
+  // Errors in French, by their code; "busy" twice, then an answer.
+  const errorIn = await page.evaluate(async () => {
+    try { await Coach.explain('9-9', '', 'abapa'); } catch (e) { return [e.code, errorText(e)]; }
+    return null;
+  });
+  check(errorIn && errorIn[0] === 'bad-position' && errorIn[1].startsWith('Ce n’est pas une position'), 'the error in French: ' + errorIn);
+  let busy = 2;
+  await page.route('**/api/coach/explain', (route) => {
+    if (busy-- > 0) return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"busy","message":"busy"}}' });
+    return route.continue();
+  });
+  const answered = await page.evaluate(async () => (await Coach.explain('4-4-4-4-4-3-4-1-2-4-4-4-3-3-S', '', 'abapa')).moves.length);
+  check(answered === 6 && busy < 0, `asked again after two busy answers: ${answered} moves`);
+  check(!page.errors, 'no script errors');
+  await context.close();
+  console.log('analysis board: flipped, forced results in words, coach errors translated, busy retried');
 }
 
 // The page is served under a strict policy (so the tests above run under it), and refuses to be
@@ -888,7 +975,7 @@ async function securityHeaders(browser) {
   let failed = false;
   // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
-  for (const test of [securityHeaders, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, colours, pages]) {
+  for (const test of [securityHeaders, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, reviewTeaches, analysisBoard, colours, pages]) {
     if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);

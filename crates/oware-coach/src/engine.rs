@@ -1,14 +1,22 @@
-//! The coach's only door to the engine: every legal move's score and line at a fixed depth, and the
-//! engine's way of reading a score. Fixed depth, one thread and a table cleared before each
-//! analysis make the coach's verdicts the same on every run and every machine.
+//! The one analysis of a position: every legal move's score and line, searched to one fixed depth
+//! on a cleared table with one thread, so that a position gets the same numbers on every run, in
+//! every view (the analysis table, the coach, the review, hints) and on every machine. The server
+//! runs it on its pooled engines and caches it; the terminal runs it through an [`Analyst`].
+
+use std::time::Duration;
 
 use oware_engine::{plies_to_end, Engine, EngineOptions, Limits, MoveScore};
 use oware_rules::{Game, Move};
 
-/// The engine depth the coach searches every move to when none is given: deep enough to see the
-/// tactics it explains, quick on any machine (a fixed depth, so that the words do not change from
-/// one run to the next).
-pub const DEFAULT_DEPTH: u32 = 12;
+/// The depth every move of a position is searched to, in plies: deep enough for the tactics the
+/// coach explains and for a strong table, quick enough for a review of a whole game (a typical
+/// middle-game position takes well under a tenth of a second in a release build).
+pub const DEPTH: u32 = 20;
+
+/// The transposition table of an analysis, in MiB: the part of the table in use grows with the
+/// search up to this size, and where it stops changes what the search finds, so every analysis
+/// uses the same.
+pub const HASH_MB: usize = 16;
 
 /// One legal move as the engine sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,22 +29,99 @@ pub struct MoveValue {
     pub line: Vec<Move>,
 }
 
-/// The engine's analysis, kept between positions (its table is cleared for each).
+/// The analysis of one position: every legal move, best first (ties in house order), and the depth
+/// every one of them was searched to.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Analysis {
+    /// Plies every move was searched to (less than asked only when the time cap ran out).
+    pub depth: u32,
+    /// Every legal move, best first; empty when the game is over.
+    pub values: Vec<MoveValue>,
+}
+
+impl Analysis {
+    /// The best move's value, if the game goes on.
+    pub fn best(&self) -> Option<&MoveValue> {
+        self.values.first()
+    }
+
+    /// The value of `mv`, if it is legal.
+    pub fn value_of(&self, mv: Move) -> Option<&MoveValue> {
+        self.values.iter().find(|v| v.mv == mv)
+    }
+
+    /// Centiseeds `mv` gives away against the best move (see [`loss`]).
+    pub fn loss_of(&self, mv: Move) -> Option<i32> {
+        Some(loss(self.best()?.score, self.value_of(mv)?.score))
+    }
+}
+
+/// Analyses the game's current position (its history since the last capture counts for
+/// repetitions) with `engine`: every move to `depth` plies, stopped early only by `cap`. The
+/// engine's table is cleared first, so that what earlier searches left in it does not change the
+/// numbers, and the search uses one thread whatever the engine is set to: more threads would
+/// share the table in an order that changes from run to run, and so would the numbers.
+pub fn analyse(engine: &mut Engine, game: &Game, depth: u32, cap: Option<Duration>) -> Analysis {
+    if game.is_over() {
+        return Analysis::default();
+    }
+    engine.new_game();
+    let threads = engine.options().threads;
+    engine.set_threads(1);
+    let found = engine.analyze(
+        game,
+        &Limits {
+            depth: Some(depth.max(1)),
+            movetime: cap,
+            ..Limits::default()
+        },
+    );
+    engine.set_threads(threads);
+    let mut values: Vec<MoveValue> = found
+        .moves
+        .into_iter()
+        .map(|MoveScore { mv, score, pv }| MoveValue {
+            mv,
+            score,
+            line: pv,
+        })
+        .collect();
+    values.sort_by_key(|v| (-v.score, v.mv));
+    Analysis {
+        depth: found.depth,
+        values,
+    }
+}
+
+/// An engine kept for [`analyse`] between positions, for the terminal.
 pub struct Analyst {
     engine: Engine,
     depth: u32,
+    cap: Option<Duration>,
 }
 
 impl Analyst {
-    /// An analyst searching every move to `depth` plies (at least 1).
+    /// An analyst searching every move to `depth` plies (at least 1), with a small table of its
+    /// own and no time cap.
     pub fn new(depth: u32) -> Analyst {
-        Analyst {
-            engine: Engine::new(EngineOptions {
-                hash_mb: 8,
+        Analyst::with_engine(
+            Engine::new(EngineOptions {
+                hash_mb: HASH_MB,
                 threads: 1,
                 ..EngineOptions::default()
             }),
+            depth,
+            None,
+        )
+    }
+
+    /// An analyst on a given engine (its endgame databases; its table should be [`HASH_MB`] for
+    /// the numbers of every other view), stopped at `cap` per position if it is given.
+    pub fn with_engine(engine: Engine, depth: u32, cap: Option<Duration>) -> Analyst {
+        Analyst {
+            engine,
             depth: depth.max(1),
+            cap,
         }
     }
 
@@ -45,45 +130,15 @@ impl Analyst {
         self.depth
     }
 
-    /// Every legal move of the game's current position, best first (ties in house order); empty
-    /// when the game is over. The game's history counts for repetitions.
-    pub fn values(&mut self, game: &Game) -> Vec<MoveValue> {
-        if game.is_over() {
-            return Vec::new();
-        }
-        self.engine.new_game();
-        let analysis = self.engine.analyze(game, &Limits::depth(self.depth));
-        let mut values: Vec<MoveValue> = analysis
-            .moves
-            .into_iter()
-            .map(|MoveScore { mv, score, pv }| MoveValue {
-                mv,
-                score,
-                line: pv,
-            })
-            .collect();
-        values.sort_by_key(|v| (-v.score, v.mv));
-        values
+    /// The analysis of the game's current position.
+    pub fn analysis(&mut self, game: &Game) -> Analysis {
+        analyse(&mut self.engine, game, self.depth, self.cap)
     }
-}
 
-/// The move a playing level (1..=10) chooses among `values`, with the engine's own rule for levels
-/// (noise on the scores, never a move lost by force while another is not).
-pub fn pick(level: u8, values: &[MoveValue], random: &mut u64) -> Option<Move> {
-    let scores: Vec<MoveScore> = values
-        .iter()
-        .map(|v| MoveScore {
-            mv: v.mv,
-            score: v.score,
-            pv: v.line.clone(),
-        })
-        .collect();
-    oware_engine::Level::new(level).pick(&scores, random)
-}
-
-/// The search depth of a playing level (`None`: as deep as time allows, full strength).
-pub fn level_depth(level: u8) -> Option<u32> {
-    oware_engine::Level::new(level).depth
+    /// Every legal move of the game's current position, best first; empty when the game is over.
+    pub fn values(&mut self, game: &Game) -> Vec<MoveValue> {
+        self.analysis(game).values
+    }
 }
 
 /// The plies to the end when `score` is a decided game: positive when the side to move wins.
@@ -91,15 +146,26 @@ pub fn decided_in(score: i32) -> Option<i32> {
     plies_to_end(score)
 }
 
-/// The seeds one score gives away against another, in centiseeds, never negative. A decided game
-/// counts as all 48 seeds, so that losing a won game weighs more than any seeds.
-pub fn loss(best: i32, played: i32) -> i32 {
-    let seeds = |s: i32| match decided_in(s) {
+/// The moves of a line of `plies` plies, as the move list numbers them: each player's sowing is a
+/// move, and a line of 13 plies that starts with the winner's move takes 7 of their moves.
+pub fn moves_in(plies: u32) -> u32 {
+    plies.div_ceil(2)
+}
+
+/// A score in centiseeds with a decided game counted as all 48 seeds, so that losing a won game
+/// weighs more than any seeds.
+pub fn seeds_value(score: i32) -> i32 {
+    match decided_in(score) {
         Some(p) if p > 0 => 4800,
         Some(_) => -4800,
-        None => s.clamp(-4800, 4800),
-    };
-    (seeds(best) - seeds(played)).max(0)
+        None => score.clamp(-4800, 4800),
+    }
+}
+
+/// The seeds one score gives away against another, in centiseeds, never negative (see
+/// [`seeds_value`]).
+pub fn loss(best: i32, played: i32) -> i32 {
+    (seeds_value(best) - seeds_value(played)).max(0)
 }
 
 #[cfg(test)]
@@ -111,22 +177,27 @@ mod tests {
     fn values_cover_every_legal_move_best_first_and_repeat() {
         let game = Game::new(RuleSet::Abapa);
         let mut analyst = Analyst::new(4);
-        let first = analyst.values(&game);
-        assert_eq!(first.len(), 6);
-        assert!(first.windows(2).all(|w| w[0].score >= w[1].score));
-        assert!(first.iter().all(|v| v.line.first() == Some(&v.mv)));
-        assert_eq!(analyst.values(&game), first);
+        let first = analyst.analysis(&game);
+        assert_eq!(first.depth, 4);
+        assert_eq!(first.values.len(), 6);
+        assert!(first.values.windows(2).all(|w| w[0].score >= w[1].score));
+        assert!(first.values.iter().all(|v| v.line.first() == Some(&v.mv)));
+        assert_eq!(analyst.analysis(&game), first);
+        let best = first.best().unwrap();
+        assert_eq!(first.loss_of(best.mv), Some(0));
     }
 
     #[test]
-    fn a_level_picks_among_the_values() {
+    fn a_deeper_search_between_two_analyses_changes_nothing() {
+        // The table is cleared for each analysis: what a deeper search left there does not leak.
         let game = Game::new(RuleSet::Abapa);
-        let values = Analyst::new(2).values(&game);
-        let mut random = 7;
-        let mv = pick(1, &values, &mut random).unwrap();
-        assert!(game.legal_moves().contains(mv));
-        assert_eq!(pick(10, &values, &mut random), Some(values[0].mv));
-        assert_eq!(pick(3, &[], &mut random), None);
+        let mut analyst = Analyst::new(6);
+        let first = analyst.analysis(&game);
+        let mut deeper = Analyst::new(12);
+        let engine = &mut deeper.engine;
+        engine.analyze(&game, &Limits::depth(12));
+        let again = analyse(engine, &game, 6, None);
+        assert_eq!(again, first);
     }
 
     #[test]
@@ -138,5 +209,12 @@ mod tests {
         assert_eq!(loss(win, -win), 9600);
         assert_eq!(decided_in(win), Some(3));
         assert_eq!(decided_in(120), None);
+    }
+
+    #[test]
+    fn moves_count_each_players_sowings() {
+        assert_eq!(moves_in(1), 1);
+        assert_eq!(moves_in(13), 7);
+        assert_eq!(moves_in(14), 7);
     }
 }

@@ -1,10 +1,10 @@
 //! Why a move is good or bad, in one or two sentences made from the detectors and the engine's score
 //! and line.
 
-use oware_rules::{EndReason, Game, GameEnd, Move, Side};
+use oware_rules::{Game, GameEnd, Move, Position, Side};
 
 use crate::detect::{self, Capture};
-use crate::engine::{decided_in, loss, Analyst, MoveValue};
+use crate::engine::{decided_in, loss, moves_in, Analysis, MoveValue};
 use crate::messages::{self as msg, Lang};
 
 /// Losses below this (centiseeds) make a move "nearly as good" as the best.
@@ -37,6 +37,20 @@ pub enum Fact {
     DoubleAttack {
         /// The opponent's houses attacked.
         targets: Vec<usize>,
+    },
+    /// After the move the mover threatens a capture they did not threaten before (a single
+    /// attack; two at once are a double attack).
+    Threatens {
+        /// The capture threatened.
+        capture: Capture,
+    },
+    /// The move brings one of the mover's houses to 12 seeds or more: a kroo, to lap the board
+    /// later.
+    BuildsKroo {
+        /// The house.
+        house: usize,
+        /// Seeds in it after the move.
+        seeds: u8,
     },
     /// The move adds to the opponent's kroo so that it takes less.
     Overloads {
@@ -85,6 +99,41 @@ pub enum Fact {
     },
     /// The move empties the mover's row: the opponent must feed it.
     ForcesFeeding,
+    /// After the move the mover's row holds neighbouring houses of two seeds or fewer that one
+    /// sowing of the opponent reaches: a capture of them all together (a "bomb") is near.
+    LeavesWeakRun {
+        /// The houses of the run, lowest first.
+        houses: Vec<usize>,
+    },
+    /// In an endgame, the waiting moves each side keeps in reserve after the move (moves whose
+    /// seeds stay on the mover's own row): the side with more can wait the other out.
+    Spares {
+        /// The mover's waiting moves.
+        mine: usize,
+        /// The opponent's waiting moves.
+        theirs: usize,
+    },
+    /// The engine's line after the move: its first capture, made `after` these moves (the move
+    /// first). For a bad move it is the refutation: what the opponent's best reply does.
+    LineCaptures {
+        /// The moves before the capture, the move explained first.
+        after: Vec<Move>,
+        /// The side that captures.
+        by: Side,
+        /// The capture.
+        capture: Capture,
+    },
+    /// The best move captures now, more than this move: the capture it passes up.
+    Misses {
+        /// The best move's capture.
+        capture: Capture,
+    },
+    /// A move that gives seeds away and captures nothing, where nothing nearer says why: what it
+    /// sows (the reason is in the engine's line, beyond what the coach looks at).
+    Sows {
+        /// Seeds the move sows.
+        sown: u8,
+    },
     /// Nothing of the above.
     Quiet {
         /// Seeds the move sows.
@@ -102,6 +151,8 @@ impl Fact {
                 | Fact::Captures { .. }
                 | Fact::GrandSlam { .. }
                 | Fact::DoubleAttack { .. }
+                | Fact::Threatens { .. }
+                | Fact::BuildsKroo { .. }
                 | Fact::Overloads { .. }
                 | Fact::MustFeed
         )
@@ -124,10 +175,13 @@ pub fn facts(game: &Game, mv: Move) -> Vec<Fact> {
     };
     let after = *after_game.position();
     let mut facts = Vec::new();
-    match outcome.end {
-        Some(end) if end.reason == EndReason::Repetition => facts.push(Fact::Repeats { end }),
-        Some(end) => facts.push(Fact::Ends { end }),
-        None => {}
+    let repeat = detect::repetitions_ahead(game.history_since_capture(), rules)
+        .into_iter()
+        .find(|r| r.mv == mv);
+    match (repeat, outcome.end) {
+        (Some(r), _) => facts.push(Fact::Repeats { end: r.end }),
+        (None, Some(end)) => facts.push(Fact::Ends { end }),
+        (None, None) => {}
     }
     if let Some(capture) = detect::capture_by(&pos, rules, mv) {
         facts.push(if capture.grand_slam {
@@ -142,6 +196,21 @@ pub fn facts(game: &Game, mv: Move) -> Vec<Fact> {
     if let Some(da) = detect::double_attack(&after, rules) {
         facts.push(Fact::DoubleAttack {
             targets: da.targets,
+        });
+    } else {
+        let before = detect::most_seeds(&detect::threats(&pos, rules, mover));
+        let threats = detect::threats(&after, rules, mover);
+        if let Some(capture) = threats.into_iter().find(|c| c.seeds > before.max(1)) {
+            facts.push(Fact::Threatens { capture });
+        }
+    }
+    let first = mover.first_house();
+    if let Some(house) = (first..first + 6).find(|&h| {
+        h != mv.house() && pos.house(h) < detect::KROO_SEEDS && after.house(h) >= detect::KROO_SEEDS
+    }) {
+        facts.push(Fact::BuildsKroo {
+            house,
+            seeds: after.house(house),
         });
     }
     for kroo in detect::kroos(&pos, rules) {
@@ -197,14 +266,34 @@ pub fn facts(game: &Game, mv: Move) -> Vec<Fact> {
             });
         }
     }
+    if let Some(houses) = new_weak_run(&pos, &after, mover) {
+        facts.push(Fact::LeavesWeakRun { houses });
+    }
+    let tempo = detect::tempo(&pos, rules)
+        .into_iter()
+        .find(|t| t.mv == mv)
+        .expect("the move is legal");
     let replies_before = pos.with_side_to_move(opponent).legal_moves(rules).len();
-    if replies.len() <= 2 && replies.len() < replies_before {
+    if tempo.replies <= 2 && tempo.replies < replies_before {
         facts.push(Fact::Squeeze {
-            replies: replies.len(),
+            replies: tempo.replies,
         });
     }
-    if after.row_seeds(mover) == 0 {
+    if tempo.forces_feeding {
         facts.push(Fact::ForcesFeeding);
+    }
+    if facts.is_empty() {
+        // A quiet move in an endgame is about waiting moves: who runs out first must give seeds.
+        let (mine, theirs) = (
+            detect::spare_moves(&after, mover),
+            detect::spare_moves(&after, opponent),
+        );
+        if u32::from(after.row_seeds(Side::South)) + u32::from(after.row_seeds(Side::North))
+            <= ENDGAME_SEEDS
+            && mine != theirs
+        {
+            facts.push(Fact::Spares { mine, theirs });
+        }
     }
     if facts.is_empty() {
         facts.push(Fact::Quiet {
@@ -212,6 +301,58 @@ pub fn facts(game: &Game, mv: Move) -> Vec<Fact> {
         });
     }
     facts
+}
+
+/// Seeds on the board from which waiting moves decide the game more than captures do.
+const ENDGAME_SEEDS: u32 = 16;
+
+/// A run of weak neighbouring houses of `mover` that the move makes (it was not there before)
+/// and that a sowing of the opponent reaches.
+fn new_weak_run(before: &Position, after: &Position, mover: Side) -> Option<Vec<usize>> {
+    let old = detect::weak_runs(before, mover);
+    let reached: Vec<usize> = detect::exposed_houses(after, mover)
+        .into_iter()
+        .filter(|e| !e.reached_by.is_empty())
+        .map(|e| e.house)
+        .collect();
+    detect::weak_runs(after, mover)
+        .into_iter()
+        .filter(|run| {
+            !old.iter()
+                .any(|o| o.start() <= run.start() && run.end() <= o.end())
+        })
+        .find(|run| run.clone().any(|h| reached.contains(&h)))
+        .map(|run| run.collect())
+}
+
+/// Plies of the engine's line the coach reads for a capture that explains a move; further when
+/// nothing nearer does.
+const LOOK_AHEAD: usize = 3;
+const LOOK_FURTHER: usize = 7;
+
+/// The first capture in the engine's line after the move (the move's own capture is a fact of its
+/// own), within `look_ahead` plies.
+fn line_capture(game: &Game, line: &[Move], look_ahead: usize) -> Option<Fact> {
+    let rules = game.rules();
+    let mut pos = *game.position();
+    for (i, &m) in line.iter().enumerate().take(look_ahead + 1) {
+        if pos.check_move(m, rules).is_some() {
+            return None;
+        }
+        if i > 0 {
+            if let Some(capture) =
+                detect::capture_by(&pos, rules, m).filter(|c| c.seeds > 0 && !c.grand_slam)
+            {
+                return Some(Fact::LineCaptures {
+                    after: line[..i].to_vec(),
+                    by: pos.side_to_move(),
+                    capture,
+                });
+            }
+        }
+        pos = pos.play_unchecked(m, rules).position;
+    }
+    None
 }
 
 /// The engine's judgement of a move.
@@ -243,8 +384,8 @@ pub struct Explanation {
 }
 
 /// The explanation of `mv` with the engine's `values` of the position (from
-/// [`Analyst::values`]; an empty slice gives an explanation without a verdict). `None` when the
-/// move is not legal.
+/// [`crate::engine::analyse`]; an empty slice gives an explanation without a verdict). `None` when
+/// the move is not legal.
 pub fn explain(game: &Game, mv: Move, values: &[MoveValue]) -> Option<Explanation> {
     game.check_move(mv).ok()?;
     let verdict = values.first().and_then(|best| {
@@ -257,46 +398,125 @@ pub fn explain(game: &Game, mv: Move, values: &[MoveValue]) -> Option<Explanatio
             line: played.line.clone(),
         })
     });
+    let mover = game.position().side_to_move();
+    let mut facts = facts(game, mv);
+    if let Some(v) = &verdict {
+        let bad = v.loss >= CLOSE;
+        let pos = game.position();
+        let taken = |m: Move| {
+            detect::capture_by(pos, game.rules(), m).filter(|c| c.seeds > 0 && !c.grand_slam)
+        };
+        let own = taken(mv).map_or(0, |c| c.seeds);
+        let misses = taken(v.best)
+            .filter(|c| bad && c.seeds > own)
+            .map(|capture| Fact::Misses { capture });
+        // A bad move is explained by the opponent's reply, a good one by what its line wins: the
+        // line's first capture, if the right side makes it. When nothing else says why a bad
+        // move is bad, the coach reads further down the line.
+        let wanted = if bad { mover.opponent() } else { mover };
+        let said = misses.is_some()
+            || facts.iter().any(|f| {
+                matches!(
+                    f,
+                    Fact::LeavesThreat { .. }
+                        | Fact::LeavesDoubleAttack { .. }
+                        | Fact::KrooOverloaded { .. }
+                        | Fact::LeavesWeakRun { .. }
+                )
+            });
+        let look_ahead = if bad && !said {
+            LOOK_FURTHER
+        } else {
+            LOOK_AHEAD
+        };
+        let found = line_capture(game, &v.line, look_ahead)
+            .filter(|f| matches!(f, Fact::LineCaptures { by, .. } if *by == wanted));
+        if let Some(Fact::LineCaptures { after, by, capture }) = found {
+            // The reply itself is what the threat it leaves said: say it once.
+            facts.retain(|f| {
+                !matches!(f, Fact::LeavesThreat { capture: c } if bad && after.len() == 1 && c.mv == capture.mv)
+                    && !matches!(f, Fact::Quiet { .. } | Fact::Spares { .. })
+            });
+            let fact = Fact::LineCaptures { after, by, capture };
+            if bad {
+                facts.insert(0, fact);
+            } else {
+                facts.push(fact);
+            }
+        }
+        if let Some(misses) = misses {
+            facts.retain(|f| !matches!(f, Fact::Quiet { .. } | Fact::Spares { .. }));
+            facts.push(misses);
+        }
+        if bad {
+            // "Leaves nothing to take" would make a bad move sound harmless.
+            for f in &mut facts {
+                if let Fact::Quiet { sown } = *f {
+                    *f = Fact::Sows { sown };
+                }
+            }
+        }
+    }
     Some(Explanation {
         mv,
-        mover: game.position().side_to_move(),
-        facts: facts(game, mv),
+        mover,
+        facts,
         verdict,
     })
 }
 
-/// Every legal move explained, the engine's best first.
-pub fn explain_all(game: &Game, analyst: &mut Analyst) -> Vec<Explanation> {
-    let values = analyst.values(game);
-    values
+/// Every legal move explained with the position's analysis, the engine's best first.
+pub fn explain_all(game: &Game, analysis: &Analysis) -> Vec<Explanation> {
+    analysis
+        .values
         .iter()
-        .filter_map(|v| explain(game, v.mv, &values))
+        .filter_map(|v| explain(game, v.mv, &analysis.values))
         .collect()
 }
 
 impl Explanation {
-    /// The facts that make the first sentence: what the move does and what it allows or prevents,
-    /// at most two.
+    /// The facts that make the first sentences: for a move that gives seeds away, the opponent's
+    /// reply first; then what the move does and what it allows or prevents, at most two more.
     pub fn main_facts(&self) -> Vec<&Fact> {
-        let action = self.facts.iter().find(|f| f.is_action());
-        let consequence = self.facts.iter().find(|f| !f.is_action());
-        let mut chosen: Vec<&Fact> = action.into_iter().chain(consequence).collect();
+        // What a bad move allows, or the capture it passes up, says why it is bad.
+        let reasons: Vec<&Fact> = self
+            .facts
+            .iter()
+            .filter(|f| {
+                matches!(f, Fact::LineCaptures { by, .. } if *by != self.mover)
+                    || matches!(f, Fact::Misses { .. })
+            })
+            .collect();
+        let rest = || self.facts.iter().filter(|f| !reasons.contains(f));
+        let action = rest().find(|f| f.is_action());
+        let consequence = rest()
+            .find(|f| !f.is_action())
+            .filter(|_| reasons.is_empty());
+        let mut chosen: Vec<&Fact> = action
+            .into_iter()
+            .chain(reasons.iter().copied())
+            .chain(consequence)
+            .collect();
         if chosen.len() < 2 {
-            let more = self.facts.iter().find(|f| !chosen.contains(f));
+            let more = rest().find(|f| !chosen.contains(f));
             chosen.extend(more);
         }
         chosen
     }
 
     /// The first fact that speaks for the move: what it does, or a threat it parries, or the
-    /// moves it takes from the opponent.
+    /// moves it takes from the opponent, or what its line wins.
     pub fn best_point(&self) -> Option<&Fact> {
         self.facts.iter().find(|f| {
             f.is_action() && !matches!(f, Fact::GrandSlam { .. })
                 || matches!(
                     f,
-                    Fact::Parries { .. } | Fact::Squeeze { .. } | Fact::ForcesFeeding
+                    Fact::Parries { .. }
+                        | Fact::Squeeze { .. }
+                        | Fact::ForcesFeeding
+                        | Fact::Spares { .. }
                 )
+                || matches!(f, Fact::LineCaptures { by, .. } if *by == self.mover)
         })
     }
 
@@ -318,7 +538,7 @@ impl Explanation {
     pub fn render(&self, lang: Lang) -> String {
         let facts = self.render_facts(lang);
         match &self.verdict {
-            Some(v) => format!("{facts} {}", render_verdict(v, self.mv, lang)),
+            Some(v) => format!("{facts} {}", render_verdict(v, self.mv, self.mover, lang)),
             None => facts,
         }
     }
@@ -351,13 +571,23 @@ pub fn rule_note(game: &Game, lang: Lang) -> Option<String> {
     ))
 }
 
-/// A score as the coach says it: `+1.5` in seeds, or a win or loss in so many plies.
-pub fn render_score(score: i32, lang: Lang) -> String {
+/// A score as the coach says it, for `mover`: `+1.5` in seeds, or who wins in how many moves
+/// (each player's sowing is a move, as the move list numbers them) and plies: "South wins in 7
+/// moves (13 plies)".
+pub fn render_score(score: i32, mover: Side, lang: Lang) -> String {
     match decided_in(score) {
         Some(p) => {
-            let plies = msg::count(lang, "plies", p.unsigned_abs());
-            let key = if p > 0 { "score.win" } else { "score.loss" };
-            msg::format(lang, key, &[("plies", &plies)])
+            let plies = p.unsigned_abs();
+            let winner = if p > 0 { mover } else { mover.opponent() };
+            msg::format(
+                lang,
+                "score.wins",
+                &[
+                    ("side", msg::side(lang, winner)),
+                    ("moves", &msg::count(lang, "moves", moves_in(plies))),
+                    ("plies", &msg::count(lang, "plies", plies)),
+                ],
+            )
         }
         None => {
             // Rounded to tenths first, so that a score that rounds to nothing reads `0.0`, not
@@ -371,6 +601,20 @@ pub fn render_score(score: i32, lang: Lang) -> String {
             let (whole, tenth) = (tenths.unsigned_abs() / 10, tenths.unsigned_abs() % 10);
             format!("{sign}{whole}{}{tenth}", msg::raw(lang, "decimal"))
         }
+    }
+}
+
+/// A score for a sentence that names no side: who wins and when, or the seeds and whose they are.
+pub fn render_outlook(score: i32, mover: Side, lang: Lang) -> String {
+    let value = render_score(score, mover, lang);
+    if decided_in(score).is_some() {
+        value
+    } else {
+        msg::format(
+            lang,
+            "score.for",
+            &[("score", &value), ("side", msg::side(lang, mover))],
+        )
     }
 }
 
@@ -434,6 +678,16 @@ fn render_fact(fact: &Fact, mv: Move, mover: Side, lang: Lang) -> String {
                 ("move", &letter),
                 ("houses", &msg::houses(lang, targets)),
                 ("opponent", opponent),
+            ],
+        ),
+        Fact::Threatens { capture } => args_capture("fact.threatens", capture, opponent),
+        Fact::BuildsKroo { house, seeds: n } => msg::format(
+            lang,
+            "fact.buildsKroo",
+            &[
+                ("move", &letter),
+                ("house", &msg::houses(lang, &[*house])),
+                ("seeds", &seeds(*n)),
             ],
         ),
         Fact::Overloads {
@@ -512,6 +766,45 @@ fn render_fact(fact: &Fact, mv: Move, mover: Side, lang: Lang) -> String {
                 ("opponent", opponent),
             ],
         ),
+        Fact::LeavesWeakRun { houses } => msg::format(
+            lang,
+            "fact.leavesWeakRun",
+            &[
+                ("move", &letter),
+                ("houses", &msg::houses(lang, houses)),
+                ("opponent", opponent),
+            ],
+        ),
+        Fact::Spares { mine, theirs } => msg::format(
+            lang,
+            "fact.spares",
+            &[
+                ("move", &letter),
+                ("mine", &msg::count(lang, "waiting", *mine as u32)),
+                ("theirs", &msg::count(lang, "waiting", *theirs as u32)),
+                ("opponent", opponent),
+            ],
+        ),
+        Fact::LineCaptures { after, by, capture } => {
+            let line = render_line(after, lang);
+            msg::format(
+                lang,
+                "fact.lineCaptures",
+                &[
+                    ("line", &line),
+                    ("side", msg::side(lang, *by)),
+                    ("reply", &capture.mv.letter().to_string()),
+                    ("houses", &msg::houses(lang, &capture.houses)),
+                    ("seeds", &seeds(capture.seeds)),
+                ],
+            )
+        }
+        Fact::Misses { capture } => args_capture("fact.misses", capture, opponent),
+        Fact::Sows { sown } => msg::format(
+            lang,
+            "fact.sows",
+            &[("move", &letter), ("sown", &seeds(*sown))],
+        ),
         Fact::Quiet { sown } => msg::format(
             lang,
             "fact.quiet",
@@ -520,11 +813,11 @@ fn render_fact(fact: &Fact, mv: Move, mover: Side, lang: Lang) -> String {
     }
 }
 
-fn render_verdict(v: &Verdict, mv: Move, lang: Lang) -> String {
-    let score = render_score(v.score, lang);
+fn render_verdict(v: &Verdict, mv: Move, mover: Side, lang: Lang) -> String {
+    let score = render_score(v.score, mover, lang);
     let line = render_line(&v.line, lang);
     let best = v.best.letter().to_string();
-    let best_score = render_score(v.best_score, lang);
+    let best_score = render_score(v.best_score, mover, lang);
     let decided = decided_in(v.score).is_some() || decided_in(v.best_score).is_some();
     if v.best == mv || v.score == v.best_score {
         msg::format(lang, "verdict.best", &[("score", &score), ("line", &line)])
@@ -533,9 +826,10 @@ fn render_verdict(v: &Verdict, mv: Move, lang: Lang) -> String {
             lang,
             "verdict.decided",
             &[
+                ("move", &mv.letter().to_string()),
                 ("best", &best),
-                ("bestScore", &best_score),
-                ("score", &score),
+                ("bestScore", &render_outlook(v.best_score, mover, lang)),
+                ("score", &render_outlook(v.score, mover, lang)),
                 ("line", &line),
             ],
         )
@@ -554,9 +848,8 @@ fn render_verdict(v: &Verdict, mv: Move, lang: Lang) -> String {
             lang,
             "verdict.worse",
             &[
-                ("loss", &msg::seeds_amount(lang, v.loss)),
+                ("loss", &msg::seeds_about(lang, v.loss)),
                 ("best", &best),
-                ("bestScore", &best_score),
                 ("line", &line),
             ],
         )
@@ -566,6 +859,7 @@ fn render_verdict(v: &Verdict, mv: Move, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Analyst;
     use oware_rules::{Position, RuleSet};
 
     fn game(position: &str) -> Game {
@@ -646,10 +940,10 @@ mod tests {
     #[test]
     fn of_two_lost_moves_the_slower_loss_is_the_best() {
         let g = game("0-0-0-0-4-2-1-1-0-0-0-0-20-20-S");
-        let all = explain_all(&g, &mut Analyst::new(6));
+        let all = explain_all(&g, &Analyst::new(6).analysis(&g));
         let worse = all[1].render(Lang::En);
         assert!(!worse.contains("The engine's choice"), "{worse}");
-        assert!(worse.contains(" is better ("), "{worse}");
+        assert!(worse.contains("With F, North wins in"), "{worse}");
     }
 
     #[test]
@@ -713,8 +1007,7 @@ mod tests {
     #[test]
     fn verdicts_name_the_better_move() {
         let g = game("4-4-4-4-4-3-4-1-2-4-4-4-3-3-S");
-        let mut analyst = Analyst::new(4);
-        let all = explain_all(&g, &mut analyst);
+        let all = explain_all(&g, &Analyst::new(4).analysis(&g));
         assert_eq!(all.len(), 6);
         assert_eq!(all[0].mv, mv("F"));
         let first = all[0].render(Lang::En);
@@ -732,16 +1025,58 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_move_is_explained_by_the_reply_or_the_capture_it_passes_up() {
+        // The seeds' example: F takes b and c; E takes them too but North's f then takes E; C, B
+        // and A take nothing and pass F's capture up.
+        let g = game("4-4-4-4-4-3-4-1-2-4-4-4-3-3-S");
+        let all = explain_all(&g, &Analyst::new(12).analysis(&g));
+        let said = |m: &str| all.iter().find(|e| e.mv == mv(m)).unwrap().render(Lang::En);
+        assert!(said("F").starts_with("F sows 3 seeds and takes b and c: 5 seeds."));
+        let e = said("E");
+        assert!(e.contains(", North plays f and takes E: "), "{e}");
+        for m in ["C", "B", "A"] {
+            let text = said(m);
+            assert!(
+                text.starts_with(&format!("{m} passes up F, which takes b and c: 5 seeds.")),
+                "{text}"
+            );
+            assert!(!text.contains("leaves nothing to take"), "{text}");
+            assert!(text.contains("gives away about"), "{text}");
+        }
+        let fr = all
+            .iter()
+            .find(|e| e.mv == mv("C"))
+            .unwrap()
+            .render(Lang::Fr);
+        assert!(
+            fr.starts_with("C laisse passer F, qui prend b et c : 5 graines."),
+            "{fr}"
+        );
+    }
+
+    #[test]
     fn scores_and_lines_in_words() {
-        assert_eq!(render_score(150, Lang::En), "+1.5");
-        assert_eq!(render_score(-250, Lang::Fr), "-2,5");
-        assert_eq!(render_score(-4, Lang::En), "0.0");
-        assert_eq!(render_score(0, Lang::Ca), "0,0");
-        assert_eq!(render_score(-5, Lang::En), "-0.1");
-        assert_eq!(render_score(1234, Lang::En), "+12.3");
-        let win = oware_engine::WIN - 3;
-        assert_eq!(render_score(win, Lang::En), "a win in 3 plies");
-        assert_eq!(render_score(-win, Lang::Es), "derrota en 3 medias jugadas");
+        let s = Side::South;
+        assert_eq!(render_score(150, s, Lang::En), "+1.5");
+        assert_eq!(render_score(-250, s, Lang::Fr), "-2,5");
+        assert_eq!(render_score(-4, s, Lang::En), "0.0");
+        assert_eq!(render_score(0, s, Lang::Ca), "0,0");
+        assert_eq!(render_score(-5, s, Lang::En), "-0.1");
+        assert_eq!(render_score(1234, s, Lang::En), "+12.3");
+        let win = oware_engine::WIN - 13;
+        assert_eq!(
+            render_score(win, s, Lang::En),
+            "South wins in 7 moves (13 plies)"
+        );
+        assert_eq!(
+            render_score(-(oware_engine::WIN - 14), s, Lang::Es),
+            "Norte gana en 7 jugadas (14 medias jugadas)"
+        );
+        assert_eq!(
+            render_score(oware_engine::WIN - 1, Side::North, Lang::Fr),
+            "Nord gagne en 1 coup (1 demi-coup)"
+        );
+        assert_eq!(render_outlook(150, s, Lang::Ca), "+1,5 per a Sud");
         assert_eq!(render_line(&[mv("F"), mv("b")], Lang::En), "F b");
         assert_eq!(render_line(&[], Lang::Ca), "el final de la partida");
     }

@@ -5,9 +5,10 @@ use oware_rules::{Game, Position, RuleSet, Side};
 use serde_json::{json, Value};
 
 use crate::detect::{self, Capture};
+use crate::engine::Analysis;
 use crate::explain::{render_line, Explanation, Fact};
 use crate::messages::{self as msg, Lang};
-use crate::review::Mistake;
+use crate::review::{Mark, Review};
 
 fn side_letter(side: Side) -> String {
     side.letter().to_string()
@@ -44,6 +45,9 @@ fn marks(e: &Explanation) -> (Vec<usize>, Vec<usize>) {
             Fact::Captures { capture } => gain.extend(&capture.houses),
             Fact::LeavesThreat { capture } => risk.extend(&capture.houses),
             Fact::LeavesDoubleAttack { targets, .. } => risk.extend(targets),
+            Fact::LineCaptures { by, capture, .. } if *by != e.mover && risk.is_empty() => {
+                risk.extend(&capture.houses)
+            }
             _ => {}
         }
     }
@@ -91,9 +95,20 @@ pub fn threats(pos: &Position, rules: RuleSet, lang: Lang) -> Value {
     Value::Array(list)
 }
 
-/// A game's review: each mistake with its words in `lang` and the better move, to replay on the board.
-pub fn review(game: &Game, mistakes: &[Mistake], lang: Lang) -> Value {
-    let list: Vec<Value> = mistakes
+/// How many turning points a review names at most.
+pub const TURNING_POINTS: usize = 5;
+
+/// A game's review: every move's loss and mark, South's value of every position (for the graph),
+/// each player's accuracy, and each mistake with its words in `lang`, its refutation line and the
+/// better move, to replay on the board; the turning points are the mistakes that gave away most.
+pub fn review(game: &Game, review: &Review, lang: Lang) -> Value {
+    let turning: Vec<usize> = review
+        .turning_points(TURNING_POINTS)
+        .iter()
+        .map(|m| m.ply)
+        .collect();
+    let list: Vec<Value> = review
+        .mistakes
         .iter()
         .map(|m| {
             json!({
@@ -103,15 +118,87 @@ pub fn review(game: &Game, mistakes: &[Mistake], lang: Lang) -> Value {
                 "move": m.played.mv.to_string(),
                 "better": m.better.mv.to_string(),
                 "loss": m.loss,
+                "mark": Mark::of(m.loss).map(Mark::symbol),
+                "line": m.played.verdict.as_ref().map(|v| render_line(&v.line, lang)),
+                "betterLine": m.better.verdict.as_ref().map(|v| render_line(&v.line, lang)),
+                "turning": turning.contains(&m.ply),
                 "text": m.render(lang),
             })
         })
         .collect();
-    json!({ "plies": game.ply_count(), "mistakes": list })
+    let per_side =
+        |f: &dyn Fn(Side) -> Option<i64>| json!({ "S": f(Side::South), "N": f(Side::North) });
+    json!({
+        "plies": game.ply_count(),
+        "moves": review.plies.iter().map(|p| json!({
+            "ply": p.ply,
+            "label": p.label,
+            "side": side_letter(p.mover),
+            "move": p.played.to_string(),
+            "best": p.best.to_string(),
+            "loss": p.loss,
+            "mark": Mark::of(p.loss).map(Mark::symbol),
+        })).collect::<Vec<_>>(),
+        "evaluation": review.evaluation,
+        "accuracy": per_side(&|s| review.accuracy(s).map(i64::from)),
+        "averageLoss": per_side(&|s| review.average_loss(s).map(i64::from)),
+        "turning": turning,
+        "mistakes": list,
+    })
 }
 
 /// The most moves a request may carry (longer than any real game).
 pub const MAX_REQUEST_MOVES: usize = 1000;
+
+/// What is wrong with a request, with a code the web app has words for in every language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestError {
+    /// The position does not parse.
+    BadPosition(String),
+    /// The rule set is neither abapa nor awari.
+    BadRules(String),
+    /// The language is none of ours.
+    BadLanguage(String),
+    /// More moves than any game has.
+    TooManyMoves,
+    /// A move is not a house letter.
+    BadMove(String),
+    /// A move cannot be played where it stands (its 1-based ply, the move, why).
+    IllegalMove(usize, String, String),
+    /// The player is neither `S` nor `N`.
+    BadPlayer(String),
+}
+
+impl RequestError {
+    /// The error's code (`bad-position`, `illegal-move`…), for the page's words.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RequestError::BadPosition(_) => "bad-position",
+            RequestError::BadRules(_) => "bad-rules",
+            RequestError::BadLanguage(_) => "bad-language",
+            RequestError::TooManyMoves => "too-many-moves",
+            RequestError::BadMove(_) => "bad-move",
+            RequestError::IllegalMove(..) => "illegal-move",
+            RequestError::BadPlayer(_) => "bad-player",
+        }
+    }
+}
+
+impl std::fmt::Display for RequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequestError::BadPosition(e) => write!(f, "bad position: {e}"),
+            RequestError::BadRules(e) | RequestError::BadLanguage(e) | RequestError::BadMove(e) => {
+                f.write_str(e)
+            }
+            RequestError::TooManyMoves => write!(f, "more than {MAX_REQUEST_MOVES} moves"),
+            RequestError::IllegalMove(ply, mv, why) => write!(f, "ply {ply} ({mv}): {why}"),
+            RequestError::BadPlayer(p) => write!(f, "player {p:?}: expected S or N"),
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
 
 /// A request from the web app: a start position (the usual start when absent), the moves played
 /// from it as letters, the rule set and the language. Everything arrives as text from outside and
@@ -130,66 +217,88 @@ pub struct Request {
 
 impl Request {
     /// The game the request describes and the language to answer in, or what is wrong with it.
-    pub fn game(&self) -> Result<(Game, Lang), String> {
+    pub fn game(&self) -> Result<(Game, Lang), RequestError> {
         let start = match self.position.as_deref().map(str::trim) {
             None | Some("") => Position::start(),
-            Some(text) => text.parse().map_err(|e| format!("bad position: {e}"))?,
+            Some(text) => text
+                .parse()
+                .map_err(|e| RequestError::BadPosition(format!("{e}")))?,
         };
         let rules = match self.rules.as_deref() {
             None | Some("") => RuleSet::default(),
-            Some(name) => name.parse().map_err(|e| format!("{e}"))?,
+            Some(name) => name
+                .parse()
+                .map_err(|e| RequestError::BadRules(format!("{e}")))?,
         };
         let lang = match self.lang.as_deref() {
             None | Some("") => Lang::default(),
-            Some(code) => code.parse().map_err(|e| format!("{e}"))?,
+            Some(code) => code
+                .parse()
+                .map_err(|e| RequestError::BadLanguage(format!("{e}")))?,
         };
         if self.moves.len() > MAX_REQUEST_MOVES * 2 {
-            return Err(format!("more than {MAX_REQUEST_MOVES} moves"));
+            return Err(RequestError::TooManyMoves);
         }
-        let moves = oware_rules::parse_move_letters(&self.moves).map_err(|e| e.to_string())?;
+        let moves = oware_rules::parse_move_letters(&self.moves)
+            .map_err(|e| RequestError::BadMove(e.to_string()))?;
         if moves.len() > MAX_REQUEST_MOVES {
-            return Err(format!("more than {MAX_REQUEST_MOVES} moves"));
+            return Err(RequestError::TooManyMoves);
         }
         let mut game = Game::from_position(start, rules);
         for (ply, &mv) in moves.iter().enumerate() {
             game.play(mv)
-                .map_err(|e| format!("ply {} ({mv}): {e}", ply + 1))?;
+                .map_err(|e| RequestError::IllegalMove(ply + 1, mv.to_string(), e.to_string()))?;
         }
         Ok((game, lang))
     }
 }
 
-/// The analysis board's answer: the position, its threats, and every legal move explained at
-/// `depth`.
-pub fn answer_explain(request: &Request, depth: u32) -> Result<Value, String> {
-    let (game, lang) = request.game()?;
-    let all = crate::explain_all(&game, &mut crate::Analyst::new(depth));
-    Ok(json!({
-        "position": game.position().to_string(),
-        "lang": lang.code(),
-        "threats": threats(game.position(), game.rules(), lang),
-        "rule": crate::explain::rule_note(&game, lang),
-        "moves": explanations(&all, lang),
-    }))
+/// The player a review is asked for: `S`, `N`, or both when absent or empty.
+pub fn parse_player(player: Option<&str>) -> Result<Option<Side>, RequestError> {
+    match player.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some("S" | "s") => Ok(Some(Side::South)),
+        Some("N" | "n") => Ok(Some(Side::North)),
+        Some(other) => Err(RequestError::BadPlayer(other.to_string())),
+    }
 }
 
-/// The review page's answer: the mistakes of `player` (`S`, `N`, or both when absent) that give
-/// away `threshold` centiseeds or more, searched at `depth`.
+/// The coach's answer for a position: its threats, the feeding rule's note, and every legal move
+/// explained with the position's `analysis` (the one the analysis table shows).
+pub fn explain_answer(game: &Game, lang: Lang, analysis: &Analysis) -> Value {
+    let all = crate::explain_all(game, analysis);
+    json!({
+        "position": game.position().to_string(),
+        "lang": lang.code(),
+        "depth": analysis.depth,
+        "threats": threats(game.position(), game.rules(), lang),
+        "rule": crate::explain::rule_note(game, lang),
+        "moves": explanations(&all, lang),
+    })
+}
+
+/// [`explain_answer`] for a request, with `analyse` giving the analysis of a position.
+pub fn answer_explain(
+    request: &Request,
+    analyse: &mut dyn FnMut(&Game) -> Analysis,
+) -> Result<Value, RequestError> {
+    let (game, lang) = request.game()?;
+    let analysis = analyse(&game);
+    Ok(explain_answer(&game, lang, &analysis))
+}
+
+/// The review page's answer for a request: the game of `player` (`S`, `N`, or both when absent)
+/// reviewed with `analyse`, mistakes from `threshold` centiseeds.
 pub fn answer_review(
     request: &Request,
     player: Option<&str>,
-    depth: u32,
+    analyse: &mut dyn FnMut(&Game) -> Analysis,
     threshold: i32,
-) -> Result<Value, String> {
+) -> Result<Value, RequestError> {
     let (game, lang) = request.game()?;
-    let player = match player.map(str::trim) {
-        None | Some("") => None,
-        Some("S" | "s") => Some(Side::South),
-        Some("N" | "n") => Some(Side::North),
-        Some(other) => return Err(format!("player {other:?}: expected S or N")),
-    };
-    let mistakes = crate::review(&game, player, &mut crate::Analyst::new(depth), threshold);
-    Ok(review(&game, &mistakes, lang))
+    let player = parse_player(player)?;
+    let reviewed = crate::review(&game, player, analyse, threshold);
+    Ok(review(&game, &reviewed, lang))
 }
 
 #[cfg(test)]
@@ -197,11 +306,16 @@ mod tests {
     use super::*;
     use crate::{explain_all, Analyst};
 
+    fn analyst(depth: u32) -> impl FnMut(&Game) -> Analysis {
+        let mut analyst = Analyst::new(depth);
+        move |game| analyst.analysis(game)
+    }
+
     #[test]
     fn explanations_carry_words_scores_and_marks() {
         let pos: Position = "4-4-4-4-4-3-4-1-2-4-4-4-3-3-S".parse().unwrap();
         let game = Game::from_position(pos, RuleSet::Abapa);
-        let all = explain_all(&game, &mut Analyst::new(3));
+        let all = explain_all(&game, &Analyst::new(3).analysis(&game));
         let value = explanations(&all, Lang::Fr);
         let list = value.as_array().unwrap();
         assert_eq!(list.len(), 6);
@@ -224,7 +338,7 @@ mod tests {
         };
         let (game, lang) = ok.game().unwrap();
         assert_eq!((game.ply_count(), lang), (4, Lang::Ca));
-        let bad = |r: Request| r.game().unwrap_err();
+        let bad = |r: Request| r.game().unwrap_err().to_string();
         assert!(bad(Request {
             position: Some("4-4-4".into()),
             ..Request::default()
@@ -265,7 +379,7 @@ mod tests {
             lang: Some("es".into()),
             ..Request::default()
         };
-        let answer = answer_review(&request, Some("S"), 3, 100).unwrap();
+        let answer = answer_review(&request, Some("S"), &mut analyst(3), 100).unwrap();
         assert_eq!(answer["plies"], 2);
         let mistakes = answer["mistakes"].as_array().unwrap();
         assert_eq!(mistakes.len(), 1);
@@ -274,8 +388,11 @@ mod tests {
             .as_str()
             .unwrap()
             .starts_with("1. B pierde"));
-        assert!(answer_review(&request, Some("W"), 3, 100).is_err());
-        let answer = answer_explain(&request, 3).unwrap();
+        assert_eq!(answer["evaluation"].as_array().unwrap().len(), 3);
+        assert_eq!(answer["moves"].as_array().unwrap().len(), 2);
+        assert!(answer_review(&request, Some("W"), &mut analyst(3), 100).is_err());
+        let answer = answer_explain(&request, &mut analyst(3)).unwrap();
+        assert_eq!(answer["depth"], 3);
         assert_eq!(answer["lang"], "es");
         assert_eq!(answer["position"], "0-0-5-5-5-5-4-4-0-5-5-2-3-5-S");
         assert!(!answer["moves"].as_array().unwrap().is_empty());

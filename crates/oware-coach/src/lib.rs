@@ -6,12 +6,14 @@
 //!   the feeding rules, tempo, weak neighbouring houses (a "bomb"), repetitions ahead.
 //! - [`explain`](mod@explain): the facts about a move and the engine's verdict, in one or two
 //!   sentences.
-//! - [`review`](mod@review): a game's mistakes over a threshold of seeds, with the better move.
+//! - [`review`](mod@review): a game reviewed: every move's loss, the evaluation over the game,
+//!   accuracy, and the mistakes over a threshold of seeds, with why and the better move.
 //! - [`oversight`]: the weak levels' human mistakes ([`HumanMistakes`]: a double attack, a threat on
 //!   a house of one or two seeds, the opponent's kroo overlooked), for the engine's player.
 //! - [`messages`]: the words, from the catalogue the web app shares (`web/coach-messages.json`).
 //! - [`json`]: the same for the web app.
-//! - [`engine`]: the one module that asks the engine: every move's score and line at a fixed depth.
+//! - [`engine`]: the one module that asks the engine: the one analysis of a position (every move's
+//!   score and line at one fixed depth) that every view of the position shows.
 //!
 //! ```
 //! use oware_coach::{explain, Lang};
@@ -32,8 +34,8 @@ pub mod messages;
 pub mod oversight;
 pub mod review;
 
-pub use engine::{Analyst, MoveValue, DEFAULT_DEPTH};
+pub use engine::{analyse, Analysis, Analyst, MoveValue, DEPTH, HASH_MB};
 pub use explain::{explain, explain_all, Explanation, Fact, Verdict};
 pub use messages::Lang;
 pub use oversight::HumanMistakes;
-pub use review::{review, Mistake};
+pub use review::{review, Mark, Mistake, Review};

@@ -123,7 +123,38 @@ pub fn raw(lang: Lang, key: &str) -> &str {
 
 /// `key` in `lang` with each `{name}` replaced by its value.
 pub fn format(lang: Lang, key: &str, args: &[(&str, &str)]) -> String {
-    fill(raw(lang, key), args)
+    let text = fill(raw(lang, key), args);
+    match lang {
+        Lang::Ca => elide_de(&text),
+        _ => text,
+    }
+}
+
+/// Catalan writes "d’" for "de" before a word that starts with a vowel sound: among the house
+/// letters A, E and F ("efa"), and their lower-case forms ("després d’E", "la jugada d’f").
+fn elide_de(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("de ") {
+        let word_start = at == 0
+            || !rest[..at]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric);
+        let after = &rest[at + 3..];
+        let mut letters = after.chars();
+        let vowel_letter = matches!(letters.next(), Some('A' | 'E' | 'F' | 'a' | 'e' | 'f'))
+            && !letters.next().is_some_and(char::is_alphanumeric);
+        out.push_str(&rest[..at]);
+        if word_start && vowel_letter {
+            out.push_str("d’");
+        } else {
+            out.push_str("de ");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 fn fill(template: &str, args: &[(&str, &str)]) -> String {
@@ -180,6 +211,18 @@ pub fn seeds_amount(lang: Lang, centiseeds: i32) -> String {
     }
     let text = format!("{:.1}", f64::from(tenths) / 10.0).replace('.', raw(lang, "decimal"));
     format(lang, "seeds.other", &[("n", &text)])
+}
+
+/// Seeds from centiseeds as a learner reads them: whole seeds, "about" when rounded (`2 seeds`,
+/// `about 1 seed`); the precise value is the analysis table's.
+pub fn seeds_about(lang: Lang, centiseeds: i32) -> String {
+    let whole = (f64::from(centiseeds.abs()) / 100.0).round() as u32;
+    let seeds = count(lang, "seeds", whole);
+    if centiseeds.abs() == (whole * 100) as i32 {
+        seeds
+    } else {
+        format(lang, "seeds.about", &[("seeds", &seeds)])
+    }
 }
 
 /// A side's name.
@@ -283,6 +326,16 @@ mod tests {
     }
 
     #[test]
+    fn catalan_elides_de_before_a_vowel_sound() {
+        assert_eq!(
+            elide_de("Després de E, Nord juga a. Després de B. La jugada f de Sud, de f i de Fa."),
+            "Després d’E, Nord juga a. Després de B. La jugada f de Sud, d’f i de Fa."
+        );
+        assert_eq!(elide_de("de A"), "d’A");
+        assert_eq!(elide_de("onde E"), "onde E");
+    }
+
+    #[test]
     fn filling_placeholders() {
         assert_eq!(fill("{a} and {b}", &[("a", "x"), ("b", "y")]), "x and y");
         assert_eq!(fill("{a} {missing} {", &[("a", "x")]), "x {missing} {");
@@ -299,6 +352,10 @@ mod tests {
         assert_eq!(seeds_amount(Lang::En, 199), "2 seeds");
         assert_eq!(seeds_amount(Lang::Fr, 104), "1 graine");
         assert_eq!(seeds_amount(Lang::Ca, 234), "2,3 llavors");
+        assert_eq!(seeds_about(Lang::En, 200), "2 seeds");
+        assert_eq!(seeds_about(Lang::En, 110), "about 1 seed");
+        assert_eq!(seeds_about(Lang::Fr, 1310), "environ 13 graines");
+        assert_eq!(seeds_about(Lang::Es, 160), "cerca de 2 semillas");
         assert_eq!(houses(Lang::En, &[7, 8]), "b and c");
         assert_eq!(houses(Lang::Ca, &[6, 7, 8]), "a, b i c");
         assert_eq!(houses(Lang::Fr, &[2]), "C");

@@ -1,11 +1,70 @@
-//! The review of a game: each of a player's moves that gives away at least a threshold of seeds
-//! against the engine's best, with why and the better move.
+//! The review of a game: every move's loss against the engine's best (from the one analysis of
+//! each position, [`crate::engine::analyse`]), the evaluation over the game, each player's
+//! accuracy, and the moves that gave away at least a threshold of seeds, with why and the better
+//! move.
 
 use oware_rules::{Game, Move, Side};
 
-use crate::engine::{decided_in, loss, Analyst};
-use crate::explain::{explain, render_line, render_score, Explanation};
+use crate::engine::{decided_in, seeds_value, Analysis};
+use crate::explain::{explain, render_line, render_outlook, Explanation, CLOSE};
 use crate::messages::{self as msg, Lang};
+
+/// How bad a move is, by the seeds it gives away; records mark them `?!`, `?` and `??`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mark {
+    /// Half a seed or more.
+    Inaccuracy,
+    /// A seed or more.
+    Mistake,
+    /// Three seeds or more.
+    Blunder,
+}
+
+impl Mark {
+    /// The mark of a loss in centiseeds, if it earns one.
+    pub fn of(loss: i32) -> Option<Mark> {
+        match loss {
+            l if l >= 300 => Some(Mark::Blunder),
+            l if l >= 100 => Some(Mark::Mistake),
+            l if l >= CLOSE => Some(Mark::Inaccuracy),
+            _ => None,
+        }
+    }
+
+    /// `?!`, `?` or `??`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Mark::Inaccuracy => "?!",
+            Mark::Mistake => "?",
+            Mark::Blunder => "??",
+        }
+    }
+}
+
+/// One move of the game as the analysis of the position before it judges it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ply {
+    /// 0-based index of the move in the game.
+    pub ply: usize,
+    /// The move's number as records write it: `7.` for South, `7...` for North.
+    pub label: String,
+    /// The side that played it.
+    pub mover: Side,
+    /// The move played.
+    pub played: Move,
+    /// Its score, centiseeds for the mover.
+    pub score: i32,
+    /// The engine's best move there.
+    pub best: Move,
+    /// The best move's score, centiseeds for the mover.
+    pub best_score: i32,
+    /// Centiseeds given away against the best.
+    pub loss: i32,
+    /// The engine's line after the move played, the move first.
+    pub line: Vec<Move>,
+    /// The depth the position was searched to.
+    pub depth: u32,
+}
 
 /// A move that gave seeds away.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +81,51 @@ pub struct Mistake {
     pub loss: i32,
 }
 
+/// A game reviewed.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Review {
+    /// Every move played, judged.
+    pub plies: Vec<Ply>,
+    /// South's value of each position of the game, the start first and the last one last, in
+    /// centiseeds (a decided game counts as 48 seeds, see [`seeds_value`]).
+    pub evaluation: Vec<i32>,
+    /// The moves of the player asked for that gave away the threshold or more, in the order
+    /// played.
+    pub mistakes: Vec<Mistake>,
+}
+
+impl Review {
+    /// The share of `side`'s moves, in percent, that give away less than half a seed; `None` when
+    /// they made none.
+    pub fn accuracy(&self, side: Side) -> Option<u32> {
+        let theirs: Vec<&Ply> = self.plies.iter().filter(|p| p.mover == side).collect();
+        let good = theirs.iter().filter(|p| p.loss < CLOSE).count();
+        (!theirs.is_empty()).then(|| (100 * good / theirs.len()) as u32)
+    }
+
+    /// The seeds `side` gave away per move on average, in centiseeds (a lost won game counts as 48
+    /// seeds); `None` when they made no move.
+    pub fn average_loss(&self, side: Side) -> Option<i32> {
+        let losses: Vec<i64> = self
+            .plies
+            .iter()
+            .filter(|p| p.mover == side)
+            .map(|p| i64::from(p.loss))
+            .collect();
+        (!losses.is_empty()).then(|| (losses.iter().sum::<i64>() / losses.len() as i64) as i32)
+    }
+
+    /// The game's turning points: the `most` mistakes that gave away the most, in the order
+    /// played.
+    pub fn turning_points(&self, most: usize) -> Vec<&Mistake> {
+        let mut by_loss: Vec<&Mistake> = self.mistakes.iter().collect();
+        by_loss.sort_by_key(|m| (std::cmp::Reverse(m.loss), m.ply));
+        by_loss.truncate(most);
+        by_loss.sort_by_key(|m| m.ply);
+        by_loss
+    }
+}
+
 /// The record's move number of `ply` in a game that starts with `first` to move.
 pub fn move_label(first: Side, ply: usize) -> String {
     let offset = usize::from(first == Side::North);
@@ -33,51 +137,78 @@ pub fn move_label(first: Side, ply: usize) -> String {
     }
 }
 
-/// Reviews `game` (from its start, its moves in order) for `player` (both players when `None`):
-/// each move whose loss against the best reaches `threshold` centiseeds, in the order played.
+/// Reviews `game` (from its start, its moves in order) with `analyse`, the one analysis of each
+/// position: every move judged, South's value of every position, and the moves of `player` (both
+/// players when `None`) whose loss reaches `threshold` centiseeds.
 pub fn review(
     game: &Game,
     player: Option<Side>,
-    analyst: &mut Analyst,
+    analyse: &mut dyn FnMut(&Game) -> Analysis,
     threshold: i32,
-) -> Vec<Mistake> {
+) -> Review {
     let mut replay = Game::from_position(*game.start(), game.rules());
-    let mut mistakes = Vec::new();
+    let mut out = Review::default();
     for (ply, &played) in game.moves().iter().enumerate() {
         let mover = replay.position().side_to_move();
-        if player.is_none_or(|p| p == mover) {
-            if let Some(mistake) = judge(&replay, ply, played, analyst, threshold) {
-                mistakes.push(mistake);
+        let analysis = analyse(&replay);
+        let (Some(best), Some(value)) = (analysis.best(), analysis.value_of(played)) else {
+            break;
+        };
+        let south = |score: i32| if mover == Side::South { score } else { -score };
+        out.evaluation.push(south(seeds_value(best.score)));
+        let loss = analysis.loss_of(played).unwrap_or(0);
+        let label = move_label(game.start().side_to_move(), ply);
+        out.plies.push(Ply {
+            ply,
+            label: label.clone(),
+            mover,
+            played,
+            score: value.score,
+            best: best.mv,
+            best_score: best.score,
+            loss,
+            line: value.line.clone(),
+            depth: analysis.depth,
+        });
+        if player.is_none_or(|p| p == mover) && loss >= threshold.max(1) {
+            if let (Some(played), Some(better)) = (
+                explain(&replay, played, &analysis.values),
+                explain(&replay, best.mv, &analysis.values),
+            ) {
+                out.mistakes.push(Mistake {
+                    ply,
+                    label,
+                    played,
+                    better,
+                    loss,
+                });
             }
         }
         if replay.play(played).is_err() {
             break;
         }
     }
-    mistakes
-}
-
-fn judge(
-    game: &Game,
-    ply: usize,
-    played: Move,
-    analyst: &mut Analyst,
-    threshold: i32,
-) -> Option<Mistake> {
-    let values = analyst.values(game);
-    let best = values.first()?;
-    let value = values.iter().find(|v| v.mv == played)?;
-    let lost = loss(best.score, value.score);
-    if lost < threshold.max(1) {
-        return None;
+    if out.plies.len() == game.ply_count() {
+        let last = match replay.end() {
+            Some(end) => match end.score.winner() {
+                Some(Side::South) => 4800,
+                Some(Side::North) => -4800,
+                None => 0,
+            },
+            None => {
+                let analysis = analyse(&replay);
+                let mover = replay.position().side_to_move();
+                let best = analysis.best().map_or(0, |b| seeds_value(b.score));
+                if mover == Side::South {
+                    best
+                } else {
+                    -best
+                }
+            }
+        };
+        out.evaluation.push(last);
     }
-    Some(Mistake {
-        ply,
-        label: move_label(game.start().side_to_move(), ply),
-        played: explain(game, played, &values)?,
-        better: explain(game, best.mv, &values)?,
-        loss: lost,
-    })
+    out
 }
 
 impl Mistake {
@@ -95,9 +226,12 @@ impl Mistake {
                     &[
                         ("ply", &self.label),
                         ("move", &move_letter),
-                        ("score", &render_score(v.score, lang)),
+                        ("score", &render_outlook(v.score, played.mover, lang)),
                         ("best", &best),
-                        ("bestScore", &render_score(v.best_score, lang)),
+                        (
+                            "bestScore",
+                            &render_outlook(v.best_score, played.mover, lang),
+                        ),
                     ],
                 )
             }
@@ -107,7 +241,7 @@ impl Mistake {
                 &[
                     ("ply", &self.label),
                     ("move", &move_letter),
-                    ("loss", &msg::seeds_amount(lang, self.loss)),
+                    ("loss", &msg::seeds_about(lang, self.loss)),
                     ("best", &best),
                 ],
             ),
@@ -146,7 +280,7 @@ pub fn render_clean(lang: Lang, player: Side, threshold: i32) -> String {
         "review.clean",
         &[
             ("side", msg::side(lang, player)),
-            ("loss", &msg::seeds_amount(lang, threshold)),
+            ("loss", &msg::seeds_about(lang, threshold)),
         ],
     )
 }

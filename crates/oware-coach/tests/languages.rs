@@ -31,14 +31,8 @@ fn every_move_of_a_master_game_explained_in_four_languages() {
         let values = analyst.values(&game);
         for value in &values {
             let why = explain(&game, value.mv, &values).unwrap();
-            for fact in &facts(&game, value.mv) {
-                kinds.insert(
-                    format!("{fact:?}")
-                        .split([' ', '{'])
-                        .next()
-                        .unwrap()
-                        .to_string(),
-                );
+            for fact in &why.facts {
+                kinds.insert(kind(fact));
             }
             let english = why.render(Lang::En);
             assert!(english.starts_with(value.mv.letter()) || english.starts_with("After"));
@@ -60,9 +54,24 @@ fn every_move_of_a_master_game_explained_in_four_languages() {
         game.play(played).unwrap();
     }
     // The game shows the coach many of its ideas, not just one sentence.
-    for kind in ["Captures", "LeavesThreat", "Parries", "Quiet"] {
+    for kind in [
+        "Captures",
+        "LeavesThreat",
+        "Parries",
+        "Quiet",
+        "LineCaptures",
+        "Misses",
+    ] {
         assert!(kinds.contains(kind), "no {kind} in {kinds:?}");
     }
+}
+
+fn kind(fact: &oware_coach::Fact) -> String {
+    format!("{fact:?}")
+        .split([' ', '{'])
+        .next()
+        .unwrap()
+        .to_string()
 }
 
 /// Positions from random playouts under both rule sets (endgames, kroos, starved rows): every legal
@@ -76,6 +85,7 @@ fn random_playouts_are_explained_without_fail() {
         state ^= state << 17;
         (state % n as u64) as usize
     };
+    let mut kinds = std::collections::BTreeSet::new();
     for rules in [RuleSet::Abapa, RuleSet::Awari] {
         for _ in 0..12 {
             let mut game = Game::new(rules);
@@ -83,6 +93,8 @@ fn random_playouts_are_explained_without_fail() {
                 for mv in game.legal_moves() {
                     let why = explain(&game, mv, &[]).unwrap();
                     assert!(!why.facts.is_empty());
+                    assert_eq!(why.facts, facts(&game, mv));
+                    kinds.extend(why.facts.iter().map(kind));
                     for lang in Lang::ALL {
                         let text = why.render(lang);
                         assert!(!text.contains('{'), "{lang}: {text}");
@@ -95,5 +107,16 @@ fn random_playouts_are_explained_without_fail() {
             let last = *game.position();
             assert!(oware_coach::detect::captures(&last, rules).len() <= 6);
         }
+    }
+    // Threats made, kroos built, and the endgame's ideas: weak neighbouring houses, waiting moves.
+    for kind in [
+        "LeavesWeakRun",
+        "Spares",
+        "Squeeze",
+        "ForcesFeeding",
+        "Threatens",
+        "BuildsKroo",
+    ] {
+        assert!(kinds.contains(kind), "no {kind} in {kinds:?}");
     }
 }

@@ -43,7 +43,17 @@ fn the_review_lists_exactly_the_moves_over_the_threshold() {
     assert!(sorted.len() >= 3, "the opening has inaccuracies: {all:?}");
     let threshold = sorted[sorted.len() / 2];
     for player in [None, Some(Side::South), Some(Side::North)] {
-        let mistakes = review(&game, player, &mut Analyst::new(DEPTH), threshold);
+        let mut analyst = Analyst::new(DEPTH);
+        let reviewed = review(&game, player, &mut |g| analyst.analysis(g), threshold);
+        assert_eq!(reviewed.plies.len(), game.ply_count());
+        assert_eq!(reviewed.evaluation.len(), game.ply_count() + 1);
+        for p in &reviewed.plies {
+            assert_eq!(
+                p.loss, all[p.ply].2,
+                "the review's loss is the analysis' difference"
+            );
+        }
+        let mistakes = reviewed.mistakes;
         let listed: Vec<usize> = mistakes.iter().map(|m| m.ply).collect();
         let expected: Vec<usize> = all
             .iter()
@@ -57,7 +67,10 @@ fn the_review_lists_exactly_the_moves_over_the_threshold() {
             assert_eq!(m.loss, all[m.ply].2);
         }
     }
-    assert!(review(&game, None, &mut Analyst::new(DEPTH), 4801).is_empty());
+    let mut analyst = Analyst::new(DEPTH);
+    assert!(review(&game, None, &mut |g| analyst.analysis(g), 4801)
+        .mistakes
+        .is_empty());
 }
 
 #[test]
@@ -65,14 +78,25 @@ fn a_blunder_is_reviewed_with_why_and_the_better_move() {
     // South's A holds one seed that North's f reaches; South plays B, leaving it, and North takes it.
     let start: Position = "1-4-4-4-4-4-4-4-4-4-4-1-3-3-S".parse().unwrap();
     let game = game(start, "Bf");
-    let mistakes = review(&game, Some(Side::South), &mut Analyst::new(DEPTH), 100);
+    let mut analyst = Analyst::new(DEPTH);
+    let reviewed = review(&game, Some(Side::South), &mut |g| analyst.analysis(g), 100);
+    let mistakes = &reviewed.mistakes;
     assert_eq!(mistakes.len(), 1, "{mistakes:?}");
+    assert_eq!(reviewed.accuracy(Side::South), Some(0));
+    assert_eq!(reviewed.accuracy(Side::North), Some(100));
+    assert_eq!(reviewed.turning_points(5).len(), 1);
     let m: &Mistake = &mistakes[0];
     assert_eq!((m.ply, m.label.as_str()), (0, "1."));
     assert_eq!(m.played.mv.letter(), 'B');
     let text = m.render(Lang::En);
     assert!(text.starts_with("1. B gives away"), "{text}");
-    assert!(text.contains("leaves A within North's reach"), "{text}");
+    // The refutation first: the reply the engine expects and what it takes.
+    assert!(
+        text.starts_with("1. B gives away about 2 seeds; A was better. After B"),
+        "{text}"
+    );
+    assert!(text.contains(", North plays "), "{text}");
+    assert!(text.contains(" and takes A: "), "{text}");
     let ca = m.render(Lang::Ca);
     assert!(ca.starts_with("1. B perd"), "{ca}");
 }

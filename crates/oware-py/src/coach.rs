@@ -42,7 +42,7 @@ impl PyExplanation {
 /// position string), best first, in ``lang`` (``ca``, ``es``, ``en`` or ``fr``), from an analysis
 /// of every move to ``depth`` plies; only ``move``'s when it is given. Runs without the GIL.
 #[pyfunction]
-#[pyo3(signature = (target, lang = "en", r#move = None, depth = oware_coach::DEFAULT_DEPTH))]
+#[pyo3(signature = (target, lang = "en", r#move = None, depth = oware_coach::DEPTH))]
 pub fn coach_explain(
     py: Python<'_>,
     target: &Bound<'_, PyAny>,
@@ -61,7 +61,7 @@ pub fn coach_explain(
     let explanations = py.detach(|| {
         let mut analyst = Analyst::new(depth);
         match only {
-            None => explain_all(&game, &mut analyst),
+            None => explain_all(&game, &analyst.analysis(&game)),
             Some(mv) => explain(&game, mv, &analyst.values(&game))
                 .into_iter()
                 .collect(),
@@ -81,7 +81,7 @@ pub fn coach_explain(
                 text: e.render(lang),
                 facts: e.render_facts(lang),
                 score: verdict.map(|v| v.score),
-                score_text: verdict.map(|v| render_score(v.score, lang)),
+                score_text: verdict.map(|v| render_score(v.score, e.mover, lang)),
                 best_move: verdict.map(|v| v.best.letter().to_string()),
                 best_score: verdict.map(|v| v.best_score),
                 loss: verdict.map(|v| v.loss),

@@ -6,20 +6,27 @@
 //! a runtime thread), then run the search in `spawn_blocking` with an engine borrowed from the pool.
 //! Sharing engines between games is sound: an engine's transposition table is only a cache keyed
 //! by position, and the game's history since the last capture is passed with every search.
+//!
+//! A position's analysis is [`oware_coach::analyse`], the same for the analysis table, the coach
+//! and the review, and the server keeps the latest ones ([`AnalysisCache`]): a position shows the
+//! same numbers every time it is asked for, and two views of it never disagree.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use oware_engine::{plies_to_end, Engine, EngineOptions, Limits, MoveScore, Probe};
-use oware_rules::{format_move_letters, Game};
+use oware_coach::engine::{moves_in, Analysis};
+use oware_engine::{plies_to_end, Engine, EngineOptions, Probe};
+use oware_rules::{format_move_letters, Game, Position, RuleSet};
 
 use crate::databases::{DatabaseValue, Databases};
 
-/// Transposition table per pooled engine, in MiB.
-const HASH_MB: usize = 16;
+/// Transposition table per pooled engine, in MiB: the analysis' own size, so that the server's
+/// numbers are the terminal's.
+const HASH_MB: usize = oware_coach::HASH_MB;
 
 /// The engines and the bound on concurrent searches.
 pub struct EnginePool {
@@ -101,17 +108,134 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// What an analysis depends on: the rules and the positions since the last capture (the current
+/// one last), since repetitions count.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Key {
+    rules: RuleSet,
+    history: Vec<Position>,
+}
+
+impl Key {
+    fn of(game: &Game) -> Key {
+        Key {
+            rules: game.rules(),
+            history: game.history_since_capture().to_vec(),
+        }
+    }
+}
+
+/// The latest analyses, the least recently used forgotten first.
+pub struct AnalysisCache {
+    entries: Mutex<CacheEntries>,
+    capacity: usize,
+}
+
+#[derive(Default)]
+struct CacheEntries {
+    map: HashMap<Key, (Arc<Analysis>, u64)>,
+    clock: u64,
+}
+
+impl AnalysisCache {
+    /// A cache of at most `capacity` analyses (at least one).
+    pub fn new(capacity: usize) -> AnalysisCache {
+        AnalysisCache {
+            entries: Mutex::new(CacheEntries::default()),
+            capacity: capacity.max(1),
+        }
+    }
+
+    /// The analysis of the game's current position, if it is kept.
+    pub fn get(&self, game: &Game) -> Option<Arc<Analysis>> {
+        let mut entries = lock(&self.entries);
+        entries.clock += 1;
+        let now = entries.clock;
+        let (analysis, used) = entries.map.get_mut(&Key::of(game))?;
+        *used = now;
+        Some(analysis.clone())
+    }
+
+    /// Keeps `analysis` for the game's current position and returns the one kept: an analysis
+    /// another request stored first wins, so that every answer shows the same numbers.
+    pub fn insert(&self, game: &Game, analysis: Analysis) -> Arc<Analysis> {
+        let mut entries = lock(&self.entries);
+        entries.clock += 1;
+        let now = entries.clock;
+        let key = Key::of(game);
+        if let Some((kept, used)) = entries.map.get_mut(&key) {
+            *used = now;
+            return kept.clone();
+        }
+        if entries.map.len() >= self.capacity {
+            let oldest = entries
+                .map
+                .iter()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(k, _)| k.clone());
+            if let Some(oldest) = oldest {
+                entries.map.remove(&oldest);
+            }
+        }
+        let analysis = Arc::new(analysis);
+        entries.map.insert(key, (analysis.clone(), now));
+        analysis
+    }
+
+    /// How many analyses are kept.
+    pub fn len(&self) -> usize {
+        lock(&self.entries).map.len()
+    }
+
+    /// Whether none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// How the server analyses a position: the depth every move is searched to, and the most time one
+/// position may take (a safety net for a slow machine; the depth reached is then less and said).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnalysisLimits {
+    /// Plies.
+    pub depth: u32,
+    /// The most time for one position.
+    pub cap: Duration,
+}
+
+/// The analysis of the game's current position: the kept one, or a new one made with `engine`
+/// and kept. Blocking.
+pub fn analysis_of(
+    cache: &AnalysisCache,
+    engine: &mut Engine,
+    game: &Game,
+    limits: AnalysisLimits,
+) -> Arc<Analysis> {
+    if let Some(kept) = cache.get(game) {
+        return kept;
+    }
+    let analysis = oware_coach::analyse(engine, game, limits.depth, Some(limits.cap));
+    cache.insert(game, analysis)
+}
+
 /// One legal move's value for the side to move and the line the engine expects after it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct MoveValue {
     /// The move's letter.
     #[serde(rename = "move")]
     pub mv: char,
-    /// The engine's score in seeds for the side to move (positive: good for the mover); for a
-    /// decided game, ±(seeds won) is not known and `end_in` says who wins.
+    /// The engine's score in seeds for the side to move (positive: good for the mover), to the
+    /// hundredth, as the analysis found it; for a decided game, ±(seeds won) is not known, the
+    /// score is 0 and `end_in` says who wins.
     pub score: f64,
     /// Plies to a forced end: positive when the mover wins, negative when the mover loses.
     pub end_in: Option<i32>,
+    /// The same in moves as the move list numbers them (each player's sowing is a move):
+    /// positive when the mover wins.
+    pub end_in_moves: Option<i32>,
+    /// Seeds the move gives away against the best, to the hundredth (a lost win counts as 48
+    /// seeds): the coach's "gives away" is this.
+    pub loss: f64,
     /// The move and the expected reply line, in move letters.
     pub line: String,
     /// The endgame database's value of the move where the server has databases covering the
@@ -122,72 +246,53 @@ pub struct MoveValue {
 /// The analysis board's answer for one position.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Evaluation {
-    /// Every iteration up to this depth (plies) was completed for every move.
+    /// Every move was searched to this depth (plies).
     pub depth: u32,
-    /// Milliseconds spent.
-    pub millis: u64,
     /// Best first.
     pub moves: Vec<MoveValue>,
 }
 
-/// Scores every legal move of the game's current position (with its history, so repetitions
-/// count), deepening until `budget` is spent or `max_depth` is reached, and adds the databases'
-/// values where they cover the position.
-pub fn evaluate(
-    engine: &mut Engine,
-    game: &Game,
-    budget: Duration,
-    max_depth: u32,
-    databases: &Databases,
-) -> Evaluation {
-    let start = Instant::now();
-    let mut done = Evaluation {
-        depth: 0,
-        millis: 0,
-        moves: Vec::new(),
-    };
-    if game.is_over() {
-        return done;
-    }
-    let analysis = engine.analyze(
-        game,
-        &Limits {
-            depth: Some(max_depth.max(1)),
-            movetime: Some(budget),
-            ..Limits::default()
-        },
-    );
-    done.depth = analysis.depth;
-    done.moves = analysis.moves.iter().map(move_value).collect();
+/// The analysis board's table from a position's analysis, with the databases' values where they
+/// cover the position.
+pub fn evaluation(game: &Game, analysis: &Analysis, databases: &Databases) -> Evaluation {
+    let mut moves: Vec<MoveValue> = analysis
+        .values
+        .iter()
+        .map(|v| move_value(v, analysis))
+        .collect();
     if let Some(values) = databases.move_values(game) {
-        for m in &mut done.moves {
+        for m in &mut moves {
             m.database = values
                 .iter()
                 .find(|(mv, _)| mv.letter() == m.mv)
                 .map(|(_, v)| *v);
         }
     }
-    done.millis = start.elapsed().as_millis() as u64;
-    done
+    Evaluation {
+        depth: analysis.depth,
+        moves,
+    }
 }
 
-fn move_value(m: &MoveScore) -> MoveValue {
-    let mut line = String::from(m.mv.letter());
-    let pv = if m.pv.first() == Some(&m.mv) {
-        &m.pv[1..]
+fn move_value(v: &oware_coach::MoveValue, analysis: &Analysis) -> MoveValue {
+    let mut line = String::from(v.mv.letter());
+    let pv = if v.line.first() == Some(&v.mv) {
+        &v.line[1..]
     } else {
-        &m.pv[..]
+        &v.line[..]
     };
     line.push_str(&format_move_letters(pv));
-    let end_in = plies_to_end(m.score);
+    let end_in = plies_to_end(v.score);
     MoveValue {
-        mv: m.mv.letter(),
+        mv: v.mv.letter(),
         score: if end_in.is_some() {
             0.0
         } else {
-            (f64::from(m.score) / 10.0).round() / 10.0
+            f64::from(v.score) / 100.0
         },
         end_in,
+        end_in_moves: end_in.map(|p| p.signum() * moves_in(p.unsigned_abs()) as i32),
+        loss: f64::from(analysis.loss_of(v.mv).unwrap_or(0)) / 100.0,
         line,
         database: None,
     }
@@ -196,7 +301,7 @@ fn move_value(m: &MoveScore) -> MoveValue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oware_rules::{Position, RuleSet};
+    use oware_rules::RuleSet;
 
     fn engine() -> Engine {
         Engine::new(EngineOptions {
@@ -205,41 +310,41 @@ mod tests {
         })
     }
 
+    const LIMITS: AnalysisLimits = AnalysisLimits {
+        depth: 6,
+        cap: Duration::from_secs(30),
+    };
+
+    fn table(position: &str) -> Evaluation {
+        let game = Game::from_position(position.parse().unwrap(), RuleSet::Abapa);
+        let analysis = oware_coach::analyse(&mut engine(), &game, LIMITS.depth, None);
+        evaluation(&game, &analysis, &Databases::none())
+    }
+
     #[test]
     fn sees_a_winning_capture() {
         // South's F captures two from `a` and reaches 25 seeds: a win.
-        let pos: Position = "0-0-0-0-1-1-1-1-0-0-0-0-23-21-S".parse().unwrap();
-        let game = Game::from_position(pos, RuleSet::Abapa);
-        let eval = evaluate(
-            &mut engine(),
-            &game,
-            Duration::from_secs(2),
-            6,
-            &Databases::none(),
-        );
+        let eval = table("0-0-0-0-1-1-1-1-0-0-0-0-23-21-S");
         assert!(eval.depth >= 1);
         assert_eq!(eval.moves.len(), 2);
         assert_eq!(eval.moves[0].mv, 'F');
         assert_eq!(eval.moves[0].end_in, Some(1));
+        assert_eq!(eval.moves[0].end_in_moves, Some(1));
         assert_eq!(eval.moves[0].line, "F");
+        assert_eq!(eval.moves[0].loss, 0.0);
     }
 
     #[test]
-    fn start_position_has_six_values_with_lines() {
-        let game = Game::new(RuleSet::Abapa);
-        let eval = evaluate(
-            &mut engine(),
-            &game,
-            Duration::from_secs(5),
-            6,
-            &Databases::none(),
-        );
+    fn start_position_has_six_values_with_lines_and_losses() {
+        let eval = table("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S");
         assert_eq!(eval.depth, 6);
         assert_eq!(eval.moves.len(), 6);
         for m in &eval.moves {
             assert!(m.line.starts_with(m.mv), "{m:?}");
             assert!(m.line.len() > 1, "a line beyond the move itself: {m:?}");
             assert_eq!(m.database, None);
+            let difference = eval.moves[0].score - m.score;
+            assert!((m.loss - difference).abs() < 1e-9, "{m:?}");
         }
         let scores: Vec<f64> = eval.moves.iter().map(|m| m.score).collect();
         assert!(
@@ -250,17 +355,35 @@ mod tests {
 
     #[test]
     fn a_finished_game_has_no_values() {
-        let pos: Position = "0-0-0-0-0-0-0-0-0-0-0-0-25-23-S".parse().unwrap();
-        let game = Game::from_position(pos, RuleSet::Abapa);
-        assert!(evaluate(
-            &mut engine(),
-            &game,
-            Duration::from_secs(1),
-            4,
-            &Databases::none()
-        )
-        .moves
-        .is_empty());
+        assert!(table("0-0-0-0-0-0-0-0-0-0-0-0-25-23-S").moves.is_empty());
+    }
+
+    #[test]
+    fn the_cache_keeps_one_analysis_per_position_and_history() {
+        let cache = AnalysisCache::new(2);
+        let mut engine = engine();
+        let start = Game::new(RuleSet::Abapa);
+        let first = analysis_of(&cache, &mut engine, &start, LIMITS);
+        let again = analysis_of(&cache, &mut engine, &start, LIMITS);
+        assert!(
+            Arc::ptr_eq(&first, &again),
+            "the kept analysis is given back"
+        );
+        // The same position under the other rules is another analysis.
+        let awari = Game::new(RuleSet::Awari);
+        analysis_of(&cache, &mut engine, &awari, LIMITS);
+        assert_eq!(cache.len(), 2);
+        // A third one forgets the least recently used: the start under awari.
+        assert!(cache.get(&start).is_some());
+        let mut later = start.clone();
+        later.play("F".parse().unwrap()).unwrap();
+        analysis_of(&cache, &mut engine, &later, LIMITS);
+        assert_eq!(cache.len(), 2);
+        assert!(cache.get(&awari).is_none());
+        assert!(cache.get(&start).is_some());
+        // A store by another request first is the one that counts.
+        let other = cache.insert(&start, Analysis::default());
+        assert!(Arc::ptr_eq(&other, &first));
     }
 
     #[tokio::test]
@@ -277,9 +400,9 @@ mod tests {
             .await
             .unwrap();
         let game = Game::new(RuleSet::Abapa);
-        let eval = permit
-            .with_engine(|e| evaluate(e, &game, Duration::from_millis(200), 3, &Databases::none()));
-        assert_eq!(eval.moves.len(), 6);
+        let cache = AnalysisCache::new(4);
+        let analysis = permit.with_engine(|e| analysis_of(&cache, e, &game, LIMITS));
+        assert_eq!(analysis.values.len(), 6);
         assert_eq!(
             lock(&pool.engines).len(),
             1,

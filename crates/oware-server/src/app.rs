@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
-use crate::analysis::EnginePool;
+use crate::analysis::{AnalysisCache, AnalysisLimits, EnginePool};
 use crate::clock::now_ms;
 use crate::config::Config;
 use crate::games::Games;
@@ -40,6 +40,8 @@ pub struct AppState {
     pub connections: AtomicUsize,
     /// The engines that play and analyse, shared by all games.
     pub engines: Arc<EnginePool>,
+    /// The latest positions' analyses, shared by the analysis board, the coach and the review.
+    pub analyses: Arc<AnalysisCache>,
     /// The games each address created in the last hour.
     pub creations: AddressLimit,
     /// What each address holds open now: WebSockets, analyses.
@@ -106,6 +108,7 @@ impl AppState {
             config.max_rooms,
             config.moves_per_second,
         );
+        let analyses = Arc::new(AnalysisCache::new(config.analysis_cache));
         Ok(Arc::new(AppState {
             creations: AddressLimit::new(config.games_per_address),
             per_address: AddressLimits::new(&config),
@@ -113,6 +116,15 @@ impl AppState {
             games,
             connections: AtomicUsize::new(0),
             engines,
+            analyses,
         }))
+    }
+
+    /// How a position is analysed.
+    pub fn analysis_limits(&self) -> AnalysisLimits {
+        AnalysisLimits {
+            depth: self.config.analysis_depth,
+            cap: self.config.analysis_time,
+        }
     }
 }

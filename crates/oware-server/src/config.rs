@@ -19,8 +19,13 @@ pub struct Config {
     pub max_rooms: usize,
     /// The most engine searches (computer moves and analyses) running at once; more wait.
     pub searches: usize,
-    /// The most time the analysis board's engine spends on one position.
+    /// The most time one position's analysis may take (the table, the coach and the review share
+    /// it); it stops short of `analysis_depth` only on a slow or crowded machine.
     pub analysis_time: Duration,
+    /// The depth every move of an analysed position is searched to, in plies.
+    pub analysis_depth: u32,
+    /// Positions whose analysis the server keeps, so that each shows the same numbers every time.
+    pub analysis_cache: usize,
     /// A WebSocket from which nothing (not even the answer to the server's pings) arrives for
     /// this long is closed. Browsers answer pings by themselves, so open pages stay connected.
     pub idle_timeout: Duration,
@@ -72,6 +77,9 @@ impl Default for Config {
             max_rooms: 20_000,
             searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
             analysis_time: Duration::from_millis(800),
+            analysis_depth: oware_coach::DEPTH,
+            // A few hundred bytes each: the positions of many reviewed games.
+            analysis_cache: 4096,
             idle_timeout: Duration::from_secs(90),
             messages_per_second: 20,
             databases: databases::Databases::none(),

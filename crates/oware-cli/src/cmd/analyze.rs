@@ -1,13 +1,17 @@
 //! `oware analyze`: every legal move of a position with its score and line, or, for a game record,
-//! each move's loss against the best move, with mistakes marked.
+//! each move's loss against the best move, with mistakes marked. The numbers are the one analysis
+//! of each position ([`oware_coach::analyse`]) that the web's table, coach and review show; the
+//! marks and losses are [`oware_coach::review`]'s.
 
 use std::path::Path;
 use std::time::Duration;
 
 use std::sync::Arc;
 
+use oware_coach::explain::render_score;
+use oware_coach::{Analyst, Lang, Mark};
 use oware_engine::tablebase::TablebaseProbe;
-use oware_engine::{describe_score, Engine, EngineOptions, Limits, MoveScore};
+use oware_engine::{Engine, EngineOptions};
 use oware_rules::{Game, GameText, GameTextError, Position, RuleSet};
 
 use super::{coach, Exit};
@@ -17,29 +21,27 @@ pub struct Args {
     /// A position string (`h0-…-h11-south-north-S|N`), or a file holding a game: an OGN record, a
     /// move list (`FfEa…`) played from the start, or a position string and the moves from it
     pub target: String,
-    /// Thinking time per position in milliseconds (default: 1000 for a position, 300 per move of a
-    /// game)
+    /// The most thinking time per position in milliseconds (default: none; the depth decides)
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
-    /// Search depth limit in plies (with the time limit, whichever comes first)
+    /// The depth every move is searched to, in plies (default: 20, the web's; with --movetime,
+    /// whichever comes first)
     #[arg(long)]
     pub depth: Option<u32>,
     /// Rule set, for a position string or a plain move list (an OGN record names its own)
     #[arg(long, short = 'r', default_value = "abapa", value_name = "abapa|awari")]
     pub rules: RuleSet,
-    /// Transposition table size in MiB
-    #[arg(long, default_value_t = 64)]
+    /// Transposition table size in MiB (the web's analysis uses 16: another size may change the
+    /// numbers slightly)
+    #[arg(long, default_value_t = oware_coach::HASH_MB)]
     pub hash: usize,
     /// Endgame database directory (built by `oware egtb build`): the search uses it, and positions it
     /// covers show each move's database value
     #[arg(long, value_name = "DIR")]
     pub egtb: Option<String>,
-    /// Search threads: each takes the next move to analyse (default: one per processor)
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub threads: Option<u16>,
     /// Say in words why each legal move is good or bad (for a game: each mistake of a seed or more,
     /// why, and the better move). The target may also be a move list such as FfEa: the position
-    /// after it. The engine searches every move to a fixed depth (--depth, 12 by default).
+    /// after it.
     #[arg(long)]
     pub explain: bool,
     /// Language of the explanations: ca, es, en or fr (default: from LC_ALL, LC_MESSAGES or LANG,
@@ -48,78 +50,66 @@ pub struct Args {
     pub lang: Option<oware_coach::Lang>,
 }
 
-/// Losses (in centiseeds) from which a move is marked: inaccuracy `?!`, mistake `?`, blunder `??`.
-const MARKS: [(i32, &str); 3] = [(300, "??"), (100, "?"), (50, "?!")];
-
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(d) = args.depth {
         if d == 0 || d > oware_engine::MAX_PLY as u32 - 10 {
             return Err(Exit::bad_input("--depth must be 1..=110"));
         }
     }
-    if args.explain {
-        return explain(&args);
-    }
-    let mut engine = Engine::new(EngineOptions {
-        hash_mb: args.hash.clamp(1, 4096),
-        threads: super::threads_or_every_processor(args.threads),
-        ..EngineOptions::default()
-    });
-    let limits = |default_ms: u64| Limits {
-        depth: args.depth,
-        movetime: Some(Duration::from_millis(args.movetime.unwrap_or(default_ms))),
-        ..Limits::default()
-    };
-    if let Ok(pos) = args.target.trim().parse::<Position>() {
+    let target = args.target.trim();
+    let out = &mut std::io::stdout().lock();
+    if let Ok(pos) = target.parse::<Position>() {
         let game = Game::from_position(pos, args.rules);
-        let tablebase = attach_tablebase(&mut engine, args.egtb.as_deref(), game.rules())?;
-        return analyze_position(&mut engine, &game, &limits(1000), tablebase.as_deref());
+        let (mut analyst, tablebase) = analyst(&args, game.rules())?;
+        if args.explain {
+            let lang = coach::language(args.lang);
+            return Ok(coach::explain_position(out, &game, &mut analyst, lang)?);
+        }
+        return analyze_position(&mut analyst, &game, tablebase.as_deref());
     }
     let path = Path::new(&args.target);
-    if !path.exists() {
+    let text = if path.exists() {
+        std::fs::read_to_string(path)
+            .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?
+    } else if args.explain && oware_rules::parse_move_letters(target).is_ok() {
+        // A move list: the position after it is explained.
+        let game = read_game(target, args.rules)
+            .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
+        let (mut analyst, _) = analyst(&args, game.rules())?;
+        let lang = coach::language(args.lang);
+        return Ok(coach::explain_position(out, &game, &mut analyst, lang)?);
+    } else {
         // Neither a position nor a file: say what the position string lacks, if it looks like one.
-        let why = match args.target.trim().parse::<Position>() {
+        let why = match target.parse::<Position>() {
             Err(e) if args.target.contains('-') => format!("bad position: {e}"),
+            _ if args.explain => "neither a position, a move list nor a file".to_string(),
             _ => "no such file".to_string(),
         };
         return Err(Exit::bad_input(format!("{}: {why}", args.target)));
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
+    };
     let game = read_game(&text, args.rules)
         .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
-    attach_tablebase(&mut engine, args.egtb.as_deref(), game.rules())?;
-    analyze_game(&mut engine, &game, &limits(300))
+    let (mut analyst, _) = analyst(&args, game.rules())?;
+    if args.explain {
+        let lang = coach::language(args.lang);
+        return Ok(coach::review_game(out, &game, &mut analyst, lang)?);
+    }
+    analyze_game(&mut analyst, &game)
 }
 
-/// `--explain`: a position, or the position after a move list, with every move explained; a game
-/// file reviewed.
-fn explain(args: &Args) -> anyhow::Result<()> {
-    let lang = coach::language(args.lang);
-    let depth = args.depth.unwrap_or(coach::DEFAULT_DEPTH);
-    let out = &mut std::io::stdout().lock();
-    let target = args.target.trim();
-    if let Ok(pos) = target.parse::<Position>() {
-        let game = Game::from_position(pos, args.rules);
-        return Ok(coach::explain_position(out, &game, depth, lang)?);
-    }
-    let path = Path::new(&args.target);
-    if !path.exists() {
-        oware_rules::parse_move_letters(target).map_err(|_| {
-            Exit::bad_input(format!(
-                "{}: neither a position, a move list nor a file",
-                args.target
-            ))
-        })?;
-        let game = read_game(target, args.rules)
-            .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
-        return Ok(coach::explain_position(out, &game, depth, lang)?);
-    }
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
-    let game = read_game(&text, args.rules)
-        .map_err(|e| Exit::bad_input(format!("{}: {e}", args.target)))?;
-    Ok(coach::review_game(out, &game, depth, lang)?)
+/// The analyst of the options: the depth, the time cap, the table and the databases.
+fn analyst(args: &Args, rules: RuleSet) -> anyhow::Result<(Analyst, Option<Arc<TablebaseProbe>>)> {
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: args.hash.clamp(1, 4096),
+        ..EngineOptions::default()
+    });
+    let tablebase = attach_tablebase(&mut engine, args.egtb.as_deref(), rules)?;
+    let analyst = Analyst::with_engine(
+        engine,
+        args.depth.unwrap_or(oware_coach::DEPTH),
+        args.movetime.map(Duration::from_millis),
+    );
+    Ok((analyst, tablebase))
 }
 
 /// A game written as text ([`GameText`]: an OGN record, a move list, a position and moves), played
@@ -148,9 +138,8 @@ fn line(pv: &[oware_rules::Move]) -> String {
 }
 
 fn analyze_position(
-    engine: &mut Engine,
+    analyst: &mut Analyst,
     game: &Game,
-    limits: &Limits,
     tablebase: Option<&TablebaseProbe>,
 ) -> anyhow::Result<()> {
     let pos = game.position();
@@ -159,8 +148,10 @@ fn analyze_position(
         println!("the game is over: {} {}", end.score, end.reason);
         return Ok(());
     }
-    println!("{} to move", pos.side_to_move());
-    let analysis = engine.analyze(game, limits);
+    let mover = pos.side_to_move();
+    println!("{mover} to move");
+    let started = std::time::Instant::now();
+    let analysis = analyst.analysis(game);
     // Database values, from the mover's side in the rule set's units (awari: seed difference over
     // the board; abapa: seeds of the board the mover ends with, or a lower bound marked `>=`).
     let database = tablebase.and_then(|tb| {
@@ -175,11 +166,11 @@ fn analyze_position(
         let exact = if value.exact { "exact" } else { "lower bound" };
         println!("database: {} ({exact}; {units})", value.value);
     }
-    println!("move  score      database  line");
-    for s in &analysis.moves {
+    println!("move  score  loss   database  line");
+    for v in &analysis.values {
         let db = database
             .as_ref()
-            .and_then(|(_, moves)| moves.iter().find(|(m, _)| *m == s.mv))
+            .and_then(|(_, moves)| moves.iter().find(|(m, _)| *m == v.mv))
             .map_or("-".to_string(), |(_, p)| {
                 if p.exact {
                     p.value.to_string()
@@ -187,82 +178,74 @@ fn analyze_position(
                     format!(">={}", p.lower)
                 }
             });
+        let loss = f64::from(analysis.loss_of(v.mv).unwrap_or(0)) / 100.0;
+        let decided = oware_coach::engine::decided_in(v.score)
+            .map(|_| format!("  ({})", render_score(v.score, mover, Lang::En)))
+            .unwrap_or_default();
         println!(
-            "{:<5} {:<10} {:<9} {}",
-            s.mv.to_string(),
-            describe_score(s.score),
+            "{:<5} {:<6} {:<6.2} {:<9} {}{decided}",
+            v.mv.to_string(),
+            seeds(v.score),
+            loss,
             db,
-            line(&s.pv)
+            line(&v.line),
         );
     }
     println!(
-        "depth {} (every move), {} nodes in {} ms on {} thread{}",
+        "depth {} (every move), {} ms",
         analysis.depth,
-        analysis.nodes,
-        analysis.time.as_millis(),
-        engine.options().threads,
-        if engine.options().threads == 1 {
-            ""
-        } else {
-            "s"
-        }
+        started.elapsed().as_millis()
     );
     Ok(())
 }
 
-fn analyze_game(engine: &mut Engine, game: &Game, limits: &Limits) -> anyhow::Result<()> {
+/// A score in seeds with two decimals, or `won`/`lost` for a decided game (said in words beside).
+fn seeds(score: i32) -> String {
+    match oware_coach::engine::decided_in(score) {
+        Some(p) if p > 0 => "won".to_string(),
+        Some(_) => "lost".to_string(),
+        None => format!("{:+.2}", f64::from(score) / 100.0),
+    }
+}
+
+fn analyze_game(analyst: &mut Analyst, game: &Game) -> anyhow::Result<()> {
     println!(
-        "game of {} plies from {} ({})",
+        "game of {} plies ({} moves) from {} ({})",
         game.ply_count(),
+        oware_coach::engine::moves_in(game.ply_count() as u32),
         game.start(),
         game.rules()
     );
-    println!("ply  side   move  score      best  best score  loss  line");
-    let mut replay = Game::from_position(*game.start(), game.rules());
-    let mut total_loss = [0i64; 2];
-    let mut mistakes = [0usize; 2];
-    for (ply, &mv) in game.moves().iter().enumerate() {
-        let side = replay.position().side_to_move();
-        let scores: Vec<MoveScore> = engine.analyze(&replay, limits).moves;
-        let best = &scores[0];
-        let played = scores
-            .iter()
-            .find(|s| s.mv == mv)
-            .expect("the record's moves are legal");
-        let loss = oware_coach::engine::loss(best.score, played.score);
-        let mark = MARKS
-            .iter()
-            .find(|(limit, _)| loss >= *limit)
-            .map_or("", |(_, m)| m);
-        if loss >= 100 {
-            mistakes[side.index()] += 1;
-        }
-        total_loss[side.index()] += i64::from(loss);
+    println!("move    side   played  score   best  best score  loss  line");
+    let reviewed = coach::reviewed(game, analyst, coach::REVIEW_THRESHOLD);
+    for p in &reviewed.plies {
+        let mark = Mark::of(p.loss).map_or("", Mark::symbol);
         println!(
-            "{:<4} {:<6} {:<5} {:<10} {:<5} {:<11} {:<5} {}",
-            ply + 1,
-            side.to_string(),
-            format!("{mv}{mark}"),
-            describe_score(played.score),
-            best.mv.to_string(),
-            describe_score(best.score),
-            loss,
-            line(&best.pv)
+            "{:<7} {:<6} {:<7} {:<7} {:<5} {:<11} {:<5.2} {}",
+            p.label,
+            p.mover.to_string(),
+            format!("{}{mark}", p.played),
+            seeds(p.score),
+            p.best.to_string(),
+            seeds(p.best_score),
+            f64::from(p.loss) / 100.0,
+            line(&p.line)
         );
-        replay
-            .play(mv)
-            .map_err(|e| anyhow::anyhow!("ply {}: {e}", ply + 1))?;
     }
     match game.end() {
         Some(end) => println!("result {} {}", end.score, end.reason),
         None => println!("result unfinished"),
     }
     for side in oware_rules::Side::BOTH {
-        let moves = (game.ply_count() + usize::from(side != game.start().side_to_move())) / 2;
+        let mistakes = reviewed
+            .plies
+            .iter()
+            .filter(|p| p.mover == side && p.loss >= coach::REVIEW_THRESHOLD)
+            .count();
         println!(
-            "{side}: {} mistakes (loss >= 1 seed), average loss {:.2} seeds per move",
-            mistakes[side.index()],
-            total_loss[side.index()] as f64 / 100.0 / moves.max(1) as f64
+            "{side}: {mistakes} mistakes (loss >= 1 seed), accuracy {}%, average loss {:.2} seeds per move",
+            reviewed.accuracy(side).unwrap_or(100),
+            f64::from(reviewed.average_loss(side).unwrap_or(0)) / 100.0
         );
     }
     Ok(())

@@ -1,14 +1,13 @@
 //! The coach in the terminal: `oware analyze --explain` (every legal move of a position explained,
-//! or a game's mistakes reviewed) and `why` in `oware play`.
+//! or a game's mistakes reviewed) and `why` in `oware play`. Every number comes from the one
+//! analysis of a position ([`oware_coach::analyse`]), the web's too.
 
 use std::io::{self, Write};
 
 use oware_coach::explain::rule_note;
-use oware_coach::review::{render_clean, review};
+use oware_coach::review::{render_clean, review, Review};
 use oware_coach::{explain, explain_all, messages, Analyst, Lang};
 use oware_rules::{Game, Move, Side};
-
-pub use oware_coach::DEFAULT_DEPTH;
 
 /// Losses from this many centiseeds are listed in a review (one seed).
 pub const REVIEW_THRESHOLD: i32 = 100;
@@ -22,7 +21,7 @@ pub fn language(choice: Option<Lang>) -> Lang {
 pub fn explain_position(
     out: &mut dyn Write,
     game: &Game,
-    depth: u32,
+    analyst: &mut Analyst,
     lang: Lang,
 ) -> io::Result<()> {
     let pos = game.position();
@@ -30,7 +29,7 @@ pub fn explain_position(
     if let Some(end) = game.end() {
         return writeln!(out, "the game is over: {} {}", end.score, end.reason);
     }
-    let mut analyst = Analyst::new(depth);
+    let analysis = analyst.analysis(game);
     writeln!(
         out,
         "{}",
@@ -39,14 +38,14 @@ pub fn explain_position(
             "explain.header",
             &[
                 ("side", messages::side(lang, pos.side_to_move())),
-                ("n", &analyst.depth().to_string()),
+                ("n", &analysis.depth.to_string()),
             ],
         )
     )?;
     if let Some(note) = rule_note(game, lang) {
         writeln!(out, "{note}")?;
     }
-    for why in explain_all(game, &mut analyst) {
+    for why in explain_all(game, &analysis) {
         writeln!(out, "{}  {}", why.mv, why.render(lang))?;
     }
     Ok(())
@@ -57,18 +56,28 @@ pub fn explain_move(
     out: &mut dyn Write,
     game: &Game,
     mv: Move,
-    depth: u32,
+    analyst: &mut Analyst,
     lang: Lang,
 ) -> io::Result<()> {
-    let values = Analyst::new(depth).values(game);
+    let values = analyst.values(game);
     match explain(game, mv, &values) {
         Some(why) => writeln!(out, "{}", why.render(lang)),
         None => writeln!(out, "{mv} cannot be played here"),
     }
 }
 
+/// The review of a game by the one analysis of each position.
+pub fn reviewed(game: &Game, analyst: &mut Analyst, threshold: i32) -> Review {
+    review(game, None, &mut |g| analyst.analysis(g), threshold)
+}
+
 /// The mistakes of both players in the order played, each with why and the better move.
-pub fn review_game(out: &mut dyn Write, game: &Game, depth: u32, lang: Lang) -> io::Result<()> {
+pub fn review_game(
+    out: &mut dyn Write,
+    game: &Game,
+    analyst: &mut Analyst,
+    lang: Lang,
+) -> io::Result<()> {
     writeln!(
         out,
         "game of {} plies from {} ({})",
@@ -76,12 +85,12 @@ pub fn review_game(out: &mut dyn Write, game: &Game, depth: u32, lang: Lang) -> 
         game.start(),
         game.rules()
     )?;
-    let mistakes = review(game, None, &mut Analyst::new(depth), REVIEW_THRESHOLD);
-    for m in &mistakes {
+    let reviewed = reviewed(game, analyst, REVIEW_THRESHOLD);
+    for m in &reviewed.mistakes {
         writeln!(out, "{}", m.render(lang))?;
     }
     for side in Side::BOTH {
-        if !mistakes.iter().any(|m| m.played.mover == side) {
+        if !reviewed.mistakes.iter().any(|m| m.played.mover == side) {
             writeln!(out, "{}", render_clean(lang, side, REVIEW_THRESHOLD))?;
         }
     }

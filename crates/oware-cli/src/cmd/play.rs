@@ -5,8 +5,9 @@
 //! a move letter, `undo`, `save FILE`, `load FILE`, `new`, `moves`, `hint`, `why [MOVE]`, `eval`,
 //! `computer SIDE`, `level N`, `go`, `help`, `quit`.
 //!
-//! The computer's moves and hints are chosen as everywhere else ([`oware_engine::player`]): with
-//! `--egtb`, a position the databases cover is answered from them at full strength.
+//! The computer's moves are chosen as everywhere else ([`oware_engine::player`]): with `--egtb`, a
+//! position the databases cover is answered from them at full strength. Hints, the evaluation and
+//! `why` come from the one analysis of the position ([`oware_coach::analyse`]), the web's.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -15,8 +16,11 @@ use std::time::Duration;
 use anyhow::Context;
 use std::sync::Arc;
 
-use oware_engine::player::{self, Level};
-use oware_engine::{describe_score, Engine, EngineOptions, Limits, Probe};
+use oware_coach::engine::decided_in;
+use oware_coach::explain::render_score;
+use oware_coach::{Analyst, Lang};
+use oware_engine::player;
+use oware_engine::{Engine, EngineOptions, Probe};
 use oware_rules::ogn::Record;
 use oware_rules::{Game, Move, PlayError, Side};
 
@@ -90,6 +94,8 @@ struct TerminalGame<W: Write> {
     live_eval: bool,
     /// Created on first use (its table takes memory).
     engine: Option<Engine>,
+    /// The one analysis of a position for hints, the evaluation and `why`; created on first use.
+    analyst: Option<Analyst>,
     /// The endgame databases the engine probes, if any.
     probe: Option<Arc<dyn Probe>>,
     random: u64,
@@ -220,38 +226,40 @@ impl<W: Write> TerminalGame<W> {
         Ok(())
     }
 
-    /// The engine's view of the position at full strength for a short time.
-    fn evaluation(&mut self, label: &str) -> anyhow::Result<Option<(Move, i32, Vec<Move>)>> {
+    /// The analyst of hints, the evaluation and `why`: the web's analysis, with the databases.
+    fn analyst(&mut self) -> &mut Analyst {
+        let probe = self.probe.clone();
+        self.analyst.get_or_insert_with(|| {
+            let engine = Engine::new(EngineOptions {
+                hash_mb: oware_coach::HASH_MB,
+                probe,
+                ..EngineOptions::default()
+            });
+            Analyst::with_engine(engine, oware_coach::DEPTH, None)
+        })
+    }
+
+    /// The best move of the position's one analysis, its score and line.
+    fn evaluation(&mut self) -> Option<(Move, i32, Vec<Move>)> {
         if self.game.is_over() {
-            return Ok(None);
+            return None;
         }
-        let limits = Limits::movetime(self.movetime.min(Duration::from_millis(1000)));
-        let mut random = self.random;
-        let choice = self.thinking(label, move |engine, game| {
-            let full_strength = Level::new(*oware_engine::LEVELS.end());
-            player::choose(
-                engine,
-                game,
-                full_strength,
-                &limits,
-                &mut random,
-                &mut |_| {},
-            )
-        })?;
-        Ok(choice.and_then(|c| c.result.best.map(|b| (b, c.result.score, c.result.pv))))
+        let game = self.game.clone();
+        let best = self.analyst().analysis(&game).values.into_iter().next()?;
+        Some((best.mv, best.score, best.line))
     }
 
     fn show_evaluation(&mut self) -> anyhow::Result<()> {
         let side = self.game.position().side_to_move();
-        if let Some((_, score, pv)) = self.evaluation("Evaluating")? {
-            let south = if side == Side::South { score } else { -score };
+        if let Some((_, score, pv)) = self.evaluation() {
             let line: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
-            writeln!(
-                self.out,
-                "Evaluation: {} for South (line: {})",
-                describe_score(south),
-                line.join(" ")
-            )?;
+            let value = if decided_in(score).is_some() {
+                render_score(score, side, Lang::En)
+            } else {
+                let south = if side == Side::South { score } else { -score };
+                format!("{:+.2} for South", f64::from(south) / 100.0)
+            };
+            writeln!(self.out, "Evaluation: {value} (line: {})", line.join(" "))?;
         }
         Ok(())
     }
@@ -289,9 +297,14 @@ impl<W: Write> TerminalGame<W> {
                 self.show()?;
                 self.computer_turns()?;
             }
-            ("hint", _) => match self.evaluation("Looking for a hint")? {
+            ("hint", _) => match self.evaluation() {
                 Some((mv, score, _)) => {
-                    writeln!(self.out, "Hint: {mv} ({})", describe_score(score))?
+                    let side = self.game.position().side_to_move();
+                    writeln!(
+                        self.out,
+                        "Hint: {mv} ({})",
+                        render_score(score, side, Lang::En)
+                    )?
                 }
                 None => writeln!(self.out, "The game is over.")?,
             },
@@ -384,7 +397,11 @@ impl<W: Write> TerminalGame<W> {
             writeln!(self.out, "{e}.")?;
             return Ok(());
         }
-        coach::explain_move(&mut self.out, &game, mv, coach::DEFAULT_DEPTH, lang)?;
+        self.analyst();
+        let mut analyst = self.analyst.take().expect("made just above");
+        let said = coach::explain_move(&mut self.out, &game, mv, &mut analyst, lang);
+        self.analyst = Some(analyst);
+        said?;
         Ok(())
     }
 
@@ -492,6 +509,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads: super::threads_or_every_processor(args.threads),
         live_eval: false,
         engine: None,
+        analyst: None,
         probe,
         random: player::seed_from_clock(),
     };

@@ -25,7 +25,8 @@ pub struct Args {
     /// Most WebSocket connections open at once
     #[arg(long, default_value_t = 4096)]
     pub max_connections: usize,
-    /// Most milliseconds the analysis board's engine spends on one position
+    /// Most milliseconds one position's analysis may take (the analysis table, the coach and the
+    /// review share it); it usually reaches its 20 plies well before
     #[arg(long, default_value_t = 800, value_name = "MS")]
     pub analysis_time: u64,
     /// Most engine searches (computer moves and analyses) at once [default: one per processor]

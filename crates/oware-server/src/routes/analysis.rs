@@ -1,5 +1,7 @@
 //! The analysis board's API: read a record or position, evaluate a position with the engine.
 
+use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -9,10 +11,11 @@ use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::json;
 
+use oware_coach::Analysis;
 use oware_rules::{Game, GameText, GameTextErrorKind};
 
 use super::{parse_body, parse_position, parse_rules};
-use crate::analysis::Evaluation;
+use crate::analysis::{analysis_of, evaluation, Evaluation};
 use crate::api_error::ApiError;
 use crate::app::Shared;
 use crate::forwarded::ClientAddr;
@@ -84,10 +87,31 @@ struct EvaluateRequest {
 }
 
 /// How long an analysis request waits for a free engine before the answer is "busy".
-const ANALYSIS_PATIENCE: Duration = Duration::from_secs(3);
+pub(super) const ANALYSIS_PATIENCE: Duration = Duration::from_secs(3);
 
-/// The engine's value and best line for every legal move of a position (or of the position
-/// reached by a game), within the server's analysis time.
+/// The analysis of the game's current position, the one every view shows: the kept one, or a new
+/// one on a search slot of the pool (in the client's share of them), then kept.
+pub(super) async fn analysed(
+    state: &Shared,
+    client: IpAddr,
+    game: Game,
+) -> Result<Arc<Analysis>, ApiError> {
+    if let Some(kept) = state.analyses.get(&game) {
+        return Ok(kept);
+    }
+    let (share, permit) = analysis_permit(state, client, ANALYSIS_PATIENCE).await?;
+    let cache = state.analyses.clone();
+    let limits = state.analysis_limits();
+    tokio::task::spawn_blocking(move || {
+        let _share = share;
+        permit.with_engine(|engine| analysis_of(&cache, engine, &game, limits))
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))
+}
+
+/// The engine's value, loss against the best and line for every legal move of a position (or of
+/// the position reached by a game): the position's one analysis.
 pub(super) async fn evaluate(
     State(state): State<Shared>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
@@ -100,15 +124,41 @@ pub(super) async fn evaluate(
         .map_err(|e| ApiError::bad_request("bad-move", format!("bad moves: {e}")))?;
     let game = Game::replay(pos, rules, &moves)
         .map_err(|e| ApiError::bad_request("illegal-move", e.to_string()))?;
-    let (share, permit) = analysis_permit(&state, client, ANALYSIS_PATIENCE).await?;
-    let budget = state.config.analysis_time;
-    let databases = state.config.databases.clone();
-    let eval = tokio::task::spawn_blocking(move || {
-        let _share = share;
-        permit
-            .with_engine(|engine| crate::analysis::evaluate(engine, &game, budget, 40, &databases))
-    })
-    .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))?;
-    Ok(Json(eval))
+    let analysis = analysed(&state, client, game.clone()).await?;
+    Ok(Json(evaluation(&game, &analysis, &state.config.databases)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::AppState;
+    use crate::config::Config;
+    use oware_rules::RuleSet;
+
+    #[tokio::test]
+    async fn a_kept_analysis_is_answered_without_an_engine() {
+        let state = AppState::new(Config {
+            searches: 1,
+            ..Config::default()
+        })
+        .unwrap();
+        let game = Game::new(RuleSet::Abapa);
+        let kept = state.analyses.insert(
+            &game,
+            Analysis {
+                depth: 7,
+                values: Vec::new(),
+            },
+        );
+        // Every engine is busy: the kept analysis is still the answer, at once.
+        let _held = state.engines.acquire().await;
+        let client: IpAddr = "192.0.2.1".parse().unwrap();
+        let answer = tokio::time::timeout(
+            Duration::from_secs(1),
+            analysed(&state, client, game.clone()),
+        )
+        .await
+        .expect("no wait for an engine");
+        assert!(answer.is_ok_and(|a| Arc::ptr_eq(&a, &kept)));
+    }
 }

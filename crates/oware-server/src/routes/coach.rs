@@ -1,9 +1,6 @@
 //! The coach's API: every legal move of a position explained, and a game's review, in the language
 //! the page asks for (the words come from `web/coach-messages.json`, which the page loads too).
 
-use std::net::IpAddr;
-use std::time::Duration;
-
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -11,23 +8,18 @@ use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::Value;
 
-use oware_coach::json::{answer_explain, answer_review, Request};
+use oware_coach::json::{explain_answer, parse_player, review, Request, RequestError};
 
+use super::analysis::{analysed, ANALYSIS_PATIENCE};
 use super::parse_body;
+use crate::analysis::analysis_of;
 use crate::api_error::ApiError;
 use crate::app::Shared;
 use crate::forwarded::ClientAddr;
 use crate::limits::analysis_permit;
 
-/// The depth the coach searches every move to: a fixed depth, so that a position is explained the
-/// same way every time; a position takes milliseconds, a whole game well under a second.
-const DEPTH: u32 = oware_coach::DEFAULT_DEPTH;
-
 /// Losses a review lists, in centiseeds (one seed).
 const REVIEW_THRESHOLD: i32 = 100;
-
-/// How long a request waits for a free search slot before the answer is "busy".
-const PATIENCE: Duration = Duration::from_secs(3);
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -59,49 +51,49 @@ impl CoachRequest {
     }
 }
 
-/// Runs the coach on a search slot of the server's engine pool, so that coaching shares the
-/// bound on concurrent searches with the analysis board.
-async fn coached(
-    state: &Shared,
-    client: IpAddr,
-    work: impl FnOnce() -> Result<Value, String> + Send + 'static,
-) -> Result<Json<Value>, ApiError> {
-    let (share, permit) = analysis_permit(state, client, PATIENCE).await?;
-    let answer = tokio::task::spawn_blocking(move || {
-        let answer = work();
-        drop((permit, share));
-        answer
-    })
-    .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))?;
-    answer
-        .map(Json)
-        .map_err(|e| ApiError::bad_request("bad-request", e))
+fn refused(e: RequestError) -> ApiError {
+    ApiError::bad_request(e.code(), e.to_string())
 }
 
-/// Every legal move explained, best first, with the threats on the board.
+/// Every legal move explained, best first, with the threats on the board: the words of the
+/// position's one analysis, the one the analysis table shows.
 pub(super) async fn explain(
     State(state): State<Shared>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let req: CoachRequest = parse_body(&body)?;
-    let request = req.request();
-    coached(&state, client, move || answer_explain(&request, DEPTH)).await
+    let (game, lang) = req.request().game().map_err(refused)?;
+    let analysis = analysed(&state, client, game.clone()).await?;
+    Ok(Json(explain_answer(&game, lang, &analysis)))
 }
 
-/// The mistakes of a game (of one player when `player` is given), each with why and the better
-/// move.
-pub(super) async fn review(
+/// A game reviewed with the one analysis of each of its positions: every move's loss, the
+/// evaluation over the game, accuracy, and the mistakes (of one player when `player` is given),
+/// each with why and the better move. One search slot serves the whole game.
+pub(super) async fn review_game(
     State(state): State<Shared>,
     Extension(ClientAddr(client)): Extension<ClientAddr>,
     body: Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let req: CoachRequest = parse_body(&body)?;
-    let request = req.request();
-    let player = req.player;
-    coached(&state, client, move || {
-        answer_review(&request, player.as_deref(), DEPTH, REVIEW_THRESHOLD)
+    let (game, lang) = req.request().game().map_err(refused)?;
+    let player = parse_player(req.player.as_deref()).map_err(refused)?;
+    let (share, permit) = analysis_permit(&state, client, ANALYSIS_PATIENCE).await?;
+    let cache = state.analyses.clone();
+    let limits = state.analysis_limits();
+    let answer = tokio::task::spawn_blocking(move || {
+        let _share = share;
+        let mut analyse = |g: &oware_rules::Game| {
+            permit
+                .with_engine(|engine| analysis_of(&cache, engine, g, limits))
+                .as_ref()
+                .clone()
+        };
+        let reviewed = oware_coach::review(&game, player, &mut analyse, REVIEW_THRESHOLD);
+        review(&game, &reviewed, lang)
     })
     .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))?;
+    Ok(Json(answer))
 }

@@ -40,7 +40,7 @@ pub fn router(state: Shared) -> Router {
         .route("/api/analyse", post(analysis::analyse))
         .route("/api/evaluate", post(analysis::evaluate))
         .route("/api/coach/explain", post(coach::explain))
-        .route("/api/coach/review", post(coach::review))
+        .route("/api/coach/review", post(coach::review_game))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(
