@@ -8,6 +8,7 @@
 //!   sentences.
 //! - [`review`](mod@review): a game's mistakes over a threshold of seeds, with the better move.
 //! - [`oversight`]: the weak levels' human mistakes (a double attack overlooked).
+//! - [`puzzle`]: the puzzle set, each puzzle with its theme, and the classifier that tags them.
 //! - [`messages`]: the words, from the catalogue the web app shares (`web/coach-messages.json`).
 //! - [`json`]: the same for the web app.
 //! - [`engine`]: the one module that asks the engine: every move's score and line at a fixed depth.
@@ -29,6 +30,7 @@ pub mod explain;
 pub mod json;
 pub mod messages;
 pub mod oversight;
+pub mod puzzle;
 pub mod review;
 
 pub use engine::{Analyst, MoveValue, DEFAULT_DEPTH};

@@ -1,0 +1,210 @@
+//! Makes the puzzle set, `crates/oware-coach/data/puzzles.txt`: positions of the master games and of
+//! the engine's self-play where exactly one move wins material or the game by a clear margin, each
+//! tagged with its theme by the coach's detectors ([`oware_coach::puzzle::classify`]).
+//!
+//! ```text
+//! cargo run --release -p oware-coach --example make_puzzles -- \
+//!     crates/oware-rules/tests/data/master_games.suite 300 > crates/oware-coach/data/puzzles.txt
+//! ```
+//!
+//! Every position is first screened cheaply (every move searched to `SCREEN_DEPTH` plies); the few
+//! that pass are searched again to `VERIFY_DEPTH` plies, and kept only when the deeper search agrees:
+//! the same single best move, ahead of every other move by `MARGIN` centiseeds (so no second
+//! solution lies within one seed of it), and winning the game or at least `GAIN` seeds more than the
+//! opponent takes along the engine's line. Self-play games start from a random opening and are played
+//! by the engine's weaker levels, whose slips leave tactics on the board. Two puzzles of one game are
+//! at least `GAP` plies apart, and no theme takes more than `PER_THEME` puzzles. The run is
+//! deterministic (fixed depths, a fixed random seed): the same command makes the same file.
+
+use std::collections::BTreeSet;
+
+use oware_coach::engine::{decided_in, loss, pick};
+use oware_coach::puzzle::{classify, Puzzle};
+use oware_coach::{Analyst, MoveValue};
+use oware_rules::{Game, GameLine, Move, RuleSet};
+
+/// Depth of the cheap first look at every position.
+const SCREEN_DEPTH: u32 = 10;
+/// Depth of the search that verifies a candidate.
+const VERIFY_DEPTH: u32 = 24;
+/// Centiseeds the solution must be ahead of every other move (a decided win counts as 48 seeds).
+const MARGIN: i32 = 200;
+/// Seeds the mover must gain net along the engine's line, unless the solution wins the game.
+const GAIN: i32 = 2;
+/// Plies of the engine's line over which the gain is counted.
+const GAIN_PLIES: usize = 6;
+/// Depth the self-play levels search to.
+const PLAY_DEPTH: u32 = 5;
+/// Plies between two puzzles of one game, so that the set holds no near copies.
+const GAP: usize = 6;
+/// The most puzzles of one theme: the commonest (captures, endgame tempo) would crowd out the rest.
+const PER_THEME: usize = 80;
+
+/// The solution when the values show exactly one winning move by a clear margin.
+fn single_winner(game: &Game, values: &[MoveValue]) -> Option<Move> {
+    let [best, second, ..] = values else {
+        return None;
+    };
+    if loss(best.score, second.score) < MARGIN {
+        return None;
+    }
+    let wins = decided_in(best.score).is_some_and(|p| p > 0);
+    (wins || net_gain(game, &best.line) >= GAIN).then_some(best.mv)
+}
+
+/// Seeds the mover takes minus seeds the opponent takes over the first plies of `line`.
+fn net_gain(game: &Game, line: &[Move]) -> i32 {
+    let mover = game.position().side_to_move();
+    let mut game = game.clone();
+    let mut gain = 0;
+    for &mv in line.iter().take(GAIN_PLIES) {
+        let side = game.position().side_to_move();
+        let Ok(outcome) = game.play(mv) else { break };
+        let taken = i32::from(outcome.captured);
+        gain += if side == mover { taken } else { -taken };
+        if outcome.end.is_some() {
+            break;
+        }
+    }
+    gain
+}
+
+struct Maker {
+    screen: Analyst,
+    verify: Analyst,
+    seen: BTreeSet<String>,
+    found: Vec<Puzzle>,
+    screened: usize,
+    verified: usize,
+    /// The game and ply of the last puzzle kept.
+    last: Option<(String, usize)>,
+}
+
+impl Maker {
+    /// Looks at the position of `game` (its history is dropped: a puzzle is its position).
+    fn consider(&mut self, game: &Game, from: &str) {
+        let ply = game.ply_count();
+        if matches!(&self.last, Some((g, p)) if g == from && ply < p + GAP) {
+            return;
+        }
+        let pos = *game.position();
+        let game = Game::from_position(pos, game.rules());
+        if game.is_over() || game.legal_moves().len() < 2 || !self.seen.insert(pos.to_string()) {
+            return;
+        }
+        self.screened += 1;
+        let Some(candidate) = single_winner(&game, &self.screen.values(&game)) else {
+            return;
+        };
+        self.verified += 1;
+        if single_winner(&game, &self.verify.values(&game)) != Some(candidate) {
+            return;
+        }
+        let theme = classify(&game, candidate);
+        if self.found.iter().filter(|p| p.theme == theme).count() >= PER_THEME {
+            return;
+        }
+        self.last = Some((from.to_string(), ply));
+        self.found.push(Puzzle {
+            id: self.found.len() + 1,
+            position: pos,
+            rules: game.rules(),
+            solution: candidate,
+            theme,
+            source: format!("{from}:{ply}"),
+            verified: format!("depth:{VERIFY_DEPTH}"),
+        });
+    }
+}
+
+/// A small deterministic generator (xorshift64), so that the set can be made again.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [suite, games] = args.as_slice() else {
+        eprintln!("usage: make_puzzles MASTER_GAMES.suite SELF_PLAY_GAMES");
+        std::process::exit(2);
+    };
+    let games: u64 = games.parse().expect("a number of games");
+    let mut maker = Maker {
+        screen: Analyst::new(SCREEN_DEPTH),
+        verify: Analyst::new(VERIFY_DEPTH),
+        seen: BTreeSet::new(),
+        found: Vec::new(),
+        screened: 0,
+        verified: 0,
+        last: None,
+    };
+    let text = std::fs::read_to_string(suite).expect("the master games");
+    for (number, line) in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .enumerate()
+    {
+        let GameLine { start, moves } = line.parse().expect("a game line");
+        let mut game = Game::from_position(start, RuleSet::Abapa);
+        for mv in moves {
+            maker.consider(&game, &format!("master:{}", number + 1));
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+    }
+    eprintln!("master games: {} puzzles", maker.found.len());
+    let mut player = Analyst::new(PLAY_DEPTH);
+    let mut random = 0x2545_f491_4f6c_dd1d_u64;
+    for number in 1..=games {
+        let mut game = Game::new(RuleSet::Abapa);
+        let opening = 2 + next(&mut random) % 5;
+        for _ in 0..opening {
+            let moves: Vec<Move> = game.legal_moves().collect();
+            game.play(moves[(next(&mut random) % moves.len() as u64) as usize])
+                .expect("a legal move");
+        }
+        // Each game is played by two levels from 2 to 6: weak enough to leave tactics about.
+        let levels = [
+            2 + (next(&mut random) % 5) as u8,
+            2 + (next(&mut random) % 5) as u8,
+        ];
+        while !game.is_over() && game.ply_count() < 200 {
+            maker.consider(&game, &format!("selfplay:{number}"));
+            let values = player.values(&game);
+            let level = levels[game.ply_count() % 2];
+            let Some(mv) = pick(level, &values, &mut random) else {
+                break;
+            };
+            game.play(mv).expect("a legal move");
+        }
+        if number % 20 == 0 {
+            eprintln!(
+                "{number} games: {} puzzles ({} positions screened, {} verified)",
+                maker.found.len(),
+                maker.screened,
+                maker.verified
+            );
+        }
+    }
+    println!(
+        "# The puzzle set: made by crates/oware-coach/examples/make_puzzles.rs (docs/puzzles.md)."
+    );
+    println!(
+        "# Each: one move ahead of every other by {MARGIN} centiseeds or more at depth {VERIFY_DEPTH}, \
+         winning the game or {GAIN} seeds net."
+    );
+    println!("# position rules solution theme source verified");
+    for p in &maker.found {
+        println!("{}", p.line());
+    }
+    eprintln!(
+        "{} puzzles from {} positions ({} verified)",
+        maker.found.len(),
+        maker.screened,
+        maker.verified
+    );
+}
