@@ -33,6 +33,8 @@ const MARGIN: i32 = 200;
 const GAIN: i32 = 2;
 /// Plies of the engine's line over which the gain is counted.
 const GAIN_PLIES: usize = 6;
+/// Plies of the engine's line kept with a puzzle.
+const LINE_PLIES: usize = 8;
 /// Depth the self-play levels search to.
 const PLAY_DEPTH: u32 = 5;
 /// Plies between two puzzles of one game, so that the set holds no near copies.
@@ -40,8 +42,8 @@ const GAP: usize = 6;
 /// The most puzzles of one theme: the commonest (captures, endgame tempo) would crowd out the rest.
 const PER_THEME: usize = 80;
 
-/// The solution when the values show exactly one winning move by a clear margin.
-fn single_winner(game: &Game, values: &[MoveValue]) -> Option<Move> {
+/// The solution's value when the values show exactly one winning move by a clear margin.
+fn single_winner<'a>(game: &Game, values: &'a [MoveValue]) -> Option<&'a MoveValue> {
     let [best, second, ..] = values else {
         return None;
     };
@@ -49,7 +51,7 @@ fn single_winner(game: &Game, values: &[MoveValue]) -> Option<Move> {
         return None;
     }
     let wins = decided_in(best.score).is_some_and(|p| p > 0);
-    (wins || net_gain(game, &best.line) >= GAIN).then_some(best.mv)
+    (wins || net_gain(game, &best.line) >= GAIN).then_some(best)
 }
 
 /// Seeds the mover takes minus seeds the opponent takes over the first plies of `line`.
@@ -93,13 +95,14 @@ impl Maker {
             return;
         }
         self.screened += 1;
-        let Some(candidate) = single_winner(&game, &self.screen.values(&game)) else {
+        let Some(candidate) = single_winner(&game, &self.screen.values(&game)).map(|v| v.mv) else {
             return;
         };
         self.verified += 1;
-        if single_winner(&game, &self.verify.values(&game)) != Some(candidate) {
+        let values = self.verify.values(&game);
+        let Some(verified) = single_winner(&game, &values).filter(|v| v.mv == candidate) else {
             return;
-        }
+        };
         let theme = classify(&game, candidate);
         if self.found.iter().filter(|p| p.theme == theme).count() >= PER_THEME {
             return;
@@ -113,6 +116,8 @@ impl Maker {
             theme,
             source: format!("{from}:{ply}"),
             verified: format!("depth:{VERIFY_DEPTH}"),
+            score: verified.score,
+            line: verified.line.iter().copied().take(LINE_PLIES).collect(),
         });
     }
 }
@@ -197,7 +202,7 @@ fn main() {
         "# Each: one move ahead of every other by {MARGIN} centiseeds or more at depth {VERIFY_DEPTH}, \
          winning the game or {GAIN} seeds net."
     );
-    println!("# position rules solution theme source verified");
+    println!("# position rules solution theme source verified score line");
     for p in &maker.found {
         println!("{}", p.line());
     }

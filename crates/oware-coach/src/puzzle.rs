@@ -2,16 +2,18 @@
 //! it teaches, read from the set kept in the repository (`crates/oware-coach/data/puzzles.txt`,
 //! made by `cargo run --release -p oware-coach --example make_puzzles`; docs/puzzles.md says how).
 //!
-//! The file holds one puzzle a line, six fields separated by spaces:
+//! The file holds one puzzle a line, eight fields separated by spaces:
 //!
 //! ```text
-//! # position rules solution theme source verified
-//! 0-1-3-2-1-3-1-0-0-3-4-2-8-20-N abapa f capture master:2:55 depth:24
+//! # position rules solution theme source verified score line
+//! 0-1-3-2-1-3-1-0-0-3-4-2-8-20-N abapa f capture master:2:55 depth:24 412 fEbAeFa
 //! ```
 //!
 //! `source` says where the position comes from (`master:GAME:PLY`: the GAME-th game of
 //! `master_games.suite`, after PLY plies; `selfplay:GAME:PLY`: the engine's self-play) and
-//! `verified` how the solution was checked (`depth:N`: every legal move searched to N plies).
+//! `verified` how the solution was checked (`depth:N`: every legal move searched to N plies);
+//! `score` is the solution's value in that search (centiseeds for the side to move, decided games
+//! beyond ±29 000 as the engine writes them) and `line` the engine's line, the solution first.
 //!
 //! ```
 //! use oware_coach::puzzle::{self, Theme};
@@ -29,7 +31,7 @@ use std::sync::OnceLock;
 use oware_rules::{Game, Move, Position, RuleSet};
 
 use crate::detect;
-use crate::explain::{explain, facts, Fact};
+use crate::explain::{explain, facts, render_line, render_score, Fact};
 use crate::messages::{self as msg, Lang};
 
 /// The puzzle set kept in the repository.
@@ -142,6 +144,10 @@ pub struct Puzzle {
     pub source: String,
     /// How the solution was checked.
     pub verified: String,
+    /// The solution's value, in centiseeds for the side to move (see [`crate::engine::decided_in`]).
+    pub score: i32,
+    /// The engine's line, the solution first.
+    pub line: Vec<Move>,
 }
 
 impl Puzzle {
@@ -153,8 +159,15 @@ impl Puzzle {
     /// The puzzle as a line of the data file.
     pub fn line(&self) -> String {
         format!(
-            "{} {} {} {} {} {}",
-            self.position, self.rules, self.solution, self.theme, self.source, self.verified
+            "{} {} {} {} {} {} {} {}",
+            self.position,
+            self.rules,
+            self.solution,
+            self.theme,
+            self.source,
+            self.verified,
+            self.score,
+            oware_rules::format_move_letters(&self.line)
         )
     }
 }
@@ -210,9 +223,11 @@ impl Puzzle {
         let letter = mv.letter().to_string();
         match self.why(mv, lang) {
             None => Feedback::Illegal(msg::format(lang, "puzzle.illegal", &[("move", &letter)])),
-            Some(why) if mv == self.solution => {
-                Feedback::Right(msg::format(lang, "puzzle.right", &[("why", &why)]))
-            }
+            Some(why) if mv == self.solution => Feedback::Right(msg::format(
+                lang,
+                "puzzle.right",
+                &[("why", &format!("{why} {}", self.verdict(lang)))],
+            )),
             Some(why) => Feedback::Wrong(msg::format(
                 lang,
                 "puzzle.wrong",
@@ -221,9 +236,22 @@ impl Puzzle {
         }
     }
 
-    /// The solution given away, with what it does.
+    /// The engine's verdict on the solution, from the search that verified it.
+    pub fn verdict(&self, lang: Lang) -> String {
+        msg::format(
+            lang,
+            "verdict.best",
+            &[
+                ("score", &render_score(self.score, lang)),
+                ("line", &render_line(&self.line, lang)),
+            ],
+        )
+    }
+
+    /// The solution given away, with what it does and the engine's verdict.
     pub fn reveal(&self, lang: Lang) -> String {
         let why = self.why(self.solution, lang).unwrap_or_default();
+        let why = format!("{why} {}", self.verdict(lang));
         msg::format(
             lang,
             "puzzle.solution",
@@ -256,6 +284,10 @@ pub enum PuzzleErrorKind {
     Illegal(Move),
     /// Not a theme.
     Theme(UnknownTheme),
+    /// The score is not a whole number.
+    Score(String),
+    /// The line is not move letters starting with the solution.
+    Line(String),
 }
 
 impl fmt::Display for PuzzleError {
@@ -264,13 +296,21 @@ impl fmt::Display for PuzzleError {
         match &self.kind {
             PuzzleErrorKind::Fields(n) => write!(
                 f,
-                "expected 6 fields (position rules solution theme source verified), found {n}"
+                "expected 8 fields (position rules solution theme source verified score line), \
+                 found {n}"
             ),
             PuzzleErrorKind::Position(e) => write!(f, "bad position: {e}"),
             PuzzleErrorKind::Rules(e) => write!(f, "bad rules: {e}"),
             PuzzleErrorKind::Move(e) => write!(f, "bad solution: {e}"),
             PuzzleErrorKind::Illegal(m) => write!(f, "the solution {m} is not legal there"),
             PuzzleErrorKind::Theme(e) => write!(f, "{e}"),
+            PuzzleErrorKind::Score(s) => write!(f, "bad score {s:?}: expected centiseeds"),
+            PuzzleErrorKind::Line(l) => {
+                write!(
+                    f,
+                    "bad line {l:?}: expected move letters, the solution first"
+                )
+            }
         }
     }
 }
@@ -291,7 +331,7 @@ pub fn parse(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
             kind,
         };
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let [position, rules, solution, theme, source, verified] = fields[..] else {
+        let [position, rules, solution, theme, source, verified, score, line] = fields[..] else {
             return Err(error(PuzzleErrorKind::Fields(fields.len())));
         };
         let position: Position = position.parse().map_err(|e: oware_rules::PositionError| {
@@ -319,6 +359,13 @@ pub fn parse(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
             theme,
             source: source.to_string(),
             verified: verified.to_string(),
+            score: score
+                .parse()
+                .map_err(|_| error(PuzzleErrorKind::Score(score.to_string())))?,
+            line: oware_rules::parse_move_letters(line)
+                .ok()
+                .filter(|l| l.first() == Some(&solution))
+                .ok_or_else(|| error(PuzzleErrorKind::Line(line.to_string())))?,
         });
     }
     Ok(puzzles)
@@ -337,7 +384,8 @@ pub fn with_theme(theme: Theme) -> impl Iterator<Item = &'static Puzzle> {
 }
 
 /// The idea the move `solution` teaches in the game's current position, from the detectors: the
-/// grand slam rule when a move of either side would take a whole row (now or after the solution), a kroo's capture or its
+/// grand slam rule when a move would take a whole row (the side to move's now, or the opponent's
+/// reply after the solution), a kroo's capture or its
 /// overload, the feeding rules, a double attack, tempo, a capture, or else a quiet move.
 pub fn classify(game: &Game, solution: Move) -> Theme {
     let rules = game.rules();
@@ -345,14 +393,9 @@ pub fn classify(game: &Game, solution: Move) -> Theme {
     let found = facts(game, solution);
     let has = |pred: fn(&Fact) -> bool| found.iter().any(pred);
     let after = pos.play_unchecked(solution, rules).position;
-    // A grand slam either side could play, now or after the solution: the rule is in play.
-    let slam = |p: &Position| {
-        let opponent = p.side_to_move().opponent();
-        detect::captures(p, rules)
-            .iter()
-            .chain(&detect::threats(p, rules, opponent))
-            .any(|c| c.grand_slam)
-    };
+    // A move of the puzzle's side that would take the whole row, or a reply of the opponent after
+    // the solution that would: under abapa it takes nothing, and the puzzle turns on that rule.
+    let slam = |p: &Position| detect::captures(p, rules).iter().any(|c| c.grand_slam);
     if rules == RuleSet::Abapa && (slam(pos) || slam(&after)) {
         return Theme::GrandSlam;
     }
@@ -427,12 +470,17 @@ mod tests {
     fn bad_lines_say_what_is_wrong() {
         let start = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
         let cases = [
-            (format!("{start} abapa F capture x"), "expected 6 fields"),
-            ("4-4-S abapa F capture x y".to_string(), "bad position"),
-            (format!("{start} chess F capture x y"), "bad rules"),
-            (format!("{start} abapa Z capture x y"), "bad solution"),
-            (format!("{start} abapa f capture x y"), "not legal"),
-            (format!("{start} abapa F fork x y"), "unknown theme"),
+            (
+                format!("{start} abapa F capture x y 0"),
+                "expected 8 fields",
+            ),
+            ("4-4-S abapa F capture x y 0 F".to_string(), "bad position"),
+            (format!("{start} chess F capture x y 0 F"), "bad rules"),
+            (format!("{start} abapa Z capture x y 0 F"), "bad solution"),
+            (format!("{start} abapa f capture x y 0 f"), "not legal"),
+            (format!("{start} abapa F fork x y 0 F"), "unknown theme"),
+            (format!("{start} abapa F capture x y 1.5 F"), "bad score"),
+            (format!("{start} abapa F capture x y 0 EF"), "bad line"),
         ];
         for (line, expected) in cases {
             let text = format!("# a comment\n\n{line}\n");
@@ -444,10 +492,15 @@ mod tests {
 
     #[test]
     fn answers_in_the_coachs_words() {
-        let p = &parse("4-4-4-4-4-3-4-1-2-4-4-4-3-3-S abapa F capture test depth:1").unwrap()[0];
+        let p = &parse("4-4-4-4-4-3-4-1-2-4-4-4-3-3-S abapa F capture test depth:1 512 FbA")
+            .unwrap()[0];
         assert_eq!(
             p.answer("F".parse().unwrap(), Lang::En),
-            Feedback::Right("Right! F sows 3 seeds and takes b and c: 5 seeds.".into())
+            Feedback::Right(
+                "Right! F sows 3 seeds and takes b and c: 5 seeds. \
+                 The engine's choice (+5.1); it expects F b A."
+                    .into()
+            )
         );
         let wrong = p.answer("D".parse().unwrap(), Lang::En);
         assert!(!wrong.is_right());
@@ -465,10 +518,10 @@ mod tests {
             p.answer("a".parse().unwrap(), Lang::En),
             Feedback::Illegal(_)
         ));
-        assert_eq!(
-            p.answer("F".parse().unwrap(), Lang::Fr).text(),
-            "Bravo ! F sème 3 graines et prend b et c : 5 graines."
-        );
+        assert!(p
+            .answer("F".parse().unwrap(), Lang::Fr)
+            .text()
+            .starts_with("Bravo ! F sème 3 graines et prend b et c : 5 graines. "));
         assert!(p.reveal(Lang::Ca).starts_with("La solució és F."));
         assert_eq!(
             p.title(1, 9, Lang::Es),
