@@ -1434,6 +1434,7 @@ function route() {
   if (game) gamePage(game[1]);
   else if (path === '/analysis') analysisPage();
   else if (path === '/rules') rulesPage();
+  else if (path === '/puzzles') puzzlePage();
   else if (path === '/' || path === '/index.html') homePage();
   else notFoundPage();
 }
