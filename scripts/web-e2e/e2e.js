@@ -914,6 +914,13 @@ async function puzzles(browser) {
     await phone.page.waitForSelector('g.house.legal');
     await phone.page.screenshot({ path: `${OUT}/puzzle-${lang}-phone.png`, fullPage: true });
     await checkPhoneLayout(phone.page, `puzzles ${lang}`);
+    // Every menu link shows in full: none runs under the language menu.
+    const menu = await phone.page.evaluate(() => {
+      const nav = document.querySelector('header.top nav');
+      const last = [...nav.querySelectorAll('a')].pop().getBoundingClientRect();
+      return { fits: nav.scrollWidth <= nav.clientWidth, right: last.right, lang: document.getElementById('lang').getBoundingClientRect().left };
+    });
+    check(menu.fits && menu.right <= menu.lang, `puzzles ${lang}: the menu fits beside the language menu: ` + JSON.stringify(menu));
     await phone.context.close();
   }
   console.log('puzzles: a wrong answer, the hint, the solution and the next puzzle in 4 languages; a theme; a phone');
