@@ -39,6 +39,8 @@ function puzzlePage() {
     try {
       data = await api('GET', '/api/puzzles?lang=' + encodeURIComponent(getLanguage()) + (theme ? '&theme=' + encodeURIComponent(theme) : ''));
     } catch (e) {
+      // A theme remembered from an older set may be gone: show every puzzle instead.
+      if (theme && e.code === 'bad-theme') return load('', 0);
       error.textContent = errorText(e);
       return;
     }

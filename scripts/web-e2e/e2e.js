@@ -910,8 +910,11 @@ async function puzzles(browser) {
     check(!page.errors, 'no script errors');
     await context.close();
     const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, locale: lang });
+    // A theme remembered that the set no longer has: every puzzle is shown instead of an error.
+    await phone.context.addInitScript(() => localStorage.setItem('oware.puzzleTheme', 'fork'));
     await phone.page.goto(BASE + '/puzzles');
     await phone.page.waitForSelector('g.house.legal');
+    check(await phone.page.inputValue('#puzzle-theme') === '', 'every theme after an unknown one');
     await phone.page.screenshot({ path: `${OUT}/puzzle-${lang}-phone.png`, fullPage: true });
     await checkPhoneLayout(phone.page, `puzzles ${lang}`);
     // Every menu link shows in full: none runs under the language menu.

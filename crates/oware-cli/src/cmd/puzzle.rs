@@ -6,10 +6,10 @@ use std::io::{self, Write};
 use oware_coach::puzzle::{self, Puzzle, Theme};
 use oware_coach::{messages, Lang};
 use oware_engine::input::{read_line, Line};
-use oware_rules::Move;
+use oware_rules::{Move, Side};
 
 use super::{coach, Exit};
-use crate::display::diagram;
+use crate::display::{diagram_in, Words};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -34,7 +34,15 @@ fn show(
 ) -> io::Result<()> {
     writeln!(out)?;
     writeln!(out, "{}", p.title(number, total, lang))?;
-    write!(out, "{}", diagram(&p.position))
+    let words = Words {
+        sides: [
+            messages::side(lang, Side::South),
+            messages::side(lang, Side::North),
+        ],
+        store: messages::raw(lang, "puzzle.store"),
+        to_move: messages::raw(lang, "puzzle.toMove"),
+    };
+    write!(out, "{}", diagram_in(&p.position, &words))
 }
 
 fn ask(out: &mut dyn Write, p: &Puzzle, lang: Lang) -> io::Result<()> {
