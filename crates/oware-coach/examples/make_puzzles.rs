@@ -3,8 +3,10 @@
 //! tagged with its theme by the coach's detectors ([`oware_coach::puzzle::classify`]).
 //!
 //! ```text
+//! oware egtb build --rules abapa --max-seeds 12 --dir /tmp/egtb-abapa
 //! cargo run --release -p oware-coach --example make_puzzles -- \
-//!     crates/oware-rules/tests/data/master_games.suite 300 > crates/oware-coach/data/puzzles.txt
+//!     crates/oware-rules/tests/data/master_games.suite 300 /tmp/egtb-abapa \
+//!     > crates/oware-coach/data/puzzles.txt
 //! ```
 //!
 //! Every position is first screened cheaply (every move searched to `SCREEN_DEPTH` plies); the few
@@ -13,7 +15,9 @@
 //! solution lies within one seed of it), and winning the game or at least `GAIN` seeds more than the
 //! opponent takes along the engine's line. Self-play games start from a random opening and are played
 //! by the engine's weaker levels, whose slips leave tactics on the board. Two puzzles of one game are
-//! at least `GAP` plies apart, and no theme takes more than `PER_THEME` puzzles. The run is
+//! at least `GAP` plies apart, and no theme takes more than `PER_THEME` puzzles. With the abapa
+//! endgame databases (the optional third argument), a candidate they cover is kept only when they
+//! agree: the solution's value certainly above every other move's. The run is
 //! deterministic (fixed depths, a fixed random seed): the same command makes the same file.
 
 use std::collections::BTreeSet;
@@ -21,6 +25,7 @@ use std::collections::BTreeSet;
 use oware_coach::engine::{decided_in, loss, pick};
 use oware_coach::puzzle::{classify, Puzzle};
 use oware_coach::{Analyst, MoveValue};
+use oware_engine::tablebase::TablebaseProbe;
 use oware_rules::{Game, GameLine, Move, RuleSet};
 
 /// Depth of the cheap first look at every position.
@@ -71,6 +76,24 @@ fn net_gain(game: &Game, line: &[Move]) -> i32 {
     gain
 }
 
+/// What the abapa databases say of a candidate: `Some(true)` when the solution is certainly better
+/// than every other move (its lower bound above their upper bounds), `Some(false)` when it may not
+/// be, `None` when the position has more seeds than they cover.
+fn databases_agree(databases: &TablebaseProbe, game: &Game, solution: Move) -> Option<bool> {
+    let tablebase = databases.tablebase();
+    if game.rules() != tablebase.rules() {
+        return None;
+    }
+    let values = tablebase.move_values(game.position())?;
+    let (_, best) = values.iter().find(|(m, _)| *m == solution)?;
+    Some(
+        values
+            .iter()
+            .filter(|(m, _)| *m != solution)
+            .all(|(_, other)| other.upper < best.lower),
+    )
+}
+
 struct Maker {
     screen: Analyst,
     verify: Analyst,
@@ -80,6 +103,11 @@ struct Maker {
     verified: usize,
     /// The game and ply of the last puzzle kept.
     last: Option<(String, usize)>,
+    /// The abapa endgame databases, when given: positions they cover must agree with them too.
+    databases: Option<TablebaseProbe>,
+    /// Puzzles the databases confirmed, and candidates they turned down.
+    confirmed: usize,
+    refuted: usize,
 }
 
 impl Maker {
@@ -103,11 +131,22 @@ impl Maker {
         let Some(verified) = single_winner(&game, &values).filter(|v| v.mv == candidate) else {
             return;
         };
+        let checked = self
+            .databases
+            .as_ref()
+            .and_then(|d| databases_agree(d, &game, candidate));
+        if checked == Some(false) {
+            self.refuted += 1;
+            return;
+        }
         let theme = classify(&game, candidate);
         if self.found.iter().filter(|p| p.theme == theme).count() >= PER_THEME {
             return;
         }
         self.last = Some((from.to_string(), ply));
+        if checked == Some(true) {
+            self.confirmed += 1;
+        }
         self.found.push(Puzzle {
             id: self.found.len() + 1,
             position: pos,
@@ -115,7 +154,10 @@ impl Maker {
             solution: candidate,
             theme,
             source: format!("{from}:{ply}"),
-            verified: format!("depth:{VERIFY_DEPTH}"),
+            verified: match checked {
+                Some(_) => format!("depth:{VERIFY_DEPTH}+egtb"),
+                None => format!("depth:{VERIFY_DEPTH}"),
+            },
             score: verified.score,
             line: verified.line.iter().copied().take(LINE_PLIES).collect(),
         });
@@ -132,10 +174,19 @@ fn next(state: &mut u64) -> u64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [suite, games] = args.as_slice() else {
-        eprintln!("usage: make_puzzles MASTER_GAMES.suite SELF_PLAY_GAMES");
-        std::process::exit(2);
+    let (suite, games, databases) = match args.as_slice() {
+        [suite, games] => (suite, games, None),
+        [suite, games, dir] => (suite, games, Some(dir)),
+        _ => {
+            eprintln!(
+                "usage: make_puzzles MASTER_GAMES.suite SELF_PLAY_GAMES [ABAPA_DATABASES_DIR]"
+            );
+            std::process::exit(2);
+        }
     };
+    let databases = databases.map(|dir| {
+        TablebaseProbe::open(dir, RuleSet::Abapa).expect("abapa endgame databases in the directory")
+    });
     let games: u64 = games.parse().expect("a number of games");
     let mut maker = Maker {
         screen: Analyst::new(SCREEN_DEPTH),
@@ -145,6 +196,9 @@ fn main() {
         screened: 0,
         verified: 0,
         last: None,
+        databases,
+        confirmed: 0,
+        refuted: 0,
     };
     let text = std::fs::read_to_string(suite).expect("the master games");
     for (number, line) in text
@@ -202,14 +256,21 @@ fn main() {
         "# Each: one move ahead of every other by {MARGIN} centiseeds or more at depth {VERIFY_DEPTH}, \
          winning the game or {GAIN} seeds net."
     );
+    if maker.databases.is_some() {
+        println!(
+            "# Positions the abapa endgame databases cover are kept only when they agree (depth:{VERIFY_DEPTH}+egtb)."
+        );
+    }
     println!("# position rules solution theme source verified score line");
     for p in &maker.found {
         println!("{}", p.line());
     }
     eprintln!(
-        "{} puzzles from {} positions ({} verified)",
+        "{} puzzles from {} positions ({} verified; the databases confirmed {} and turned down {})",
         maker.found.len(),
         maker.screened,
-        maker.verified
+        maker.verified,
+        maker.confirmed,
+        maker.refuted
     );
 }

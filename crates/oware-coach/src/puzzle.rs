@@ -11,7 +11,8 @@
 //!
 //! `source` says where the position comes from (`master:GAME:PLY`: the GAME-th game of
 //! `master_games.suite`, after PLY plies; `selfplay:GAME:PLY`: the engine's self-play) and
-//! `verified` how the solution was checked (`depth:N`: every legal move searched to N plies);
+//! `verified` how the solution was checked (`depth:N`: every legal move searched to N plies;
+//! `depth:N+egtb`: the abapa endgame databases agree too);
 //! `score` is the solution's value in that search (centiseeds for the side to move, decided games
 //! beyond ±29 000 as the engine writes them) and `line` the engine's line, the solution first.
 //!
