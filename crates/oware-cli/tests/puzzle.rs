@@ -60,7 +60,10 @@ fn the_language_and_the_start_are_chosen_and_input_may_just_end() {
     assert!(said.contains("La teva jugada ("), "{said}");
     // The board speaks Catalan too.
     assert!(said.contains("graner"), "{said}");
-    assert!(said.contains("Sud   |") && said.contains("Nord  |"), "{said}");
+    assert!(
+        said.contains("Sud   |") && said.contains("Nord  |"),
+        "{said}"
+    );
     assert!(!said.contains("store") && !said.contains("South"), "{said}");
 }
 
