@@ -531,6 +531,22 @@ mod tests {
     }
 
     #[test]
+    fn the_set_agrees_with_the_classifier_and_its_lines() {
+        for p in all() {
+            assert_eq!(classify(&p.game(), p.solution), p.theme, "{}", p.line());
+            assert!(
+                Game::replay(p.position, p.rules, &p.line).is_ok(),
+                "{}",
+                p.line()
+            );
+        }
+        // Every theme is represented.
+        for theme in Theme::ALL {
+            assert!(with_theme(theme).next().is_some(), "{theme}");
+        }
+    }
+
+    #[test]
     fn themes_from_the_detectors() {
         let theme = |pos: &str, mv: &str| {
             let game = Game::from_position(pos.parse().unwrap(), RuleSet::Abapa);
