@@ -1474,6 +1474,7 @@ function route() {
   if (game) gamePage(game[1]);
   else if (path === '/analysis') analysisPage();
   else if (path === '/rules') rulesPage();
+  else if (path === '/puzzles') puzzlePage();
   else if (path === '/' || path === '/index.html') homePage();
   else notFoundPage();
 }

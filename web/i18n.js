@@ -4,6 +4,8 @@
 
 const STRINGS = {
   en: {
+    'nav.puzzles': 'Puzzles', 'puzzle.title': 'Puzzles', 'puzzle.theme': 'Theme', 'puzzle.allThemes': 'All themes ({n})', 'puzzle.hint': 'Hint', 'puzzle.solution': 'Show the solution', 'puzzle.next': 'Next puzzle', 'puzzle.clickHint': 'One move wins: click the house to sow.', 'puzzle.fromMaster': 'From a master game.', 'puzzle.fromSelfPlay': 'From a game the engine played against itself.',
+    'err.bad-theme': 'There is no such puzzle theme.', 'err.bad-lang': 'That language is not offered: choose ca, es, en or fr.',
     'nav.play': 'Play', 'nav.analysis': 'Analysis', 'nav.rules': 'Rules',
     'home.computer': 'Play the computer', 'home.friend': 'Play a friend', 'home.open': 'Open a game record or a position',
     'home.friendHint': 'You get a link to send. The first to open it plays the other side; anyone else watches. Until the first move you can make a new link and free the seat.',
@@ -59,6 +61,8 @@ const STRINGS = {
     'err.too-many-sockets': 'Too many pages open from this address; close some and reload this one.',
   },
   fr: {
+    'nav.puzzles': 'Problèmes', 'puzzle.title': 'Problèmes', 'puzzle.theme': 'Thème', 'puzzle.allThemes': 'Tous les thèmes ({n})', 'puzzle.hint': 'Indice', 'puzzle.solution': 'Voir la solution', 'puzzle.next': 'Problème suivant', 'puzzle.clickHint': 'Un seul coup gagne : cliquez sur la case à semer.', 'puzzle.fromMaster': 'D’une partie de maîtres.', 'puzzle.fromSelfPlay': 'D’une partie du moteur contre lui-même.',
+    'err.bad-theme': 'Ce thème de problèmes n’existe pas.', 'err.bad-lang': 'Cette langue n’est pas proposée : choisissez ca, es, en ou fr.',
     'nav.play': 'Jouer', 'nav.analysis': 'Analyse', 'nav.rules': 'Règles',
     'home.computer': 'Jouer contre l’ordinateur', 'home.friend': 'Jouer avec un ami', 'home.open': 'Ouvrir une partie ou une position',
     'home.friendHint': 'Vous recevez un lien à envoyer. Le premier qui l’ouvre joue l’autre camp ; les suivants regardent. Jusqu’au premier coup, vous pouvez créer un nouveau lien et libérer la place.',
@@ -114,6 +118,8 @@ const STRINGS = {
     'err.too-many-sockets': 'Trop de pages ouvertes depuis cette adresse ; fermez-en quelques-unes et rechargez celle-ci.',
   },
   es: {
+    'nav.puzzles': 'Problemas', 'puzzle.title': 'Problemas', 'puzzle.theme': 'Tema', 'puzzle.allThemes': 'Todos los temas ({n})', 'puzzle.hint': 'Pista', 'puzzle.solution': 'Ver la solución', 'puzzle.next': 'Problema siguiente', 'puzzle.clickHint': 'Una sola jugada gana: haz clic en la casa que quieres sembrar.', 'puzzle.fromMaster': 'De una partida de maestros.', 'puzzle.fromSelfPlay': 'De una partida del motor contra sí mismo.',
+    'err.bad-theme': 'No existe ese tema de problemas.', 'err.bad-lang': 'Ese idioma no está disponible: elige ca, es, en o fr.',
     'nav.play': 'Jugar', 'nav.analysis': 'Análisis', 'nav.rules': 'Reglas',
     'home.computer': 'Jugar contra el ordenador', 'home.friend': 'Jugar con un amigo', 'home.open': 'Abrir una partida o una posición',
     'home.friendHint': 'Recibes un enlace para enviar. El primero que lo abra juega el otro lado; los demás miran. Hasta la primera jugada puedes crear un enlace nuevo y liberar el puesto.',
@@ -169,6 +175,8 @@ const STRINGS = {
     'err.too-many-sockets': 'Demasiadas páginas abiertas desde esta dirección; cierra algunas y vuelve a cargar esta.',
   },
   ca: {
+    'nav.puzzles': 'Problemes', 'puzzle.title': 'Problemes', 'puzzle.theme': 'Tema', 'puzzle.allThemes': 'Tots els temes ({n})', 'puzzle.hint': 'Pista', 'puzzle.solution': 'Mostra la solució', 'puzzle.next': 'Problema següent', 'puzzle.clickHint': 'Només una jugada guanya: fes clic a la casa que vols sembrar.', 'puzzle.fromMaster': 'D’una partida de mestres.', 'puzzle.fromSelfPlay': 'D’una partida del motor contra ell mateix.',
+    'err.bad-theme': 'Aquest tema de problemes no existeix.', 'err.bad-lang': 'Aquesta llengua no està disponible: tria ca, es, en o fr.',
     'nav.play': 'Jugar', 'nav.analysis': 'Anàlisi', 'nav.rules': 'Regles',
     'home.computer': 'Jugar contra l’ordinador', 'home.friend': 'Jugar amb un amic', 'home.open': 'Obrir una partida o una posició',
     'home.friendHint': 'Rebràs un enllaç per enviar. El primer que l’obri juga l’altre costat; els altres miren. Fins a la primera jugada pots crear un enllaç nou i alliberar el lloc.',

@@ -2,9 +2,9 @@
 # End-to-end tests of the web app in a real headless Chromium (Debian's package, never a
 # downloaded browser), driven by Node's playwright-core: a full game against the computer and its
 # rematch, friend games between two browser contexts (waiting for the friend, a reload that
-# resumes, takebacks, draws, rematch, resignation), the analysis board, light and dark colours,
-# and every page in every language at desktop and phone widths (no sideways scroll, a board
-# nearly as wide as the phone). Screenshots go to $E2E_OUT (on failure too).
+# resumes, takebacks, draws, rematch, resignation), the analysis board, the puzzle page, light and
+# dark colours, and every page in every language at desktop and phone widths (no sideways scroll, a
+# board nearly as wide as the phone). Screenshots go to $E2E_OUT (on failure too).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)

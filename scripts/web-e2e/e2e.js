@@ -958,6 +958,64 @@ async function analysisBoard(browser) {
   console.log('analysis board: flipped, forced results in words, coach errors translated, busy retried');
 }
 
+// The puzzle page in every language: a wrong answer is explained, the hint shown, the right answer
+// sown on the board, then the next puzzle; a theme chosen keeps to it; a phone fits it.
+async function puzzles(browser) {
+  const TITLE = { ca: 'Problema 2 de ', es: 'Problema 2 de ', en: 'Puzzle 2 of ', fr: 'Problème 2 sur ' };
+  for (const lang of ['ca', 'es', 'en', 'fr']) {
+    const { context, page } = await newPage(browser, { locale: lang });
+    await page.goto(BASE + '/puzzles');
+    await page.waitForSelector('g.house.legal');
+    const data = await page.evaluate(async (lang) => (await fetch('/api/puzzles?lang=' + lang)).json(), lang);
+    const first = data.puzzles[0];
+    check((await page.textContent('#puzzle-title')).includes(first.themeName), 'the title names the theme');
+    const wrong = Object.keys(first.answers).find((m) => m !== first.solution);
+    await page.click(`g.house[data-house="${wrong}"]`);
+    await page.waitForSelector('#puzzle-feedback.wrong');
+    check((await page.textContent('#puzzle-feedback')).length > 10, 'a wrong answer is explained');
+    await page.click('#puzzle-hint-button');
+    await page.waitForSelector('#puzzle-hint', { state: 'visible' });
+    check((await page.textContent('#puzzle-hint')).replace(/\u00a0/g, ' ') === first.hint.replace(/\u00a0/g, ' '), 'the hint is the theme\u2019s');
+    await page.screenshot({ path: `${OUT}/puzzle-hint-${lang}.png`, fullPage: true });
+    await page.click(`g.house[data-house="${first.solution}"]`);
+    await page.waitForSelector('#puzzle-feedback.right');
+    // The solution is sown: the board shows the position after it.
+    await page.waitForFunction((after) => [...'ABCDEFabcdef'].map((l) => {
+      const count = document.querySelector(`g.house[data-house="${l}"] text.count`);
+      return count ? count.textContent : '';
+    }).join('-') === after.split('-').slice(0, 12).join('-'), first.after, { timeout: 10000 });
+    await page.screenshot({ path: `${OUT}/puzzle-solved-${lang}.png`, fullPage: true });
+    await page.click('#puzzle-next');
+    await page.waitForFunction((title) => document.getElementById('puzzle-title').textContent.startsWith(title), TITLE[lang]);
+    check(!(await page.$('#puzzle-feedback.right')), 'the next puzzle starts unanswered');
+    await checkStructure(page, `puzzles ${lang}`);
+    // One theme: every puzzle shown is of it.
+    const theme = data.themes.find((th) => th.theme === 'double-attack');
+    await page.selectOption('#puzzle-theme', 'double-attack');
+    await page.waitForFunction((name) => document.getElementById('puzzle-title').textContent.includes(name), theme.name);
+    check((await page.textContent('#puzzle-title')).includes(' ' + theme.count), 'the count of the theme: ' + theme.count);
+    check(!page.errors, 'no script errors');
+    await context.close();
+    const phone = await newPage(browser, { viewport: { width: 390, height: 844 }, locale: lang });
+    // A theme remembered that the set no longer has: every puzzle is shown instead of an error.
+    await phone.context.addInitScript(() => localStorage.setItem('oware.puzzleTheme', 'fork'));
+    await phone.page.goto(BASE + '/puzzles');
+    await phone.page.waitForSelector('g.house.legal');
+    check(await phone.page.inputValue('#puzzle-theme') === '', 'every theme after an unknown one');
+    await phone.page.screenshot({ path: `${OUT}/puzzle-${lang}-phone.png`, fullPage: true });
+    await checkPhoneLayout(phone.page, `puzzles ${lang}`);
+    // Every menu link shows in full: none runs under the language menu.
+    const menu = await phone.page.evaluate(() => {
+      const nav = document.querySelector('header.top nav');
+      const last = [...nav.querySelectorAll('a')].pop().getBoundingClientRect();
+      return { fits: nav.scrollWidth <= nav.clientWidth, right: last.right, lang: document.getElementById('lang').getBoundingClientRect().left };
+    });
+    check(menu.fits && menu.right <= menu.lang, `puzzles ${lang}: the menu fits beside the language menu: ` + JSON.stringify(menu));
+    await phone.context.close();
+  }
+  console.log('puzzles: a wrong answer, the hint, the solution and the next puzzle in 4 languages; a theme; a phone');
+}
+
 // The page is served under a strict policy (so the tests above run under it), and refuses to be
 // framed.
 async function securityHeaders(browser) {
@@ -975,7 +1033,7 @@ async function securityHeaders(browser) {
   let failed = false;
   // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
-  for (const test of [securityHeaders, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, reviewTeaches, analysisBoard, colours, pages]) {
+  for (const test of [securityHeaders, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, reviewTeaches, analysisBoard, puzzles, colours, pages]) {
     if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);

@@ -25,6 +25,8 @@ enum Command {
     Show(cmd::show::Args),
     /// Play a game in the terminal
     Play(cmd::play::Args),
+    /// Solve puzzles in the terminal: find the one move that wins
+    Puzzle(cmd::puzzle::Args),
     /// Speak the UCI-style engine protocol on standard input and output
     Engine(cmd::engine::Args),
     /// Analyse a position or a game record
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => cmd::replay::run(args),
         Command::Show(args) => cmd::show::run(args),
         Command::Play(args) => cmd::play::run(args),
+        Command::Puzzle(args) => cmd::puzzle::run(args),
         Command::Engine(args) => cmd::engine::run(args),
         Command::Analyze(args) => cmd::analyze::run(args),
         Command::Match(args) => cmd::matches::run(args),

@@ -30,6 +30,7 @@ pub fn find(name: &str) -> Option<Asset> {
         "style.css" => asset!("style.css", "text/css; charset=utf-8"),
         "icon.svg" => asset!("icon.svg", "image/svg+xml"),
         "coach.js" => asset!("coach.js", "text/javascript; charset=utf-8"),
+        "puzzle.js" => asset!("puzzle.js", "text/javascript; charset=utf-8"),
         "coach-messages.json" => asset!("coach-messages.json", "application/json"),
         _ => return None,
     })

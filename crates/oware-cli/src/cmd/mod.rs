@@ -15,6 +15,7 @@ pub mod engine;
 pub mod matches;
 pub mod perft;
 pub mod play;
+pub mod puzzle;
 pub mod replay;
 pub mod serve;
 pub mod show;

@@ -5,6 +5,7 @@ mod analysis;
 mod coach;
 mod games;
 mod pages;
+mod puzzles;
 
 use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
@@ -28,6 +29,7 @@ pub fn router(state: Shared) -> Router {
         .route("/game/{id}", get(pages::game))
         .route("/analysis", get(pages::index))
         .route("/rules", get(pages::index))
+        .route("/puzzles", get(pages::index))
         .route("/static/{name}", get(pages::static_file))
         .route("/api/games", post(games::create_game))
         .route("/api/games/{id}", get(games::game_view))
@@ -41,6 +43,7 @@ pub fn router(state: Shared) -> Router {
         .route("/api/evaluate", post(analysis::evaluate))
         .route("/api/coach/explain", post(coach::explain))
         .route("/api/coach/review", post(coach::review_game))
+        .route("/api/puzzles", get(puzzles::puzzles))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(
