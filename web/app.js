@@ -1295,9 +1295,10 @@ function analysisPage() {
   }
 
   // A value as a player reads it: seeds for the side to move, or a forced result in the words
-  // the coach uses ("South wins in 7 moves (13 plies)").
+  // the coach uses ("South wins in 7 moves (13 plies)", "South wins (endgame database)").
   function valueText(m, side) {
     if (m.end_in) return Coach.forced(m.end_in, side);
+    if (m.wins_by_database != null) return Coach.proven(m.wins_by_database, side);
     // Rounded to tenths first: a value that rounds to nothing reads 0.0, not -0.0. Decimal
     // comma or point as the page's language writes numbers.
     return signed(m.score, '+');

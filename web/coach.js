@@ -94,6 +94,13 @@ const Coach = (() => {
     return text('score.wins', { side: text('side.' + winner), moves: count('moves', Math.ceil(plies / 2)), plies: count('plies', plies) });
   }
 
+  // A result the endgame databases proved, at a distance nobody counted: "South wins (endgame
+  // database)". `wins`: whether `side` (the side to move) wins.
+  function proven(wins, side) {
+    const winner = wins ? side : (side === 'S' ? 'N' : 'S');
+    return text('score.winsByDatabase', { side: text('side.' + winner) });
+  }
+
   // Every legal move of the position reached by `moves` from `position`, explained, best first;
   // with the threats on the board and the feeding rule's note.
   function explain(position, moves, rules) {
@@ -242,7 +249,7 @@ const Coach = (() => {
     return box;
   }
 
-  return { load, text, count, forced, patient, explain, review, explanationList, threatList, housesAtRisk, advice, reviewList };
+  return { load, text, count, forced, proven, patient, explain, review, explanationList, threatList, housesAtRisk, advice, reviewList };
 })();
 
 window.Coach = Coach;

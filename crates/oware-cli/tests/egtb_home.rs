@@ -20,6 +20,9 @@ const LEVELS: &str = "awari=6";
 const IN_USE: &str = "the computer uses the awari endgame databases up to 6 seeds";
 /// An awari position of 3 seeds: C and D both win, D with all three seeds; the database's move is D.
 const COVERED: &str = "0-0-1-1-0-0-0-0-0-0-1-0-23-22-S";
+/// An awari position of 6 seeds that North wins, far from the end: 32 plies, as a search without
+/// databases finds; with them, the search stops at the positions they answer, a ply from here.
+const NORTH_WINS: &str = "0-0-1-1-1-0-1-1-0-0-1-0-21-21-S";
 /// How long a test waits for a line the program is expected to write. Builds of levels 0-6 take
 /// well under a second; the margin is for a machine busy with other builds.
 const PATIENCE: Duration = Duration::from_secs(120);
@@ -172,12 +175,12 @@ fn play_builds_its_rule_set_and_its_hints_use_them() {
     let (home, dir) = data_home();
     let mut play = Running::start(
         home.path(),
-        &["play", "--rules", "awari", "--position", COVERED],
+        &["play", "--rules", "awari", "--position", NORTH_WINS],
     );
     play.wait_for("the endgame databases are built: awari up to 6 seeds");
     let out = play.finish("hint\nquit\n");
-    // The hint comes from the database: D, all three seeds.
-    assert!(out.contains("Hint: D (+4.00)"), "{out}");
+    // The hint's analysis used the databases: who wins is theirs, and no distance is made up.
+    assert!(out.contains("(North wins (endgame database))"), "{out}");
     // A terminal: the start and the end of the build are said, not each level.
     assert_eq!(play.said.len(), 2, "{:#?}", play.said);
     assert!(
@@ -185,6 +188,20 @@ fn play_builds_its_rule_set_and_its_hints_use_them() {
         "only the game's rule set"
     );
     assert_levels_intact(&dir);
+
+    let out = Running::start(
+        home.path(),
+        &[
+            "play",
+            "--no-egtb",
+            "--rules",
+            "awari",
+            "--position",
+            NORTH_WINS,
+        ],
+    )
+    .finish("hint\nquit\n");
+    assert!(out.contains("(North wins in 16 moves (32 plies))"), "{out}");
 }
 
 #[test]

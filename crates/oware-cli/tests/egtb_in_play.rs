@@ -95,10 +95,11 @@ fn the_protocol_and_play_choose_the_same_database_move() {
     };
     let t = play(&["--egtb", d], "quit\n");
     assert!(t.contains("South plays D.\n"), "{t}");
-    // The hint is the position's one analysis, the analysis table's best: C and D both win at
-    // once, and of two equal scores the table lists the first house first.
+    // The hint is the position's one analysis, the analysis table's best: C and D both reach
+    // positions the databases prove South wins, the game not over yet, and of two equal scores
+    // the table lists the first house first.
     let t = play(&["--egtb", d], "computer off\nundo\nhint\nquit\n");
-    assert!(t.contains("Hint: C (South wins in 1 move (1 ply))"), "{t}");
+    assert!(t.contains("Hint: C (South wins (endgame database))"), "{t}");
     // A directory without databases is refused before the game starts.
     let t = play(&["--egtb", "/nonexistent-oware-egtb"], "quit\n");
     assert!(

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use oware_engine::{plies_to_end, Engine, EngineOptions, Limits, MoveScore};
+use oware_engine::{plies_to_end, Engine, EngineOptions, Limits, MoveScore, Probe};
 use oware_rules::{Game, Move};
 
 /// The depth every move of a position is searched to, in plies: deep enough for the tactics the
@@ -27,6 +27,11 @@ pub struct MoveValue {
     pub score: i32,
     /// The line the engine expects, this move first.
     pub line: Vec<Move>,
+    /// The score is a decided game that the endgame databases proved: its line reaches a position
+    /// they answer before the game ends. Its distance to the end is then unknown (the score's
+    /// plies count to where the search asked the databases), and [`decided_in`] must not be read
+    /// as one.
+    pub by_database: bool,
 }
 
 /// The analysis of one position: every legal move, best first (ties in house order), and the depth
@@ -77,12 +82,17 @@ pub fn analyse(engine: &mut Engine, game: &Game, depth: u32, cap: Option<Duratio
         },
     );
     engine.set_threads(threads);
+    let probe = engine.options().probe.clone();
     let mut values: Vec<MoveValue> = found
         .moves
         .into_iter()
         .map(|MoveScore { mv, score, pv }| MoveValue {
             mv,
             score,
+            by_database: decided_in(score).is_some()
+                && probe
+                    .as_deref()
+                    .is_some_and(|probe| proven_by_database(game, &pv, probe)),
             line: pv,
         })
         .collect();
@@ -91,6 +101,23 @@ pub fn analyse(engine: &mut Engine, game: &Game, depth: u32, cap: Option<Duratio
         depth: found.depth,
         values,
     }
+}
+
+/// Whether `line`, played from the game's position, stops short of the game's end at positions
+/// the databases answer: then a decided score at its end is the databases' value of the
+/// position, whose distance to the end the search never saw. (The search's principal variation
+/// ends where its value came from: a game's end, a repetition, or a database probe.)
+fn proven_by_database(game: &Game, line: &[Move], probe: &dyn Probe) -> bool {
+    let mut played = game.clone();
+    for &mv in line {
+        if played.play(mv).is_err() {
+            return false;
+        }
+    }
+    !played.is_over()
+        && played.positions()[game.ply_count() + 1..]
+            .iter()
+            .any(|pos| probe.probe(pos, game.rules()).is_some())
 }
 
 /// An engine kept for [`analyse`] between positions, for the terminal.
@@ -171,7 +198,7 @@ pub fn loss(best: i32, played: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oware_rules::RuleSet;
+    use oware_rules::{RuleSet, Side};
 
     #[test]
     fn values_cover_every_legal_move_best_first_and_repeat() {
@@ -198,6 +225,66 @@ mod tests {
         engine.analyze(&game, &Limits::depth(12));
         let again = analyse(engine, &game, 6, None);
         assert_eq!(again, first);
+    }
+
+    /// An analyst at the analysis' own depth whose engine probes awari databases of up to 6
+    /// seeds, built here.
+    fn awari_analyst_with_databases() -> Analyst {
+        let levels = oware_egtb_build::build::build_in_memory(
+            RuleSet::Awari,
+            6,
+            oware_egtb_build::SearchBudget::Auto(0),
+        )
+        .unwrap();
+        let probe = oware_engine::tablebase::TablebaseProbe::new(
+            oware_egtb::Tablebase::from_levels(levels),
+        );
+        let engine = Engine::new(EngineOptions {
+            hash_mb: HASH_MB,
+            threads: 1,
+            probe: Some(std::sync::Arc::new(probe)),
+            ..EngineOptions::default()
+        });
+        Analyst::with_engine(engine, DEPTH, None)
+    }
+
+    #[test]
+    fn a_win_the_databases_proved_has_no_distance() {
+        // Six seeds on the board: every move reaches a position the databases answer, and the
+        // search scores it where it probed, a ply from here, though the game goes on for long
+        // after (without databases the search sees North win in 32 plies).
+        let pos = "0-0-1-1-1-0-1-1-0-0-1-0-21-21-S".parse().unwrap();
+        let game = Game::from_position(pos, RuleSet::Awari);
+        let with = awari_analyst_with_databases().analysis(&game);
+        let best = with.best().unwrap();
+        assert!(decided_in(best.score).is_some_and(|p| p < 0), "{best:?}");
+        assert!(best.by_database, "{best:?}");
+        assert!(with
+            .values
+            .iter()
+            .all(|v| v.by_database == decided_in(v.score).is_some()));
+        let words = crate::explain::render_score(
+            best.score,
+            best.by_database,
+            Side::South,
+            crate::Lang::En,
+        );
+        assert_eq!(words, "North wins (endgame database)");
+        let without = Analyst::new(DEPTH).analysis(&game);
+        assert!(without.values.iter().all(|v| !v.by_database));
+        assert_eq!(decided_in(without.best().unwrap().score), Some(-32));
+    }
+
+    #[test]
+    fn a_win_whose_line_ends_the_game_keeps_its_distance_with_databases() {
+        // South's F takes the last four seeds and ends the game: the databases prove nothing the
+        // line does not show.
+        let pos = "0-0-0-0-0-2-1-1-0-0-0-0-22-22-S".parse().unwrap();
+        let game = Game::from_position(pos, RuleSet::Awari);
+        let analysis = awari_analyst_with_databases().analysis(&game);
+        let f = analysis.value_of(Move::from_letter('F').unwrap()).unwrap();
+        assert_eq!(decided_in(f.score), Some(1));
+        assert!(!f.by_database);
     }
 
     #[test]

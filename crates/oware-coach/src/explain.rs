@@ -360,10 +360,15 @@ fn line_capture(game: &Game, line: &[Move], look_ahead: usize) -> Option<Fact> {
 pub struct Verdict {
     /// Centiseeds for the mover.
     pub score: i32,
+    /// `score` is a decided game the endgame databases proved, at an unknown distance (see
+    /// [`MoveValue::by_database`]).
+    pub by_database: bool,
     /// The best move.
     pub best: Move,
     /// The best move's score, in centiseeds for the mover.
     pub best_score: i32,
+    /// The same as `by_database`, for `best_score`.
+    pub best_by_database: bool,
     /// Centiseeds given away against the best (0 for the best move).
     pub loss: i32,
     /// The line the engine expects after the move, the move first.
@@ -392,8 +397,10 @@ pub fn explain(game: &Game, mv: Move, values: &[MoveValue]) -> Option<Explanatio
         let played = values.iter().find(|v| v.mv == mv)?;
         Some(Verdict {
             score: played.score,
+            by_database: played.by_database,
             best: best.mv,
             best_score: best.score,
+            best_by_database: best.by_database,
             loss: loss(best.score, played.score),
             line: played.line.clone(),
         })
@@ -573,9 +580,18 @@ pub fn rule_note(game: &Game, lang: Lang) -> Option<String> {
 
 /// A score as the coach says it, for `mover`: `+1.5` in seeds, or who wins in how many moves
 /// (each player's sowing is a move, as the move list numbers them) and plies: "South wins in 7
-/// moves (13 plies)".
-pub fn render_score(score: i32, mover: Side, lang: Lang) -> String {
+/// moves (13 plies)"; or, for a decided score the endgame databases proved (`by_database`, see
+/// [`MoveValue::by_database`]), who wins and how it is known: "South wins (endgame database)".
+pub fn render_score(score: i32, by_database: bool, mover: Side, lang: Lang) -> String {
     match decided_in(score) {
+        Some(p) if by_database => {
+            let winner = if p > 0 { mover } else { mover.opponent() };
+            msg::format(
+                lang,
+                "score.winsByDatabase",
+                &[("side", msg::side(lang, winner))],
+            )
+        }
         Some(p) => {
             let plies = p.unsigned_abs();
             let winner = if p > 0 { mover } else { mover.opponent() };
@@ -605,8 +621,8 @@ pub fn render_score(score: i32, mover: Side, lang: Lang) -> String {
 }
 
 /// A score for a sentence that names no side: who wins and when, or the seeds and whose they are.
-pub fn render_outlook(score: i32, mover: Side, lang: Lang) -> String {
-    let value = render_score(score, mover, lang);
+pub fn render_outlook(score: i32, by_database: bool, mover: Side, lang: Lang) -> String {
+    let value = render_score(score, by_database, mover, lang);
     if decided_in(score).is_some() {
         value
     } else {
@@ -814,10 +830,10 @@ fn render_fact(fact: &Fact, mv: Move, mover: Side, lang: Lang) -> String {
 }
 
 fn render_verdict(v: &Verdict, mv: Move, mover: Side, lang: Lang) -> String {
-    let score = render_score(v.score, mover, lang);
+    let score = render_score(v.score, v.by_database, mover, lang);
     let line = render_line(&v.line, lang);
     let best = v.best.letter().to_string();
-    let best_score = render_score(v.best_score, mover, lang);
+    let best_score = render_score(v.best_score, v.best_by_database, mover, lang);
     let decided = decided_in(v.score).is_some() || decided_in(v.best_score).is_some();
     if v.best == mv || v.score == v.best_score {
         msg::format(lang, "verdict.best", &[("score", &score), ("line", &line)])
@@ -828,8 +844,14 @@ fn render_verdict(v: &Verdict, mv: Move, mover: Side, lang: Lang) -> String {
             &[
                 ("move", &mv.letter().to_string()),
                 ("best", &best),
-                ("bestScore", &render_outlook(v.best_score, mover, lang)),
-                ("score", &render_outlook(v.score, mover, lang)),
+                (
+                    "bestScore",
+                    &render_outlook(v.best_score, v.best_by_database, mover, lang),
+                ),
+                (
+                    "score",
+                    &render_outlook(v.score, v.by_database, mover, lang),
+                ),
                 ("line", &line),
             ],
         )
@@ -1057,26 +1079,42 @@ mod tests {
     #[test]
     fn scores_and_lines_in_words() {
         let s = Side::South;
-        assert_eq!(render_score(150, s, Lang::En), "+1.5");
-        assert_eq!(render_score(-250, s, Lang::Fr), "-2,5");
-        assert_eq!(render_score(-4, s, Lang::En), "0.0");
-        assert_eq!(render_score(0, s, Lang::Ca), "0,0");
-        assert_eq!(render_score(-5, s, Lang::En), "-0.1");
-        assert_eq!(render_score(1234, s, Lang::En), "+12.3");
+        assert_eq!(render_score(150, false, s, Lang::En), "+1.5");
+        assert_eq!(render_score(-250, false, s, Lang::Fr), "-2,5");
+        assert_eq!(render_score(-4, false, s, Lang::En), "0.0");
+        assert_eq!(render_score(0, false, s, Lang::Ca), "0,0");
+        assert_eq!(render_score(-5, false, s, Lang::En), "-0.1");
+        assert_eq!(render_score(1234, false, s, Lang::En), "+12.3");
         let win = oware_engine::WIN - 13;
         assert_eq!(
-            render_score(win, s, Lang::En),
+            render_score(win, false, s, Lang::En),
             "South wins in 7 moves (13 plies)"
         );
         assert_eq!(
-            render_score(-(oware_engine::WIN - 14), s, Lang::Es),
+            render_score(-(oware_engine::WIN - 14), false, s, Lang::Es),
             "Norte gana en 7 jugadas (14 medias jugadas)"
         );
         assert_eq!(
-            render_score(oware_engine::WIN - 1, Side::North, Lang::Fr),
+            render_score(oware_engine::WIN - 1, false, Side::North, Lang::Fr),
             "Nord gagne en 1 coup (1 demi-coup)"
         );
-        assert_eq!(render_outlook(150, s, Lang::Ca), "+1,5 per a Sud");
+        assert_eq!(
+            render_score(win, true, s, Lang::En),
+            "South wins (endgame database)"
+        );
+        assert_eq!(
+            render_outlook(-win, true, s, Lang::Ca),
+            "Nord guanya (base de dades de finals)"
+        );
+        assert_eq!(
+            render_score(-win, true, Side::North, Lang::Es),
+            "Sur gana (base de datos de finales)"
+        );
+        assert_eq!(
+            render_score(win, true, s, Lang::Fr),
+            "Sud gagne (base de données de finales)"
+        );
+        assert_eq!(render_outlook(150, false, s, Lang::Ca), "+1,5 per a Sud");
         assert_eq!(render_line(&[mv("F"), mv("b")], Lang::En), "F b");
         assert_eq!(render_line(&[], Lang::Ca), "el final de la partida");
     }

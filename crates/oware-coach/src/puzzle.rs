@@ -245,7 +245,9 @@ impl Puzzle {
             &[
                 (
                     "score",
-                    &render_score(self.score, self.position.side_to_move(), lang),
+                    // The verifying search has no databases: a decided score's plies are its
+                    // distance to the end.
+                    &render_score(self.score, false, self.position.side_to_move(), lang),
                 ),
                 ("line", &render_line(&self.line, lang)),
             ],

@@ -226,11 +226,14 @@ impl Mistake {
                     &[
                         ("ply", &self.label),
                         ("move", &move_letter),
-                        ("score", &render_outlook(v.score, played.mover, lang)),
+                        (
+                            "score",
+                            &render_outlook(v.score, v.by_database, played.mover, lang),
+                        ),
                         ("best", &best),
                         (
                             "bestScore",
-                            &render_outlook(v.best_score, played.mover, lang),
+                            &render_outlook(v.best_score, v.best_by_database, played.mover, lang),
                         ),
                     ],
                 )

@@ -81,7 +81,7 @@ pub fn coach_explain(
                 text: e.render(lang),
                 facts: e.render_facts(lang),
                 score: verdict.map(|v| v.score),
-                score_text: verdict.map(|v| render_score(v.score, e.mover, lang)),
+                score_text: verdict.map(|v| render_score(v.score, v.by_database, e.mover, lang)),
                 best_move: verdict.map(|v| v.best.letter().to_string()),
                 best_score: verdict.map(|v| v.best_score),
                 loss: verdict.map(|v| v.loss),

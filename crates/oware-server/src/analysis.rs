@@ -226,13 +226,16 @@ pub struct MoveValue {
     pub mv: char,
     /// The engine's score in seeds for the side to move (positive: good for the mover), to the
     /// hundredth, as the analysis found it; for a decided game, ±(seeds won) is not known, the
-    /// score is 0 and `end_in` says who wins.
+    /// score is 0 and `end_in` (or `wins_by_database`) says who wins.
     pub score: f64,
     /// Plies to a forced end: positive when the mover wins, negative when the mover loses.
     pub end_in: Option<i32>,
     /// The same in moves as the move list numbers them (each player's sowing is a move):
     /// positive when the mover wins.
     pub end_in_moves: Option<i32>,
+    /// A decided game the endgame databases proved, at a distance to the end nobody counted
+    /// (`end_in` and `end_in_moves` are then absent): true when the mover wins.
+    pub wins_by_database: Option<bool>,
     /// Seeds the move gives away against the best, to the hundredth (a lost win counts as 48
     /// seeds): the coach's "gives away" is this.
     pub loss: f64,
@@ -282,15 +285,17 @@ fn move_value(v: &oware_coach::MoveValue, analysis: &Analysis) -> MoveValue {
         &v.line[..]
     };
     line.push_str(&format_move_letters(pv));
-    let end_in = plies_to_end(v.score);
+    let decided = plies_to_end(v.score);
+    let end_in = decided.filter(|_| !v.by_database);
     MoveValue {
         mv: v.mv.letter(),
-        score: if end_in.is_some() {
+        score: if decided.is_some() {
             0.0
         } else {
             f64::from(v.score) / 100.0
         },
         end_in,
+        wins_by_database: decided.filter(|_| v.by_database).map(|p| p > 0),
         end_in_moves: end_in.map(|p| p.signum() * moves_in(p.unsigned_abs()) as i32),
         loss: f64::from(analysis.loss_of(v.mv).unwrap_or(0)) / 100.0,
         line,

@@ -76,6 +76,24 @@ async fn the_analysis_board_shows_database_values() {
         assert_eq!(db["exact"], true, "awari values are exact: {m}");
         assert!(db["value"].as_i64().unwrap() <= 4, "{m}");
     }
+    // F's line ends the game: its distance is the line's.
+    assert_eq!(f["end_in"], 1, "{v}");
+    assert!(f["wins_by_database"].is_null(), "{v}");
+
+    // Six seeds: every move reaches a position the databases answer, long before the game ends
+    // (North wins in 32 plies without them): who wins is known, the distance is not.
+    let (status, v) = post_json(
+        server.addr,
+        "/api/evaluate",
+        json!({"position":"0-0-1-1-1-0-1-1-0-0-1-0-21-21-S", "rules":"awari"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    for m in v["moves"].as_array().unwrap() {
+        assert_eq!(m["wins_by_database"], false, "{m}");
+        assert!(m["end_in"].is_null() && m["end_in_moves"].is_null(), "{m}");
+        assert_eq!(m["database"]["exact"], true, "{m}");
+    }
 
     // The same board under abapa: the server has no abapa database, so no values.
     assert_no_database_values(server.addr, "0-0-0-0-0-2-1-1-0-0-0-0-22-22-S", "abapa").await;

@@ -180,7 +180,10 @@ fn analyze_position(
             });
         let loss = f64::from(analysis.loss_of(v.mv).unwrap_or(0)) / 100.0;
         let decided = oware_coach::engine::decided_in(v.score)
-            .map(|_| format!("  ({})", render_score(v.score, mover, Lang::En)))
+            .map(|_| {
+                let words = render_score(v.score, v.by_database, mover, Lang::En);
+                format!("  ({words})")
+            })
             .unwrap_or_default();
         println!(
             "{:<5} {:<6} {:<6.2} {:<9} {}{decided}",

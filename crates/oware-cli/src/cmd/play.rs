@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use oware_coach::engine::decided_in;
 use oware_coach::explain::render_score;
-use oware_coach::{Analyst, Lang};
+use oware_coach::{Analyst, Lang, MoveValue};
 use oware_engine::player;
 use oware_engine::{Engine, EngineOptions, Probe};
 use oware_rules::ogn::Record;
@@ -239,22 +239,22 @@ impl<W: Write> TerminalGame<W> {
         })
     }
 
-    /// The best move of the position's one analysis, its score and line.
-    fn evaluation(&mut self) -> Option<(Move, i32, Vec<Move>)> {
+    /// The best move of the position's one analysis, with its score and line.
+    fn evaluation(&mut self) -> Option<MoveValue> {
         if self.game.is_over() {
             return None;
         }
         let game = self.game.clone();
-        let best = self.analyst().analysis(&game).values.into_iter().next()?;
-        Some((best.mv, best.score, best.line))
+        self.analyst().analysis(&game).values.into_iter().next()
     }
 
     fn show_evaluation(&mut self) -> anyhow::Result<()> {
         let side = self.game.position().side_to_move();
-        if let Some((_, score, pv)) = self.evaluation() {
-            let line: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+        if let Some(best) = self.evaluation() {
+            let line: Vec<String> = best.line.iter().map(|m| m.to_string()).collect();
+            let score = best.score;
             let value = if decided_in(score).is_some() {
-                render_score(score, side, Lang::En)
+                render_score(score, best.by_database, side, Lang::En)
             } else {
                 let south = if side == Side::South { score } else { -score };
                 format!("{:+.2} for South", f64::from(south) / 100.0)
@@ -298,12 +298,13 @@ impl<W: Write> TerminalGame<W> {
                 self.computer_turns()?;
             }
             ("hint", _) => match self.evaluation() {
-                Some((mv, score, _)) => {
+                Some(best) => {
                     let side = self.game.position().side_to_move();
                     writeln!(
                         self.out,
-                        "Hint: {mv} ({})",
-                        render_score(score, side, Lang::En)
+                        "Hint: {} ({})",
+                        best.mv,
+                        render_score(best.score, best.by_database, side, Lang::En)
                     )?
                 }
                 None => writeln!(self.out, "The game is over.")?,
