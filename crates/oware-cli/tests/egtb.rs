@@ -116,3 +116,75 @@ fn a_level_too_high_is_refused() {
     );
     assert!(!d.exists());
 }
+
+#[test]
+fn bench_perfect_with_a_node_budget_repeats_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let out = oware(&[
+        "egtb",
+        "build",
+        "--rules",
+        "awari",
+        "--max-seeds",
+        "8",
+        "--dir",
+        d,
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let positions = dir.path().join("positions.txt");
+    // The README's example (F wins, D loses) and an eight-seed board.
+    std::fs::write(
+        &positions,
+        "# two positions\n0-0-0-1-0-2-0-2-0-0-0-0-22-21-S\n1-0-2-0-1-0-0-2-0-1-0-1-20-20-S\n",
+    )
+    .unwrap();
+    let p = positions.to_str().unwrap();
+    let args = [
+        "bench",
+        "--perfect",
+        d,
+        "--rules",
+        "awari",
+        "--positions",
+        p,
+        "--nodes",
+        "3000",
+        "--misses",
+    ];
+    let first = oware(&args);
+    assert!(first.status.success(), "{}", text(&first));
+    let report = String::from_utf8_lossy(&first.stdout).into_owned();
+    assert!(report.contains("3000 nodes a move"), "{report}");
+    // Both positions judged, without the databases and with them; with them every result is kept,
+    // so no line says one was lost after the "on" row.
+    let rows: Vec<&str> = report.lines().filter(|l| l.starts_with("o")).collect();
+    assert_eq!(rows.len(), 2, "{report}");
+    assert!(
+        rows[0].starts_with("off") && rows[0].contains("     2  "),
+        "{report}"
+    );
+    assert!(
+        rows[1].starts_with("on") && rows[1].contains("2 (100.00%)"),
+        "{report}"
+    );
+    let after_on = report.split_once("\non ").unwrap().1;
+    assert!(!after_on.contains("result lost"), "{report}");
+    // A node budget, not the clock, ends each search: the same moves again.
+    let second = oware(&args);
+    assert_eq!(String::from_utf8_lossy(&second.stdout), report);
+
+    for (bad, why) in [
+        (vec!["--nodes", "0"], "at least 1"),
+        (
+            vec!["--nodes", "10", "--movetime", "10"],
+            "cannot be used with",
+        ),
+    ] {
+        let out = oware(&[&["bench", "--perfect", d, "--positions", p][..], &bad[..]].concat());
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        assert!(text(&out).contains(why), "{}", text(&out));
+    }
+}

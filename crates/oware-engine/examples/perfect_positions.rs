@@ -1,7 +1,8 @@
 //! Makes the position files of `oware bench --perfect`: positions of real games with 12 to 28 seeds
 //! on the board, from the master games (played through under each rule set while their moves stay
 //! legal) and from the engine's self-play (full strength, a few milliseconds a move, from random
-//! four-ply openings), one position string a line, at most `PER_LEVEL` for each number of seeds.
+//! four-ply openings), one position string a line, at most `PER_LEVEL` (30, or the fourth argument)
+//! for each number of seeds.
 //!
 //! ```text
 //! cargo run --release -p oware-engine --example perfect_positions -- \
@@ -17,14 +18,25 @@ use oware_rules::{Game, GameLine, Position, RuleSet};
 
 /// Seeds on the board of the positions kept.
 const SEEDS: std::ops::RangeInclusive<u8> = 12..=28;
-/// The most positions kept for each number of seeds.
+/// The most positions kept for each number of seeds, unless the command line says otherwise.
 const PER_LEVEL: usize = 30;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [suite, rules, games] = args.as_slice() else {
-        eprintln!("usage: perfect_positions MASTER_GAMES.suite abapa|awari SELF_PLAY_GAMES");
-        std::process::exit(2);
+    let (suite, rules, games, per_level) = match args.as_slice() {
+        [suite, rules, games] => (suite, rules, games, PER_LEVEL),
+        [suite, rules, games, per_level] => (
+            suite,
+            rules,
+            games,
+            per_level.parse().expect("a number of positions per level"),
+        ),
+        _ => {
+            eprintln!(
+                "usage: perfect_positions MASTER_GAMES.suite abapa|awari SELF_PLAY_GAMES [PER_LEVEL]"
+            );
+            std::process::exit(2);
+        }
     };
     let rules: RuleSet = rules.parse().expect("a rule set");
     let games: u64 = games.parse().expect("a number of games");
@@ -89,8 +101,8 @@ fn main() {
             .filter(|(s, _)| *s == seeds)
             .map(|(_, p)| p)
             .collect();
-        let step = (level.len() / PER_LEVEL).max(1);
-        for position in level.iter().step_by(step).take(PER_LEVEL) {
+        let step = (level.len() / per_level).max(1);
+        for position in level.iter().step_by(step).take(per_level) {
             println!("{position}");
         }
     }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use oware_engine::perfect::{judge, Tally};
+use oware_engine::player::{choose, Level};
 use oware_engine::tablebase::TablebaseProbe;
 use oware_engine::{
     bench_games, games_along, plies_to_end, Engine, EngineOptions, Limits, SearchResult, LEVELS,
@@ -54,6 +55,20 @@ pub struct Args {
     /// games kept with the engine, 12-28 seeds on the board, in crates/oware-engine/data/)
     #[arg(long, value_name = "FILE", requires = "perfect")]
     pub positions: Option<PathBuf>,
+    /// With --perfect: search each position for this many nodes instead of for a time, so that a
+    /// run does not depend on the machine's speed or load (comparisons of two versions of the
+    /// search)
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "perfect",
+        conflicts_with = "movetime"
+    )]
+    pub nodes: Option<u64>,
+    /// With --perfect: list every move that loses the result, with the databases' best move and
+    /// the values of both
+    #[arg(long, requires = "perfect")]
+    pub misses: bool,
 }
 
 /// The default positions of `--perfect`: 30 positions of each size from 12 to 28 seeds, from the
@@ -205,12 +220,29 @@ fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
     // Only what the databases reach is judged; the rest would only be counted as unsettled.
     let reach = tablebase.tablebase().max_seeds();
     positions.retain(|p| usize::from(p.board_seeds()) <= reach);
-    let time = Duration::from_millis(args.movetime.unwrap_or(100));
+    if args.nodes == Some(0) {
+        return Err(super::Exit::bad_input("--nodes must be at least 1"));
+    }
+    let (limits, budget) = match args.nodes {
+        Some(n) => (
+            Limits {
+                nodes: Some(n),
+                ..Limits::default()
+            },
+            format!("{n} nodes"),
+        ),
+        None => {
+            let ms = args.movetime.unwrap_or(100);
+            (
+                Limits::movetime(Duration::from_millis(ms)),
+                format!("{ms} ms"),
+            )
+        }
+    };
     println!(
-        "perfect play, {}: {} positions of {name} within the databases' {reach} seeds, {} ms a move, {} thread(s)",
+        "perfect play, {}: {} positions of {name} within the databases' {reach} seeds, {budget} a move, {} thread(s)",
         args.rules,
         positions.len(),
-        time.as_millis(),
         args.threads
     );
     println!(
@@ -227,17 +259,25 @@ fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
         }
         let mut tally = Tally::default();
         let mut random = 1;
+        let mut misses = Vec::new();
         for position in &positions {
             engine.new_game();
             let game = Game::from_position(*position, args.rules);
-            let verdict = oware_engine::player::choose_move_with(
+            let chosen = choose(
                 &mut engine,
                 &game,
-                *LEVELS.end(),
-                time,
+                Level::new(*LEVELS.end()),
+                &limits,
                 &mut random,
+                &mut |_| {},
             )
-            .and_then(|mv| judge(tablebase.tablebase(), position, mv));
+            .and_then(|choice| choice.result.best);
+            let verdict = chosen.and_then(|mv| judge(tablebase.tablebase(), position, mv));
+            if let (Some(mv), Some(v)) = (chosen, verdict) {
+                if !v.result_kept {
+                    misses.push((*position, mv, v));
+                }
+            }
             tally.add(verdict);
         }
         println!(
@@ -251,6 +291,23 @@ fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
             tally.seeds_given,
             tally.unsettled
         );
+        if args.misses {
+            for (position, mv, v) in misses {
+                let best: String = tablebase
+                    .tablebase()
+                    .best_moves(&position)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|m| m.letter())
+                    .collect();
+                println!(
+                    "  result lost: {position} played {} ({:+} on the board), best {best} ({:+})",
+                    mv.letter(),
+                    v.played,
+                    v.best
+                );
+            }
+        }
     }
     Ok(())
 }
