@@ -100,13 +100,65 @@ pub fn open_entries(seeds: usize, entries: &[u8]) -> u64 {
         .count() as u64
 }
 
-/// Hands every entry of a level that is not exact, with its bounds, to `narrow`, in parallel, and
-/// stores the narrower bounds it returns; returns how many entries became exact and how many
-/// changed. (The searches read the level through a copy taken before the pass, since the entries
-/// change under them.)
+/// How the processes that search a level share the work: each narrows the boards of its own range
+/// and, after each pass, learns what the others narrowed. Each search reads the level as it was at
+/// the start of the pass, and a board's result depends only on that and the board, so the entries
+/// do not depend on how the boards are split.
+pub trait Share {
+    /// What can stop the sharing.
+    type Error;
+    /// The boards (indices into the level) this process narrows.
+    fn mine(&self) -> std::ops::Range<u64>;
+    /// Called before each pass with the whole level.
+    fn before_pass(&self, entries: &[u8]);
+    /// Called after each pass with the whole level, this process's boards narrowed, and its counts
+    /// of entries that became exact and that changed: brings the other processes' boards up to
+    /// date and returns the counts of all processes together.
+    fn after_pass(&self, entries: &mut [u8], counts: (u64, u64))
+        -> Result<(u64, u64), Self::Error>;
+}
+
+/// One process searches the whole level of `count` boards.
+pub struct WholeLevel(pub u64);
+
+impl Share for WholeLevel {
+    type Error = std::convert::Infallible;
+    fn mine(&self) -> std::ops::Range<u64> {
+        0..self.0
+    }
+    fn before_pass(&self, _: &[u8]) {}
+    fn after_pass(&self, _: &mut [u8], counts: (u64, u64)) -> Result<(u64, u64), Self::Error> {
+        Ok(counts)
+    }
+}
+
+/// One pass over the entries that `share` gives this process: [`narrow_open_entries`] between
+/// [`Share::before_pass`] and [`Share::after_pass`]; returns the counts of all processes.
+pub fn shared_pass<S: Share>(
+    index: &LevelIndex,
+    entries: &mut [u8],
+    share: &S,
+    narrow: impl Fn(&Board, Bounds) -> Option<Bounds> + Sync,
+) -> Result<(u64, u64), S::Error> {
+    share.before_pass(entries);
+    let range = share.mine();
+    let counts = narrow_open_entries(
+        index,
+        &mut entries[range.start as usize..range.end as usize],
+        range.start,
+        narrow,
+    );
+    share.after_pass(entries, counts)
+}
+
+/// Hands every entry of `entries` (the boards of a level from index `first` on) that is not exact,
+/// with its bounds, to `narrow`, in parallel, and stores the narrower bounds it returns; returns
+/// how many entries became exact and how many changed. (The searches read the level through a copy
+/// taken before the pass, since the entries change under them.)
 pub fn narrow_open_entries(
     index: &LevelIndex,
     entries: &mut [u8],
+    first: u64,
     narrow: impl Fn(&Board, Bounds) -> Option<Bounds> + Sync,
 ) -> (u64, u64) {
     let seeds = index.seeds();
@@ -116,7 +168,7 @@ pub fn narrow_open_entries(
         .par_chunks_mut(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {
-            let start = (c * CHUNK) as u64;
+            let start = first + (c * CHUNK) as u64;
             let (mut exact, mut changed) = (0, 0);
             for (code, board) in chunk.iter_mut().zip(index.iter_from(start)) {
                 let Some(known) = decode(RuleSet::Abapa, seeds, *code) else {
