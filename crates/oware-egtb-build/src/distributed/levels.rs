@@ -131,9 +131,12 @@ pub fn build_distributed(
                 solve_slice(&t, rules, &index, &lower, progress).map_err(transport_error)?;
             if rules == RuleSet::Abapa {
                 let whole = lower.whole().ok_or_else(|| {
-                    transport_error(TransportError("abapa's searches need whole lower levels".into()))
+                    transport_error(TransportError(
+                        "abapa's searches need whole lower levels".into(),
+                    ))
                 })?;
-                entries = refine_slice(&t, &index, whole, entries, search).map_err(transport_error)?;
+                entries =
+                    refine_slice(&t, &index, whole, entries, search).map_err(transport_error)?;
             }
             // Every rank reports its part to rank 0, which writes the file only if all succeeded.
             let part = part_path(dir, rules, seeds, me, ranks);

@@ -203,14 +203,26 @@ fn solve_with<S: Scheme>(
     for threshold in (1..=k as i8).rev() {
         state.scan(threshold);
         progress.advance(n as u64);
-        state.propagate(t, &Updates { state: &state, threshold })?;
+        state.propagate(
+            t,
+            &Updates {
+                state: &state,
+                threshold,
+            },
+        )?;
         if rules == RuleSet::Abapa {
             // As in the one-process solver: safe regions and attractors feed each other.
             for _ in 0..SAFE_REGION_ROUNDS {
                 if state.seed_safe_region(t, threshold)? == 0 {
                     break;
                 }
-                state.propagate(t, &Updates { state: &state, threshold })?;
+                state.propagate(
+                    t,
+                    &Updates {
+                        state: &state,
+                        threshold,
+                    },
+                )?;
             }
         }
     }
@@ -299,7 +311,11 @@ impl<S: Scheme> Phase for Removals<'_, '_, S> {
         let mut out = Outbox::new(t.size());
         for entry in batch {
             let i = (entry & !REMOVE_B) as usize;
-            let which = if entry & REMOVE_B != 0 { SAFE_B } else { SAFE_A };
+            let which = if entry & REMOVE_B != 0 {
+                SAFE_B
+            } else {
+                SAFE_A
+            };
             if state.scheme.clear_flags(i, which) & which == 0 {
                 continue;
             }
