@@ -1,12 +1,13 @@
 //! The slice solver: one rank's part of a level, solved with the other ranks by the threshold
 //! method of [`crate::solve`], news for boards of other ranks sent in batches.
 //!
-//! abapa's safe regions are worked out the same way. The one-process solver takes a board out of
-//! A's region by looking at its successors again; here a successor may live on another rank, so
-//! each board of A's region instead counts its moves that keep it in (to a board in B, or in B's
-//! region), told by its successors in a counting pass, and leaves when the count falls to zero.
-//! The regions are the largest sets that meet their conditions whatever the order of removals, so
-//! they are the one-process regions.
+//! abapa's safe regions are worked out across ranks too. The one-process solver takes a board out
+//! of A's region by looking at its successors again; here a successor may live on another rank,
+//! so each board of the regions counts its moves once, from two bits per board of the whole level
+//! that every rank gathers at the start (whether the move keeps it in A's region, whether it puts
+//! it out of B's), and boards taken out then tell their predecessors by batched news (a board of
+//! A's region leaves when its count falls to zero). The regions are the largest sets that meet
+//! their conditions whatever the order of removals, so they are the one-process regions.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
@@ -24,7 +25,7 @@ use crate::solve::{
     Scheme, CHUNK, NEW_A, NEW_B, REMOVE_B, SAFE_A, SAFE_B, SAFE_REGION_ROUNDS,
 };
 use crate::transport::{
-    all_max, all_sum, read_ref, Outbox, Slices, Transport, TransportError, REF_BYTES,
+    all_gather, all_max, all_sum, read_ref, Outbox, Slices, Transport, TransportError, REF_BYTES,
 };
 use crate::Progress;
 
@@ -35,6 +36,11 @@ const SETUP_BLOCK: u64 = 1 << 16;
 const ROUND_CHUNKS: usize = 1024;
 /// Boards taken out of a safe region per round of removals.
 const ROUND_REMOVALS: usize = 1 << 16;
+/// abapa's news for predecessors while a safe region is worked out: the move to this board keeps a
+/// board in A's region (the board is in B, or in B's region)...
+const KEEPS_A: u8 = 1;
+/// ... or puts it out of B's region (the board is not in A, nor in A's region).
+const ENDS_B: u8 = 2;
 
 /// Boards of lower levels whose values a rank needs, with their levels.
 type Queries = Vec<(usize, Board)>;
@@ -286,18 +292,6 @@ impl<S: Scheme> Removals<'_, '_, S> {
             .expect("no removal panics while holding the list")
             .push(entry);
     }
-
-    /// Counting, before any removal: a move of board `i` keeps it in A's region, or (`ends_b`)
-    /// puts it out of B's.
-    fn counted(&self, i: usize, ends_b: bool) {
-        if ends_b {
-            if self.state.scheme.flags(i) & SAFE_B != 0 {
-                self.remove(i as u32 | REMOVE_B);
-            }
-        } else {
-            self.keep_a[i].fetch_add(1, Relaxed);
-        }
-    }
 }
 
 impl<S: Scheme> Phase for Removals<'_, '_, S> {
@@ -323,7 +317,7 @@ impl<S: Scheme> Phase for Removals<'_, '_, S> {
                 .index
                 .unrank(state.lo + i as u64)
                 .expect("index in range");
-            state.to_predecessors(&board, |to, offset, _| {
+            state.to_predecessors(&board, |to, offset| {
                 if to == state.me {
                     self.apply(offset as usize, which == SAFE_A);
                 } else {
@@ -353,12 +347,59 @@ impl<S: Scheme> Phase for Removals<'_, '_, S> {
 impl<S: Scheme> SliceState<'_, S> {
     /// Calls `found` with the owner of each predecessor of `board` (a board of this level) and the
     /// predecessor's offset in the owner's slice.
-    fn to_predecessors(&self, board: &Board, mut found: impl FnMut(usize, u64, &Board)) {
+    fn to_predecessors(&self, board: &Board, mut found: impl FnMut(usize, u64)) {
         predecessors(board, self.rules, |p| {
             let Some(j) = self.index.rank(&p) else { return };
             let owner = self.slices.owner(j);
-            found(owner, j - self.slices.range(owner).start, &p);
+            found(owner, j - self.slices.range(owner).start);
         });
+    }
+
+    /// abapa, at the start of a safe region: for every board of the level, two bits of news for its
+    /// predecessors ([`KEEPS_A`], [`ENDS_B`]), four boards a byte in index order, each rank's from
+    /// its slice. Collective.
+    fn gather_news(&self, t: &dyn Transport, threshold: i8) -> Result<Vec<u8>, TransportError> {
+        let k = self.index.seeds() as i8;
+        let bits_of = |i: usize, board: &Board| {
+            if terminal_value(board, self.rules).is_some() {
+                return 0;
+            }
+            let r = row(board);
+            let keeps_a = !self.scheme.b_open(i) || r <= k - threshold;
+            let ends_b = self.scheme.a_open(i, threshold) && r < threshold;
+            keeps_a as u8 * KEEPS_A | ends_b as u8 * ENDS_B
+        };
+        // Chunks hold a multiple of four boards, so each packs into whole bytes.
+        let mine: Vec<u8> = (0..self.dirty.len())
+            .into_par_iter()
+            .flat_map_iter(|c| {
+                let range = self.chunk_range(c);
+                let first = self.lo + range.start as u64;
+                let mut packed = vec![0u8; range.len().div_ceil(4)];
+                for (i, board) in range.clone().zip(self.index.iter_from(first)) {
+                    let at = i - range.start;
+                    packed[at / 4] |= bits_of(i, &board) << (2 * (at % 4));
+                }
+                packed
+            })
+            .collect();
+        let count = self.index.count() as usize;
+        let mut news = vec![0u8; count.div_ceil(4)];
+        for (r, got) in all_gather(t, &mine)?.into_iter().enumerate() {
+            let range = self.slices.range(r);
+            let len = (range.end - range.start) as usize;
+            if got.len() != len.div_ceil(4) {
+                return Err(TransportError(format!(
+                    "rank {r} sent news of {} bytes for {len} boards",
+                    got.len()
+                )));
+            }
+            for at in 0..len {
+                let g = range.start as usize + at;
+                news[g / 4] |= (got[at / 4] >> (2 * (at % 4)) & 3) << (2 * (g % 4));
+            }
+        }
+        Ok(news)
     }
 
     /// abapa: seeds `A_t` and `B_t` (`t` = `threshold`) with this rank's boards of the safe
@@ -399,81 +440,46 @@ impl<S: Scheme> SliceState<'_, S> {
         if all_sum(t, candidates)? == 0 {
             return Ok(0);
         }
-        // Counting: every board tells its predecessors whether the move to it keeps them in A's
-        // region (it is in B, or in B's region) and, flagged, whether it puts them out of B's (it
-        // is not in A, nor in A's region). Predecessors whose row rules them out of the region are
-        // not told.
+        // Counting, as the one-process solver looks at successors: every rank gathers two bits per
+        // board of the whole level (the move to it keeps a board in A's region: it is in B, or in
+        // B's region; it puts a board out of B's: it is not in A, nor in A's region), then counts
+        // the moves of its own boards of the regions.
+        let news = self.gather_news(t, threshold)?;
         let chunks = self.dirty.len();
-        let ranks = t.size();
-        let rounds = all_max(t, chunks.div_ceil(ROUND_CHUNKS) as u64)? as usize;
-        for r in 0..rounds {
-            let block = (r * ROUND_CHUNKS).min(chunks)..((r + 1) * ROUND_CHUNKS).min(chunks);
-            let out = block
-                .into_par_iter()
-                .map(|c| {
-                    let mut out = Outbox::new(ranks);
-                    let range = self.chunk_range(c);
-                    let first = self.lo + range.start as u64;
-                    for (i, board) in range.zip(self.index.iter_from(first)) {
-                        if terminal_value(&board, self.rules).is_some() {
-                            continue;
-                        }
-                        let r = row(&board);
-                        let keeps_a = !self.scheme.b_open(i) || r <= k - threshold;
-                        let ends_b = self.scheme.a_open(i, threshold) && r < threshold;
-                        if !(keeps_a || ends_b) {
-                            continue;
-                        }
-                        self.to_predecessors(&board, |owner, offset, p| {
-                            let r = row(p);
-                            for (news, flag) in [
-                                (keeps_a && r >= threshold, false),
-                                (ends_b && r <= k - threshold, true),
-                            ] {
-                                if !news {
-                                    continue;
-                                }
-                                if owner == self.me {
-                                    removals.counted(offset as usize, flag);
-                                } else {
-                                    out.push(owner, offset, flag);
-                                }
-                            }
-                        });
-                    }
-                    out
-                })
-                .reduce(
-                    || Outbox::new(ranks),
-                    |mut a, b| {
-                        a.append(b);
-                        a
-                    },
-                );
-            for buffer in t.exchange(out.into_buffers())? {
-                if buffer.len() % REF_BYTES != 0 {
-                    return Err(TransportError("a truncated batch of counts".into()));
+        (0..chunks).into_par_iter().for_each(|c| {
+            let range = self.chunk_range(c);
+            let first = self.lo + range.start as u64;
+            for (i, board) in range.zip(self.index.iter_from(first)) {
+                let flags = self.scheme.flags(i);
+                if flags == 0 {
+                    continue;
                 }
-                buffer.par_chunks(REF_BYTES).try_for_each(|item| {
-                    let (offset, flag) = read_ref(item);
-                    if offset as usize >= self.n {
-                        return Err(TransportError(format!(
-                            "a count for board {offset} of a slice of {}",
-                            self.n
-                        )));
+                let (mut keep, mut ends_b) = (0u8, false);
+                for s in successors(&board, self.rules) {
+                    if s.captured > 0 || terminal_value(&s.board, self.rules).is_some() {
+                        continue;
                     }
-                    removals.counted(offset as usize, flag);
-                    Ok(())
-                })?;
-            }
-        }
-        // Boards of A's region with no move that keeps them in leave it, then what depended on
-        // them, across ranks.
-        (0..self.n).into_par_iter().for_each(|i| {
-            if self.scheme.flags(i) & SAFE_A != 0 && removals.keep_a[i].load(Relaxed) == 0 {
-                removals.remove(i as u32);
+                    let j = self
+                        .index
+                        .rank(&s.board)
+                        .expect("a move's board is indexed");
+                    let bits = news[j as usize / 4] >> (2 * (j % 4)) & 3;
+                    keep += bits & KEEPS_A;
+                    ends_b |= bits & ENDS_B != 0;
+                }
+                if flags & SAFE_A != 0 {
+                    removals.keep_a[i].store(keep, Relaxed);
+                    if keep == 0 {
+                        removals.remove(i as u32);
+                    }
+                }
+                if flags & SAFE_B != 0 && ends_b {
+                    removals.remove(i as u32 | REMOVE_B);
+                }
             }
         });
+        drop(news);
+        // Boards that cannot stay leave their regions, then what depended on them, across ranks.
         self.propagate(t, &removals)?;
         drop(removals);
         let joined = (0..chunks)
@@ -618,7 +624,7 @@ impl<S: Scheme> SliceState<'_, S> {
                         if w & bit == 0 {
                             continue;
                         }
-                        self.to_predecessors(&board, |owner, offset, _| {
+                        self.to_predecessors(&board, |owner, offset| {
                             if owner == self.me {
                                 self.apply(offset as usize, b_news, threshold);
                             } else {
