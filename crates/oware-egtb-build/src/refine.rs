@@ -72,7 +72,7 @@ pub fn refine_level(
     entries: &mut [u8],
     search: SearchBudget,
 ) {
-    let Ok(()) = refine_shared(index, lower, entries, search, &WholeLevel(index.count()));
+    let Ok(()) = refine_shared(index, lower, entries, search, &WholeLevel);
 }
 
 /// [`refine_level`] by processes that share the level (`entries` is the whole level on each; this

@@ -1,10 +1,11 @@
 //! abapa's searches across ranks: after the slice solver, every rank gathers the whole level as the
-//! solver left it (one byte per board) and searches the open boards of its own slice, with the
-//! lower levels it holds whole (mapped or replicated); after each pass the ranks send each other
-//! the entries that changed, so every rank reads the same level in the next pass, and every
-//! decision between passes is taken on the whole level ([`crate::refine::refine_shared`]).
+//! solver left it (one byte per board) and searches the open boards of every `ranks`-th block of
+//! [`SEARCH_BLOCK`](crate::in_level::SEARCH_BLOCK) boards (open boards crowd into parts of the index, so slices would share the
+//! work badly), with the lower levels it holds whole (mapped or replicated); after each pass the
+//! ranks send each other the entries that changed, so every rank reads the same level in the next
+//! pass, and every decision between passes is taken on the whole level
+//! ([`crate::refine::refine_shared`]).
 
-use std::ops::Range;
 use std::sync::Mutex;
 
 use oware_egtb::index::LevelIndex;
@@ -20,8 +21,9 @@ use crate::LowerLevels;
 /// an MPI message can carry, and a bound on the buffers held at once.
 const GATHER_PIECE: usize = 1 << 26;
 
-/// Narrows the open entries of the rank's slice `mine` of the level `index` by the searches
-/// `search` asks for, with the other ranks; returns the slice's entries. Collective.
+/// Narrows the open entries of the level `index` by the searches `search` asks for, with the other
+/// ranks, from this rank's slice `mine` as the solver left it; returns the slice's entries.
+/// Collective.
 pub(super) fn refine_slice(
     t: &dyn Transport,
     index: &LevelIndex,
@@ -35,7 +37,6 @@ pub(super) fn refine_slice(
     drop(mine);
     let share = Ranks {
         t,
-        range: range.clone(),
         before: Mutex::new(Vec::new()),
     };
     refine_shared(index, lower, &mut entries, search, &share)?;
@@ -69,42 +70,36 @@ fn gather(t: &dyn Transport, slices: &Slices, mine: &[u8]) -> Result<Vec<u8>, Tr
 /// The ranks of a job sharing the search of a level.
 struct Ranks<'a> {
     t: &'a dyn Transport,
-    range: Range<u64>,
-    /// This rank's entries at the start of the pass.
+    /// The level at the start of the pass.
     before: Mutex<Vec<u8>>,
 }
 
 impl Share for Ranks<'_> {
     type Error = TransportError;
 
-    fn mine(&self) -> Range<u64> {
-        self.range.clone()
+    fn part(&self) -> (usize, usize) {
+        (self.t.rank(), self.t.size())
     }
 
     fn before_pass(&self, entries: &[u8]) {
-        let mine = &entries[self.range.start as usize..self.range.end as usize];
-        *self.before.lock().expect("nothing panics holding it") = mine.to_vec();
+        *self.before.lock().expect("nothing panics holding it") = entries.to_vec();
     }
 
-    /// Every rank sends every other its counts (16 bytes) and the entries of its slice that
-    /// changed (the board's index in the level, [`REF_BYTES`] bytes, then the code).
+    /// Every rank sends every other its counts (16 bytes) and the entries it changed (the board's
+    /// index in the level, [`REF_BYTES`] bytes, then the code).
     fn after_pass(
         &self,
         entries: &mut [u8],
         (exact, changed): (u64, u64),
     ) -> Result<(u64, u64), TransportError> {
         let before = std::mem::take(&mut *self.before.lock().expect("nothing panics holding it"));
-        let start = self.range.start as usize;
         let mut out = Outbox::new(1);
         out.push_bytes(0, &exact.to_le_bytes());
         out.push_bytes(0, &changed.to_le_bytes());
-        for (i, (&now, &was)) in entries[start..self.range.end as usize]
-            .iter()
-            .zip(&before)
-            .enumerate()
-        {
+        // Only this rank's boards changed here.
+        for (i, (&now, &was)) in entries.iter().zip(&before).enumerate() {
             if now != was {
-                out.push(0, (start + i) as u64, false);
+                out.push(0, i as u64, false);
                 out.push_bytes(0, &[now]);
             }
         }
