@@ -367,7 +367,7 @@ impl<S: Scheme> SliceState<'_, S> {
             let r = row(board);
             let keeps_a = !self.scheme.b_open(i) || r <= k - threshold;
             let ends_b = self.scheme.a_open(i, threshold) && r < threshold;
-            keeps_a as u8 * KEEPS_A | ends_b as u8 * ENDS_B
+            (keeps_a as u8 * KEEPS_A) | (ends_b as u8 * ENDS_B)
         };
         // Chunks hold a multiple of four boards, so each packs into whole bytes.
         let mine: Vec<u8> = (0..self.dirty.len())
