@@ -11,8 +11,9 @@
 //! news (and abapa's safe regions the greatest sets that meet theirs), so the entries are those of
 //! the one-process build, byte for byte, for any number of ranks.
 //!
-//! abapa's searches (`searches`) then run on every rank over the open boards of its slice, with the
-//! whole level gathered on every rank and the entries that change sent to all after each pass.
+//! abapa's searches (`searches`) then run on every rank over the open boards of its share of the
+//! level (interleaved blocks of 64 boards), with the whole level gathered on every rank and the
+//! entries that change sent to all after each pass.
 //!
 //! Values of lower levels (the boards a capture leads to) come from [`RankLevels`], as
 //! [`LowerMode`] says: the files memory-mapped on a shared file system, read whole into every rank,
