@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# The distributed awari build under MPI (`oware egtb build --mpi`, crates/oware-egtb-build): builds
-# the `mpi` feature (installing Open MPI and libclang with apt-get when they are missing), lints and
+# The distributed build under MPI (`oware egtb build --mpi`, crates/oware-egtb-build): builds the
+# `mpi` feature (installing Open MPI and libclang with apt-get when they are missing), lints and
 # documents it (the workspace's clippy and doc in test.sh build without it, so they never see the
 # MPI code), then
 #   - mpirun -np 1, 2, 3 and 4 builds of awari up to MPI_SEEDS seeds (default 14), with each way of
 #     reading lower levels, must write files byte-identical to the one-process build's;
 #   - a run stopped after a level and resumed with another number of ranks, the same;
 #   - a rank killed (SIGKILL) in the middle of a level must end the job with an error naming that
-#     level and leave no file of it; a rerun with another number of ranks finishes, byte-identical.
+#     level and leave no file of it; a rerun with another number of ranks finishes, byte-identical;
+#   - abapa (threshold solver and searches across ranks) up to MPI_ABAPA_SEEDS seeds (default 11)
+#     with np 1, 2 and 3, byte-identical to the one-process build's, and a rank killed during an
+#     abapa level, as for awari.
 #
-# Environment: MPI_SEEDS (default 14), CARGO_TARGET_DIR (honoured), MPIRUN (default mpirun).
+# Environment: MPI_SEEDS (default 14), MPI_ABAPA_SEEDS (default 11), CARGO_TARGET_DIR (honoured),
+# MPIRUN (default mpirun).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 SEEDS="${MPI_SEEDS:-14}"
+ABAPA_SEEDS="${MPI_ABAPA_SEEDS:-11}"
 KILL_LEVEL=$((SEEDS - 2))
 RESUME_LEVEL=$((SEEDS - 4))
 
@@ -51,12 +56,13 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_mpi_yield_when_idle=1
 MPIRUN="${MPIRUN:-mpirun} --allow-run-as-root --oversubscribe"
 
-same_files() { # reference dir, dir, highest level
+same_files() { # reference dir, dir, highest level[, rule set (default awari)]
+  rules=${4:-awari}
   for level in $(seq 0 "$3"); do
-    name=$(printf 'awari-%02d.oegtb' "$level")
+    name=$(printf '%s-%02d.oegtb' "$rules" "$level")
     cmp "$1/$name" "$2/$name"
   done
-  extra=$(ls "$2" | grep -v '^awari-[0-9][0-9]\.oegtb$' || true)
+  extra=$(ls "$2" | grep -v "^$rules-[0-9][0-9]\.oegtb$" || true)
   if [ -n "$extra" ]; then
     echo "mpi.sh: left behind in $2: $extra" >&2
     exit 1
@@ -102,5 +108,40 @@ fi
 $MPIRUN -np 2 "$OWARE" egtb build --mpi --rules awari --max-seeds "$SEEDS" --dir "$WORK/killed" \
   --threads 1 | tail -n 2
 same_files "$WORK/one" "$WORK/killed" "$SEEDS"
+
+echo "== abapa up to $ABAPA_SEEDS seeds"
+"$OWARE" egtb build --rules abapa --max-seeds "$ABAPA_SEEDS" --dir "$WORK/abapa-one" --threads 2 |
+  tail -n 1
+abapa_modes=(mapped replicated mapped)
+for np in 1 2 3; do
+  mode=${abapa_modes[$((np - 1))]}
+  echo "== abapa, mpirun -np $np, lower levels $mode"
+  $MPIRUN -np "$np" "$OWARE" egtb build --mpi --lower "$mode" --rules abapa \
+    --max-seeds "$ABAPA_SEEDS" --dir "$WORK/abapa-np$np" --threads 1 | tail -n 3
+  same_files "$WORK/abapa-one" "$WORK/abapa-np$np" "$ABAPA_SEEDS" abapa
+done
+
+ABAPA_KILL_LEVEL=$((ABAPA_SEEDS - 1))
+echo "== abapa, rank 2 of 3 killed during level $ABAPA_KILL_LEVEL"
+if $MPIRUN -np 3 "$OWARE" egtb build --mpi --rules abapa --max-seeds "$ABAPA_SEEDS" \
+  --dir "$WORK/abapa-killed" --threads 1 --test-kill-rank "2:$ABAPA_KILL_LEVEL" \
+  >"$WORK/abapa-killed.out" 2>&1; then
+  echo "mpi.sh: the abapa job with a killed rank succeeded" >&2
+  cat "$WORK/abapa-killed.out" >&2
+  exit 1
+fi
+if ! grep -q "while building abapa level $ABAPA_KILL_LEVEL" "$WORK/abapa-killed.out"; then
+  echo "mpi.sh: no error naming abapa level $ABAPA_KILL_LEVEL:" >&2
+  cat "$WORK/abapa-killed.out" >&2
+  exit 1
+fi
+grep "while building" "$WORK/abapa-killed.out"
+if [ -e "$WORK/abapa-killed/$(printf 'abapa-%02d.oegtb' "$ABAPA_KILL_LEVEL")" ]; then
+  echo "mpi.sh: a file of the abapa level being built when the rank died was left" >&2
+  exit 1
+fi
+$MPIRUN -np 2 "$OWARE" egtb build --mpi --rules abapa --max-seeds "$ABAPA_SEEDS" \
+  --dir "$WORK/abapa-killed" --threads 1 | tail -n 2
+same_files "$WORK/abapa-one" "$WORK/abapa-killed" "$ABAPA_SEEDS" abapa
 
 echo "mpi.sh: all distributed builds byte-identical in $(( $(date +%s) - start )) s"

@@ -53,14 +53,16 @@ fn impossible_mpi_builds_are_refused_before_mpi_starts() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().join("db");
     let d = d.to_str().unwrap();
-    for (rules, max_seeds, says) in [
-        ("abapa", "3", "one process only"),
-        ("awari", "99", "go up to"),
+    for (rules, max_seeds, lower, says) in [
+        ("abapa", "3", "messages", "--lower mapped"),
+        ("awari", "99", "mapped", "go up to"),
     ] {
         let out = oware(&[
             "egtb",
             "build",
             "--mpi",
+            "--lower",
+            lower,
             "--rules",
             rules,
             "--max-seeds",

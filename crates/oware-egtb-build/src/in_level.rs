@@ -100,23 +100,76 @@ pub fn open_entries(seeds: usize, entries: &[u8]) -> u64 {
         .count() as u64
 }
 
-/// Hands every entry of a level that is not exact, with its bounds, to `narrow`, in parallel, and
+/// How the processes that search a level share the work: each narrows the boards of every n-th
+/// block of [`SEARCH_BLOCK`] boards (open boards crowd into parts of a level, so interleaved blocks
+/// share the work more evenly than ranges) and, after each pass, learns what the others narrowed. Each search reads the level as it was at
+/// the start of the pass, and a board's result depends only on that and the board, so the entries
+/// do not depend on how the boards are split.
+pub trait Share {
+    /// What can stop the sharing.
+    type Error;
+    /// `(i, n)`: this process narrows the boards of the blocks `b` with `b % n == i` (block `b`
+    /// holds the boards `b * SEARCH_BLOCK` on).
+    fn part(&self) -> (usize, usize);
+    /// Called before each pass with the whole level.
+    fn before_pass(&self, entries: &[u8]);
+    /// Called after each pass with the whole level, this process's boards narrowed, and its counts
+    /// of entries that became exact and that changed: brings the other processes' boards up to
+    /// date and returns the counts of all processes together.
+    fn after_pass(&self, entries: &mut [u8], counts: (u64, u64))
+        -> Result<(u64, u64), Self::Error>;
+}
+
+/// One process searches the whole level.
+pub struct WholeLevel;
+
+impl Share for WholeLevel {
+    type Error = std::convert::Infallible;
+    fn part(&self) -> (usize, usize) {
+        (0, 1)
+    }
+    fn before_pass(&self, _: &[u8]) {}
+    fn after_pass(&self, _: &mut [u8], counts: (u64, u64)) -> Result<(u64, u64), Self::Error> {
+        Ok(counts)
+    }
+}
+
+/// One pass over the entries that `share` gives this process: [`narrow_open_entries`] between
+/// [`Share::before_pass`] and [`Share::after_pass`]; returns the counts of all processes.
+pub fn shared_pass<S: Share>(
+    index: &LevelIndex,
+    entries: &mut [u8],
+    share: &S,
+    narrow: impl Fn(&Board, Bounds) -> Option<Bounds> + Sync,
+) -> Result<(u64, u64), S::Error> {
+    share.before_pass(entries);
+    let (i, n) = share.part();
+    let counts = narrow_open_entries(index, entries, |block| block % n == i, narrow);
+    share.after_pass(entries, counts)
+}
+
+/// Boards per block of the searches: small, since a few boards of a level can take most of its
+/// time, both for the threads of a process and for the processes sharing a level.
+pub const SEARCH_BLOCK: usize = 1 << 6;
+
+/// Hands every entry of the level's `entries` that is not exact and lies in a block of
+/// [`SEARCH_BLOCK`] boards that `mine` accepts, with its bounds, to `narrow`, in parallel, and
 /// stores the narrower bounds it returns; returns how many entries became exact and how many
 /// changed. (The searches read the level through a copy taken before the pass, since the entries
 /// change under them.)
 pub fn narrow_open_entries(
     index: &LevelIndex,
     entries: &mut [u8],
+    mine: impl Fn(usize) -> bool + Sync,
     narrow: impl Fn(&Board, Bounds) -> Option<Bounds> + Sync,
 ) -> (u64, u64) {
     let seeds = index.seeds();
-    // Small chunks: a few boards of a level can take most of its time.
-    const CHUNK: usize = 1 << 6;
     entries
-        .par_chunks_mut(CHUNK)
+        .par_chunks_mut(SEARCH_BLOCK)
         .enumerate()
+        .filter(|(c, _)| mine(*c))
         .map(|(c, chunk)| {
-            let start = (c * CHUNK) as u64;
+            let start = (c * SEARCH_BLOCK) as u64;
             let (mut exact, mut changed) = (0, 0);
             for (code, board) in chunk.iter_mut().zip(index.iter_from(start)) {
                 let Some(known) = decode(RuleSet::Abapa, seeds, *code) else {

@@ -19,7 +19,7 @@
 
 use oware_rules::RuleSet;
 
-use crate::in_level::{narrow_open_entries, row, InLevel};
+use crate::in_level::{row, shared_pass, InLevel, Share};
 use crate::LowerLevels;
 use oware_egtb::index::{Board, LevelIndex};
 use oware_egtb::values::{successors, terminal_value, through_move, Bounds};
@@ -269,39 +269,42 @@ const REFINE_PASSES: usize = 4;
 /// Tightens the non-exact entries of an abapa level in place by path-tracking search with `nodes`
 /// nodes per board and pass (0: nothing; see [`crate::refine::SearchBudget::nodes_for`]), pass after pass while a
 /// pass changes something: each pass prunes with the bounds the previous one left, so boards
-/// settled late in a pass help the next; returns how many became exact.
-pub fn refine_by_path_search(
+/// settled late in a pass help the next; `share` says which boards this process searches (see
+/// [`Share`]). Returns how many became exact.
+pub fn refine_by_path_search<S: Share>(
     index: &LevelIndex,
     lower: &dyn LowerLevels,
     entries: &mut [u8],
     nodes: u64,
-) -> u64 {
+    share: &S,
+) -> Result<u64, S::Error> {
     if nodes == 0 {
-        return 0;
+        return Ok(0);
     }
     let mut resolved = 0;
     for _ in 0..REFINE_PASSES {
-        let (exact, changed) = refine_pass(index, lower, entries, nodes);
+        let (exact, changed) = refine_pass(index, lower, entries, nodes, share)?;
         resolved += exact;
         if changed == 0 {
             break;
         }
     }
-    resolved
+    Ok(resolved)
 }
 
 /// One pass of [`refine_by_path_search`], pruning with the entries as they were at its start;
 /// returns how many entries became exact and how many changed.
-fn refine_pass(
+fn refine_pass<S: Share>(
     index: &LevelIndex,
     lower: &dyn LowerLevels,
     entries: &mut [u8],
     budget: u64,
-) -> (u64, u64) {
+    share: &S,
+) -> Result<(u64, u64), S::Error> {
     let seeds = index.seeds();
     let before = entries.to_vec();
     let level = Some(InLevel::new(index, &before));
-    narrow_open_entries(index, entries, |board, known| {
+    shared_pass(index, entries, share, |board, known| {
         search_bounds_in(seeds, board, lower, level, known, budget)
     })
 }

@@ -32,7 +32,7 @@
 
 use oware_rules::RuleSet;
 
-use crate::in_level::{narrow_open_entries, open_entries, row, InLevel, Overlay};
+use crate::in_level::{open_entries, row, shared_pass, InLevel, Overlay, Share};
 use crate::LowerLevels;
 use oware_egtb::index::{Board, LevelIndex};
 use oware_egtb::values::{decode, successors, terminal_value, through_move, Bounds};
@@ -508,14 +508,16 @@ pub const PASS_NODES: usize = 150_000_000;
 /// Narrows the non-exact entries of an abapa level in place by [`narrow`], with `nodes` nodes per
 /// question in the first pass and [`REFINE_GROWTH`] times more in each pass after it, while a pass
 /// changes something (each pass folds in the entries the one before left). `solver_codes` holds the
-/// threshold solver's entries for the level, before any search. Returns how many became exact.
-pub fn refine_by_proof_numbers(
+/// threshold solver's entries for the level, before any search. `share` says which boards this
+/// process searches (see [`Share`]). Returns how many became exact.
+pub fn refine_by_proof_numbers<S: Share>(
     index: &LevelIndex,
     lower: &dyn LowerLevels,
     solver_codes: &[u8],
     entries: &mut [u8],
     nodes: usize,
-) -> u64 {
+    share: &S,
+) -> Result<u64, S::Error> {
     let seeds = index.seeds();
     let solver = Some(InLevel::new(index, solver_codes));
     let mut resolved = 0;
@@ -537,13 +539,13 @@ pub fn refine_by_proof_numbers(
             entries: solver_codes,
             changed: Some(&before),
         });
-        let (exact, changed) = narrow_open_entries(index, entries, |board, known| {
+        let (exact, changed) = shared_pass(index, entries, share, |board, known| {
             Some(narrow(seeds, board, lower, level, solver, known, nodes))
-        });
+        })?;
         resolved += exact;
         if changed == 0 {
             break;
         }
     }
-    resolved
+    Ok(resolved)
 }

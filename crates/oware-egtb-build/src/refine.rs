@@ -3,7 +3,7 @@
 
 use oware_egtb::index::LevelIndex;
 
-use crate::in_level::open_entries;
+use crate::in_level::{open_entries, Share, WholeLevel};
 use crate::{path_search, pn_search, LowerLevels};
 
 /// How much path-tracking search an abapa build does after the threshold solver of each level.
@@ -72,10 +72,24 @@ pub fn refine_level(
     entries: &mut [u8],
     search: SearchBudget,
 ) {
+    let Ok(()) = refine_shared(index, lower, entries, search, &WholeLevel);
+}
+
+/// [`refine_level`] by processes that share the level (`entries` is the whole level on each; this
+/// one narrows the boards `share` gives it, see [`Share`]): every decision (which searches, how
+/// many passes) is taken on the whole level, so the entries are those of [`refine_level`].
+pub fn refine_shared<S: Share>(
+    index: &LevelIndex,
+    lower: &dyn LowerLevels,
+    entries: &mut [u8],
+    search: SearchBudget,
+    share: &S,
+) -> Result<(), S::Error> {
     let open = open_entries(index.seeds(), entries);
     if let Some(nodes) = search.proof_number_nodes(open) {
         let solver = entries.to_vec();
-        pn_search::refine_by_proof_numbers(index, lower, &solver, entries, nodes);
+        pn_search::refine_by_proof_numbers(index, lower, &solver, entries, nodes, share)?;
     }
-    path_search::refine_by_path_search(index, lower, entries, search.nodes_for(open));
+    path_search::refine_by_path_search(index, lower, entries, search.nodes_for(open), share)?;
+    Ok(())
 }

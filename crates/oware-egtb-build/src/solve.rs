@@ -44,8 +44,8 @@ pub(crate) const NEW_B: u8 = 2;
 
 /// abapa's safe regions, while they are worked out (no board carries a flag then, so they share the
 /// flags' bits): the board still meets A's (B's) conditions.
-const SAFE_A: u8 = NEW_A;
-const SAFE_B: u8 = NEW_B;
+pub(crate) const SAFE_A: u8 = NEW_A;
+pub(crate) const SAFE_B: u8 = NEW_B;
 
 /// Work units a level reports to [`Progress`]: one pass to set up and one per threshold.
 pub fn work_units(index: &LevelIndex) -> u64 {
@@ -85,7 +85,7 @@ const COUNT_MASK: u8 = 0b111;
 
 /// abapa: at most this many alternations of safe region and attractor per threshold (each costs a
 /// pass over the level's moves).
-const SAFE_REGION_ROUNDS: usize = 4;
+pub(crate) const SAFE_REGION_ROUNDS: usize = 4;
 
 /// awari, two bytes per board: the value, `JOINED | (v + 64)` once solved, else the best exit `+ 64`
 /// (0: none); and the count of moves in the level (bits 0..3) with the flags (bits 3..5).
@@ -190,7 +190,7 @@ impl Scheme for AwariScheme {
 ///
 /// `high`: `HI_JOINED | t` once in `B_t`, else the best exit's upper bound `+ 1` (0: none), in bits
 /// 0..6, and the flags in bits 6..8.
-struct AbapaScheme {
+pub(crate) struct AbapaScheme {
     seeds: i8,
     low: Vec<AtomicU8>,
     high: Vec<AtomicU8>,
@@ -203,6 +203,15 @@ const HI_MASK: u8 = 0x3f;
 const ABAPA_FLAGS_SHIFT: u32 = 6;
 
 impl AbapaScheme {
+    /// The state of `n` boards of the level of `seeds` seeds, all still to be set up.
+    pub(crate) fn new(seeds: usize, n: usize) -> AbapaScheme {
+        AbapaScheme {
+            seeds: seeds as i8,
+            low: atomics(n),
+            high: atomics(n),
+        }
+    }
+
     fn lo(&self, i: usize) -> i8 {
         (self.low[i].load(Relaxed) >> LO_SHIFT) as i8
     }
@@ -284,7 +293,7 @@ impl Scheme for AbapaScheme {
     }
 }
 
-fn atomics(n: usize) -> Vec<AtomicU8> {
+pub(crate) fn atomics(n: usize) -> Vec<AtomicU8> {
     (0..n).map(|_| AtomicU8::new(0)).collect()
 }
 
@@ -312,11 +321,7 @@ pub fn solve_level(
     match rules {
         RuleSet::Awari => Solver::new(rules, index, AwariScheme::new(n), progress).run(lower),
         RuleSet::Abapa => {
-            let scheme = AbapaScheme {
-                seeds: index.seeds() as i8,
-                low: atomics(n),
-                high: atomics(n),
-            };
+            let scheme = AbapaScheme::new(index.seeds(), n);
             Solver::new(rules, index, scheme, progress).run(lower)
         }
     }
@@ -601,7 +606,7 @@ pub(crate) fn joins_by_scan<S: Scheme>(scheme: &S, i: usize, t: i8) -> u8 {
 }
 
 /// Whether board `i`'s exits let it join `B_t` once its moves in the level all lead into A.
-fn b_ready<S: Scheme>(scheme: &S, i: usize, t: i8) -> bool {
+pub(crate) fn b_ready<S: Scheme>(scheme: &S, i: usize, t: i8) -> bool {
     scheme.exit_hi(i).is_none_or(|e| e <= scheme.neg(t))
 }
 
@@ -648,7 +653,7 @@ pub(crate) fn flagged_boards<S: Scheme>(
 
 /// In a removal list entry: the board leaves B's safe region (else A's). Board indices of abapa
 /// levels stay far below 2^31.
-const REMOVE_B: u32 = 1 << 31;
+pub(crate) const REMOVE_B: u32 = 1 << 31;
 
 /// Every board from which the opponent's non-capturing move leads to `board` (the mover's view, the
 /// board the mover sees), calling `found` with each predecessor seen by its own mover.

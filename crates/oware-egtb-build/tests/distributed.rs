@@ -1,6 +1,6 @@
 //! The distributed build over an in-process job (threads for ranks, the transport the MPI one
-//! mirrors): the files it writes are the one-process build's, byte for byte, for any number of
-//! ranks, any lower-level mode, and across a resume with another number of ranks.
+//! mirrors): the files it writes are the one-process build's, byte for byte, for both rule sets,
+//! any number of ranks, any lower-level mode, and across a resume with another number of ranks.
 
 use std::fs;
 use std::path::Path;
@@ -11,7 +11,7 @@ use oware_egtb::values::index_kind;
 use oware_egtb::values::max_level;
 use oware_egtb::EgtbError;
 use oware_egtb::Levels;
-use oware_egtb_build::build::{build, build_in_memory};
+use oware_egtb_build::build::{build_in_memory, build_with};
 use oware_egtb_build::distributed::{
     build_distributed, check_request, DistributedError, LevelEvent, LowerMode, RankLevels,
 };
@@ -22,11 +22,22 @@ use oware_rules::RuleSet;
 
 const SEEDS: usize = 10;
 
+/// abapa levels built here by ranks: levels with safe regions, and open boards for the path
+/// search to narrow on a level split among ranks. The default search (proof numbers, exhaustive
+/// path searches on small levels) takes minutes in a debug build: mpi.sh builds it under MPI.
+const ABAPA_SEEDS: usize = 7;
+const ABAPA_SEARCH: SearchBudget = SearchBudget::Fixed(300);
+
 fn one_process(dir: &Path, max_seeds: usize) {
-    build(
+    one_process_of(dir, RuleSet::Awari, max_seeds, SearchBudget::Auto(0));
+}
+
+fn one_process_of(dir: &Path, rules: RuleSet, max_seeds: usize, search: SearchBudget) {
+    build_with(
         &mut DirStore::new(dir),
-        RuleSet::Awari,
+        rules,
         max_seeds,
+        search,
         &(),
         |_| {},
     )
@@ -34,9 +45,21 @@ fn one_process(dir: &Path, max_seeds: usize) {
 }
 
 fn distributed(dir: &Path, ranks: usize, max_seeds: usize, mode: LowerMode) -> Vec<usize> {
+    let search = SearchBudget::Auto(0);
+    distributed_of(dir, RuleSet::Awari, ranks, max_seeds, mode, search)
+}
+
+fn distributed_of(
+    dir: &Path,
+    rules: RuleSet,
+    ranks: usize,
+    max_seeds: usize,
+    mode: LowerMode,
+    search: SearchBudget,
+) -> Vec<usize> {
     let built = run_local(ranks, |t| {
         let mut built = Vec::new();
-        build_distributed(t, dir, RuleSet::Awari, max_seeds, mode, &(), |e| {
+        build_distributed(t, dir, rules, max_seeds, mode, search, &(), |e| {
             if let LevelEvent::Finished(r) = e {
                 assert_eq!(r.ranks, ranks);
                 if !r.reused {
@@ -55,8 +78,12 @@ fn distributed(dir: &Path, ranks: usize, max_seeds: usize, mode: LowerMode) -> V
 }
 
 fn same_files(a: &Path, b: &Path, max_seeds: usize) {
+    same_files_of(a, b, RuleSet::Awari, max_seeds);
+}
+
+fn same_files_of(a: &Path, b: &Path, rules: RuleSet, max_seeds: usize) {
     for seeds in 0..=max_seeds {
-        let name = file_name(RuleSet::Awari, seeds);
+        let name = file_name(rules, seeds);
         let (x, y) = (
             fs::read(a.join(&name)).unwrap(),
             fs::read(b.join(&name)).unwrap(),
@@ -87,6 +114,34 @@ fn any_number_of_ranks_writes_the_one_process_files() {
         assert_eq!(built, (0..=SEEDS).collect::<Vec<_>>());
         same_files(reference.path(), dir.path(), SEEDS);
     }
+}
+
+/// abapa: the threshold solver's safe regions worked out across ranks, and the path search run
+/// per rank on its slice, give the one-process files, for 1-3 ranks and both ways of holding lower
+/// levels whole, and a stopped build resumes with another number of ranks.
+#[test]
+fn abapa_on_any_number_of_ranks_writes_the_one_process_files() {
+    let rules = RuleSet::Abapa;
+    let reference = tempfile::tempdir().unwrap();
+    one_process_of(reference.path(), rules, ABAPA_SEEDS, ABAPA_SEARCH);
+    for (ranks, mode) in [
+        (1, LowerMode::Mapped),
+        (2, LowerMode::Replicated),
+        (3, LowerMode::Mapped),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let built = distributed_of(dir.path(), rules, ranks, ABAPA_SEEDS, mode, ABAPA_SEARCH);
+        assert_eq!(built, (0..=ABAPA_SEEDS).collect::<Vec<_>>());
+        same_files_of(reference.path(), dir.path(), rules, ABAPA_SEEDS);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mode = LowerMode::Mapped;
+    distributed_of(dir.path(), rules, 3, 5, mode, ABAPA_SEARCH);
+    assert_eq!(
+        distributed_of(dir.path(), rules, 2, ABAPA_SEEDS, mode, ABAPA_SEARCH),
+        (6..=ABAPA_SEEDS).collect::<Vec<_>>()
+    );
+    same_files_of(reference.path(), dir.path(), rules, ABAPA_SEEDS);
 }
 
 #[test]
@@ -169,27 +224,8 @@ fn asking_the_owners_gives_the_mapped_values() {
 }
 
 #[test]
-fn abapa_is_refused_and_damaged_files_stop_every_rank() {
+fn damaged_files_stop_every_rank() {
     let dir = tempfile::tempdir().unwrap();
-    let refused = run_local(2, |t| {
-        build_distributed(
-            t,
-            dir.path(),
-            RuleSet::Abapa,
-            3,
-            LowerMode::Mapped,
-            &(),
-            |_| {},
-        )
-    });
-    for r in refused {
-        assert!(matches!(
-            r,
-            Err(DistributedError::SingleProcessOnly {
-                rules: RuleSet::Abapa
-            })
-        ));
-    }
     one_process(dir.path(), 4);
     let path = dir.path().join(file_name(RuleSet::Awari, 3));
     let mut bytes = fs::read(&path).unwrap();
@@ -203,6 +239,7 @@ fn abapa_is_refused_and_damaged_files_stop_every_rank() {
             RuleSet::Awari,
             6,
             LowerMode::Mapped,
+            SearchBudget::Auto(0),
             &(),
             |_| {},
         )
@@ -216,33 +253,55 @@ fn abapa_is_refused_and_damaged_files_stop_every_rank() {
     assert!(!dir.path().join(file_name(RuleSet::Awari, 5)).exists());
 }
 
-/// What a distributed build cannot do is refused before any rank touches the directory: abapa, and
-/// levels beyond the rule set's highest.
+/// What a distributed build cannot do is refused before any rank touches the directory: abapa
+/// with lower levels asked of their owners (its searches read them at random), and levels beyond
+/// the rule set's highest.
 #[test]
 fn impossible_requests_are_refused_before_anything_is_written() {
     let top = max_level(RuleSet::Awari);
-    assert!(check_request(RuleSet::Awari, top).is_ok());
+    assert!(check_request(RuleSet::Awari, top, LowerMode::Messages).is_ok());
+    assert!(check_request(RuleSet::Abapa, 3, LowerMode::Mapped).is_ok());
+    assert!(check_request(RuleSet::Abapa, 3, LowerMode::Replicated).is_ok());
     assert!(matches!(
-        check_request(RuleSet::Abapa, 3),
-        Err(DistributedError::SingleProcessOnly {
-            rules: RuleSet::Abapa
+        check_request(RuleSet::Abapa, 3, LowerMode::Messages),
+        Err(DistributedError::LowerModeUnsupported {
+            rules: RuleSet::Abapa,
+            mode: LowerMode::Messages
         })
     ));
-    let too_high = |r: &Result<(), DistributedError>| {
+    let too_high = |r: &Result<(), DistributedError>, rules| {
+        let top = max_level(rules);
         matches!(r, Err(DistributedError::Egtb(EgtbError::LevelTooHigh { seeds, max, .. }))
             if *seeds == top + 1 && *max == top)
     };
-    assert!(too_high(&check_request(RuleSet::Awari, top + 1)));
+    for rules in [RuleSet::Awari, RuleSet::Abapa] {
+        let top = max_level(rules);
+        assert!(too_high(
+            &check_request(rules, top + 1, LowerMode::Mapped),
+            rules
+        ));
+    }
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
-    for (rules, max_seeds) in [(RuleSet::Abapa, 3), (RuleSet::Awari, top + 1)] {
+    for (rules, max_seeds, mode) in [
+        (RuleSet::Abapa, 3, LowerMode::Messages),
+        (RuleSet::Awari, top + 1, LowerMode::Mapped),
+        (
+            RuleSet::Abapa,
+            max_level(RuleSet::Abapa) + 1,
+            LowerMode::Mapped,
+        ),
+    ] {
         let results = run_local(2, |t| {
-            build_distributed(t, &db, rules, max_seeds, LowerMode::Mapped, &(), |_| {})
+            let search = SearchBudget::Auto(0);
+            build_distributed(t, &db, rules, max_seeds, mode, search, &(), |_| {})
         });
         for r in &results {
             assert_eq!(
                 r.as_ref().unwrap_err().to_string(),
-                check_request(rules, max_seeds).unwrap_err().to_string()
+                check_request(rules, max_seeds, mode)
+                    .unwrap_err()
+                    .to_string()
             );
         }
         assert!(!db.exists(), "{rules}: the directory was created");

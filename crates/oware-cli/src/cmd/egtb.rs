@@ -47,12 +47,13 @@ pub enum EgtbCommand {
         #[arg(long, value_name = "N", default_value_t = 0)]
         search_nodes: u64,
         /// Build as one rank of an MPI job (`mpirun -np N oware egtb build --mpi ...`): each rank
-        /// holds a slice of every level; awari only; needs an oware built with `--features mpi`
+        /// holds a slice of every level; the files are those of the one-process build; needs an
+        /// oware built with `--features mpi`
         #[arg(long)]
         mpi: bool,
         /// With --mpi: how a rank reads lower-level values it does not hold: `mapped` (the files,
         /// memory-mapped from a shared file system), `replicated` (the files read whole into every
-        /// rank) or `messages` (each rank keeps its slice and asks the owners)
+        /// rank) or `messages` (each rank keeps its slice and asks the owners; awari only)
         #[arg(long, value_name = "MODE", requires = "mpi")]
         lower: Option<LowerMode>,
         /// Testing the failure path: rank RANK kills itself (SIGKILL) while building level LEVEL
@@ -105,7 +106,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if mpi {
                 let lower = lower.unwrap_or(LowerMode::Mapped);
                 let kill = test_kill_rank.as_deref().map(parse_kill).transpose()?;
-                run_build_mpi(rules, max_seeds, dir, threads, lower, kill)
+                let search = SearchBudget::Auto(search_nodes);
+                run_build_mpi(rules, max_seeds, dir, threads, lower, search, kill)
             } else {
                 run_build(rules, max_seeds, dir, threads, search_nodes)
             }
@@ -209,6 +211,7 @@ fn run_build_mpi(
     _: PathBuf,
     _: Option<usize>,
     _: LowerMode,
+    _: SearchBudget,
     _: Option<(usize, usize)>,
 ) -> anyhow::Result<()> {
     Err(Exit::bad_input(
@@ -225,13 +228,14 @@ fn run_build_mpi(
     dir: PathBuf,
     threads: Option<usize>,
     lower: LowerMode,
+    search: SearchBudget,
     kill: Option<(usize, usize)>,
 ) -> anyhow::Result<()> {
     use oware_egtb_build::distributed::{build_distributed, check_request, LevelEvent};
     use oware_egtb_build::mpi_transport::MpiTransport;
     use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-    check_request(rules, max_seeds).map_err(|e| Exit::bad_input(e.to_string()))?;
+    check_request(rules, max_seeds, lower).map_err(|e| Exit::bad_input(e.to_string()))?;
     pool_builder(threads)?
         .build_global()
         .context("starting worker threads")?;
@@ -262,6 +266,7 @@ fn run_build_mpi(
             rules,
             max_seeds,
             lower,
+            search,
             &progress,
             |event| match event {
                 LevelEvent::Started { seeds, work } => {

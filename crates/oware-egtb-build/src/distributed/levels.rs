@@ -11,11 +11,13 @@ use oware_egtb::EgtbError;
 use oware_rules::RuleSet;
 
 use super::parts::{assemble, part_path, remove_leftovers, write_part, PartReport};
+use super::searches::refine_slice;
 use super::{
     check_request, solve_slice, DistributedError, DistributedLevelReport, LevelEvent, LowerMode,
     RankLevels,
 };
-use crate::transport::{all_sum, broadcast, Counted, Slices, Transport};
+use crate::refine::SearchBudget;
+use crate::transport::{all_sum, broadcast, Counted, Slices, Transport, TransportError};
 use crate::Progress;
 
 /// Status words sent to rank 0 and back.
@@ -83,18 +85,21 @@ fn parts_reported(reports: &[Vec<u8>]) -> Result<Vec<PartReport>, String> {
 }
 
 /// Builds levels `0..=max_seeds` of `rules` into `dir` with the ranks of `t`, each holding its
-/// slice; levels already in `dir` are reused (whatever number of ranks built them). Collective:
-/// every rank calls it with the same arguments; every rank sees the same events.
+/// slice, abapa levels searched as `search` says (as [`crate::build::build_with`] does); levels
+/// already in `dir` are reused (whatever number of ranks built them). Collective: every rank calls
+/// it with the same arguments; every rank sees the same events.
+#[allow(clippy::too_many_arguments)]
 pub fn build_distributed(
     t: &dyn Transport,
     dir: &Path,
     rules: RuleSet,
     max_seeds: usize,
     mode: LowerMode,
+    search: SearchBudget,
     progress: &dyn Progress,
     mut on_event: impl FnMut(LevelEvent),
 ) -> Result<(), DistributedError> {
-    check_request(rules, max_seeds)?;
+    check_request(rules, max_seeds, mode)?;
     let t = Counted::new(t);
     let me = t.rank();
     let ranks = t.size();
@@ -122,7 +127,17 @@ pub fn build_distributed(
         if !reused {
             let work = (slices.range(me).end - slices.range(me).start) * (1 + seeds as u64);
             on_event(LevelEvent::Started { seeds, work });
-            let entries = solve_slice(&t, &index, &lower, progress).map_err(transport_error)?;
+            let mut entries =
+                solve_slice(&t, rules, &index, &lower, progress).map_err(transport_error)?;
+            if rules == RuleSet::Abapa {
+                let whole = lower.whole().ok_or_else(|| {
+                    transport_error(TransportError(
+                        "abapa's searches need whole lower levels".into(),
+                    ))
+                })?;
+                entries =
+                    refine_slice(&t, &index, whole, entries, search).map_err(transport_error)?;
+            }
             // Every rank reports its part to rank 0, which writes the file only if all succeeded.
             let part = part_path(dir, rules, seeds, me, ranks);
             // A mapped lower level whose file changed meanwhile was read as zeros: this part is

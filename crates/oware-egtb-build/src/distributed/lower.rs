@@ -37,6 +37,14 @@ impl RankLevels {
         }
     }
 
+    /// The levels, if held whole.
+    pub fn whole(&self) -> Option<&Levels> {
+        match self {
+            RankLevels::Whole(levels) => Some(levels),
+            RankLevels::Sliced { .. } => None,
+        }
+    }
+
     /// Number of levels held (levels `0..len()`).
     pub fn len(&self) -> usize {
         match self {

@@ -1,14 +1,19 @@
 //! A build spread over the ranks of a job (MPI on a cluster, see `crate::mpi_transport`; threads in
-//! one process for tests, see [`crate::transport::LocalTransport`]).
+//! one process for tests, see [`crate::transport::LocalTransport`]), for both rule sets.
 //!
 //! Each rank owns a contiguous slice of every level ([`Slices`](crate::transport::Slices)) and
-//! holds only the working state of its slice (the awari solver's two bytes per board). The level is
+//! holds only the working state of its slice (the solver's two bytes per board). The level is
 //! solved by the threshold method of [`crate::solve`], with the same per-board state
-//! (`AwariScheme`): a board that joins a set tells its predecessors, and predecessors owned by other
-//! ranks are told by batched messages, one buffer per destination per round
-//! ([`Outbox`](crate::transport::Outbox)), exchanged all-to-all until no rank has news left. The
-//! sets a threshold ends with are the least fixpoints of their rules whatever the order of the news,
-//! so the entries are those of the one-process build, byte for byte, for any number of ranks.
+//! (`AwariScheme`, `AbapaScheme`): a board that joins a set tells its predecessors, and
+//! predecessors owned by other ranks are told by batched messages, one buffer per destination per
+//! round ([`Outbox`](crate::transport::Outbox)), exchanged all-to-all until no rank has news left.
+//! The sets a threshold ends with are the least fixpoints of their rules whatever the order of the
+//! news (and abapa's safe regions the greatest sets that meet theirs), so the entries are those of
+//! the one-process build, byte for byte, for any number of ranks.
+//!
+//! abapa's searches (`searches`) then run on every rank over the open boards of its share of the
+//! level (interleaved blocks of 64 boards), with the whole level gathered on every rank and the
+//! entries that change sent to all after each pass.
 //!
 //! Values of lower levels (the boards a capture leads to) come from [`RankLevels`], as
 //! [`LowerMode`] says: the files memory-mapped on a shared file system, read whole into every rank,
@@ -20,8 +25,9 @@
 //! file therefore appears complete or not at all, and a stopped run resumes from the last finished
 //! level with any number of ranks.
 //!
-//! One module per job: `lower` (the lower levels a rank holds), `slice` (the slice solver), `parts`
-//! (part files and their assembly) and `levels` (the level loop, each step decided by rank 0).
+//! One module per job: `lower` (the lower levels a rank holds), `slice` (the slice solver),
+//! `searches` (abapa's searches across ranks), `parts` (part files and their assembly) and `levels`
+//! (the level loop, each step decided by rank 0).
 
 use oware_egtb::EgtbError;
 use oware_rules::RuleSet;
@@ -32,6 +38,7 @@ use crate::transport::TransportError;
 mod levels;
 mod lower;
 mod parts;
+mod searches;
 mod slice;
 
 pub use levels::build_distributed;
@@ -89,20 +96,27 @@ pub enum DistributedError {
         /// Its error, as text.
         message: String,
     },
-    /// The rule set cannot be built across ranks.
-    #[error("{rules} levels are built in one process only (their path searches need the whole level): build them without --mpi")]
-    SingleProcessOnly {
+    /// The rule set cannot be built with lower levels read this way.
+    #[error("{rules} levels cannot be built with lower levels asked of their owners (--lower messages): their searches read lower levels at random; use --lower mapped or --lower replicated")]
+    LowerModeUnsupported {
         /// The rule set asked for.
         rules: RuleSet,
+        /// The way of reading lower levels asked for.
+        mode: LowerMode,
     },
 }
 
-/// Whether levels `0..=max_seeds` of `rules` can be built across ranks: awari only (abapa's path
-/// searches need the whole level in one process), up to its highest level ([`check_max_seeds`]).
+/// Whether levels `0..=max_seeds` of `rules` can be built across ranks with lower levels read as
+/// `mode` says: up to the rule set's highest level ([`check_max_seeds`]); abapa's searches read
+/// lower levels at random, so abapa needs them whole on every rank (not [`LowerMode::Messages`]).
 /// [`build_distributed`] checks it first; callers may check it before they start a job.
-pub fn check_request(rules: RuleSet, max_seeds: usize) -> Result<(), DistributedError> {
-    if rules != RuleSet::Awari {
-        return Err(DistributedError::SingleProcessOnly { rules });
+pub fn check_request(
+    rules: RuleSet,
+    max_seeds: usize,
+    mode: LowerMode,
+) -> Result<(), DistributedError> {
+    if rules == RuleSet::Abapa && mode == LowerMode::Messages {
+        return Err(DistributedError::LowerModeUnsupported { rules, mode });
     }
     Ok(check_max_seeds(rules, max_seeds)?)
 }
