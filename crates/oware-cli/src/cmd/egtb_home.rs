@@ -109,8 +109,9 @@ fn build(
             tablebase.set_on_change(Arc::new(move |e| eprintln!("{who}: {e}")));
             probe.publish(tablebase);
             if report == Report::EachLevel || (first && !built_any) {
+                let seeds = if max == 1 { "seed" } else { "seeds" };
                 eprintln!(
-                    "{who}: the computer uses the {rules} endgame databases up to {max} seeds"
+                    "{who}: the computer uses the {rules} endgame databases up to {max} {seeds}"
                 );
             }
         }
