@@ -5,7 +5,8 @@
 
 use std::time::Duration;
 
-use oware_engine::{plies_to_end, Engine, EngineOptions, Limits, MoveScore, Probe};
+use oware_engine::tablebase::proven_by_database;
+use oware_engine::{plies_to_end, Engine, EngineOptions, Limits, MoveScore};
 use oware_rules::{Game, Move};
 
 /// The depth every move of a position is searched to, in plies: deep enough for the tactics the
@@ -101,23 +102,6 @@ pub fn analyse(engine: &mut Engine, game: &Game, depth: u32, cap: Option<Duratio
         depth: found.depth,
         values,
     }
-}
-
-/// Whether `line`, played from the game's position, stops short of the game's end at positions
-/// the databases answer: then a decided score at its end is the databases' value of the
-/// position, whose distance to the end the search never saw. (The search's principal variation
-/// ends where its value came from: a game's end, a repetition, or a database probe.)
-fn proven_by_database(game: &Game, line: &[Move], probe: &dyn Probe) -> bool {
-    let mut played = game.clone();
-    for &mv in line {
-        if played.play(mv).is_err() {
-            return false;
-        }
-    }
-    !played.is_over()
-        && played.positions()[game.ply_count() + 1..]
-            .iter()
-            .any(|pos| probe.probe(pos, game.rules()).is_some())
 }
 
 /// An engine kept for [`analyse`] between positions, for the terminal.

@@ -20,6 +20,23 @@ use oware_rules::{Game, Move, Position, RuleSet};
 
 use crate::Probe;
 
+/// Whether `line`, played from the game's position, stops short of the game's end at positions
+/// the databases answer: then a decided score at its end is the databases' value of the
+/// position, whose distance to the end the search never saw. (The search's principal variation
+/// ends where its value came from: a game's end, a repetition, or a database probe.)
+pub fn proven_by_database(game: &Game, line: &[Move], probe: &dyn Probe) -> bool {
+    let mut played = game.clone();
+    for &mv in line {
+        if played.play(mv).is_err() {
+            return false;
+        }
+    }
+    !played.is_over()
+        && played.positions()[game.ply_count() + 1..]
+            .iter()
+            .any(|pos| probe.probe(pos, game.rules()).is_some())
+}
+
 /// A database directory opened for one rule set, usable as the engine's [`Probe`].
 pub struct TablebaseProbe {
     tablebase: Tablebase,

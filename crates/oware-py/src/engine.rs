@@ -5,8 +5,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use oware_engine::player::{self, Level, Source};
+use oware_engine::tablebase::proven_by_database;
 use oware_engine::tablebase::TablebaseProbe;
-use oware_engine::{describe_score, Engine, EngineOptions, Limits, Probe, SearchControl, LEVELS};
+use oware_engine::{
+    describe_score, plies_to_end, Engine, EngineOptions, Limits, Probe, SearchControl, LEVELS,
+};
 use oware_rules::{Game, Move, Position, RuleSet};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -222,10 +225,22 @@ impl PyEngine {
             .choose(py, &game, Level::new(*LEVELS.end()), &limits, 0)
             .ok_or_else(|| PyValueError::new_err("the search found no move"))?;
         let result = choice.result;
+        // A win or loss the databases proved deep in the line has no known distance: the search
+        // scores it by the ply it probed at, so "win in N" would be false.
+        let probe = self.lock().options().probe.clone();
+        let by_database = plies_to_end(result.score).is_some()
+            && probe
+                .as_deref()
+                .is_some_and(|probe| proven_by_database(&game, &result.pv, probe));
+        let score_text = match plies_to_end(result.score) {
+            Some(p) if by_database && p > 0 => "win (endgame database)".to_string(),
+            Some(_) if by_database => "loss (endgame database)".to_string(),
+            _ => describe_score(result.score),
+        };
         Ok(PySearchResult {
             best_move: result.best.map(|m| m.letter().to_string()),
             score: result.score,
-            score_text: describe_score(result.score),
+            score_text,
             depth: result.depth,
             seldepth: result.seldepth,
             pv: move_list(&result.pv),

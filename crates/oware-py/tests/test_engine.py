@@ -139,6 +139,18 @@ def test_engine_plays_the_database_move(awari_dir):
         assert result.best_move == "F"
 
 
+def test_a_win_the_databases_prove_has_no_false_distance(awari_dir):
+    # 8 seeds: beyond the databases at the root, proven won by them after F. The search scores
+    # such a win by the ply it probed at, which is no distance to the game's end.
+    position = oware.Position("0-1-0-1-1-1-1-0-0-1-0-2-20-20-S", "awari")
+    result = oware.Engine(egtb=str(awari_dir)).search(position, depth=8)
+    assert result.source == "search"
+    assert result.best_move == "F"
+    assert result.score_text == "win (endgame database)"
+    without = oware.Engine().search(position, depth=8)
+    assert "endgame database" not in without.score_text
+
+
 def test_coach_explains_a_capture():
     p = oware.Position("4-4-4-4-4-3-4-1-2-4-4-4-3-3-S")
     [why] = oware.coach.explain(p, move="F", depth=4)
