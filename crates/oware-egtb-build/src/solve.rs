@@ -501,12 +501,7 @@ impl<'a, S: Scheme> Solver<'a, S> {
             .collect();
         // Take out boards that cannot stay, and with them what depended on them.
         while let Some(entry) = removals.pop() {
-            let i = (entry & !REMOVE_B) as usize;
-            let which = if entry & REMOVE_B != 0 {
-                SAFE_B
-            } else {
-                SAFE_A
-            };
+            let (i, which) = removal(entry);
             if self.scheme.clear_flags(i, which) & which == 0 {
                 continue;
             }
@@ -654,6 +649,16 @@ pub(crate) fn flagged_boards<S: Scheme>(
 /// In a removal list entry: the board leaves B's safe region (else A's). Board indices of abapa
 /// levels stay far below 2^31.
 pub(crate) const REMOVE_B: u32 = 1 << 31;
+
+/// A removal list entry's board index, and the safe region it leaves ([`SAFE_A`] or [`SAFE_B`]).
+pub(crate) fn removal(entry: u32) -> (usize, u8) {
+    let which = if entry & REMOVE_B != 0 {
+        SAFE_B
+    } else {
+        SAFE_A
+    };
+    ((entry & !REMOVE_B) as usize, which)
+}
 
 /// Every board from which the opponent's non-capturing move leads to `board` (the mover's view, the
 /// board the mover sees), calling `found` with each predecessor seen by its own mover.

@@ -21,8 +21,8 @@ use rayon::prelude::*;
 use super::RankLevels;
 use crate::in_level::row;
 use crate::solve::{
-    atomics, b_ready, flagged_boards, joins_by_scan, predecessors, told, AbapaScheme, AwariScheme,
-    Scheme, CHUNK, NEW_A, NEW_B, REMOVE_B, SAFE_A, SAFE_B, SAFE_REGION_ROUNDS,
+    atomics, b_ready, flagged_boards, joins_by_scan, predecessors, removal, told, AbapaScheme,
+    AwariScheme, Scheme, CHUNK, NEW_A, NEW_B, REMOVE_B, SAFE_A, SAFE_B, SAFE_REGION_ROUNDS,
 };
 use crate::transport::{
     all_gather, all_max, all_sum, read_ref, Outbox, Slices, Transport, TransportError, REF_BYTES,
@@ -304,12 +304,7 @@ impl<S: Scheme> Phase for Removals<'_, '_, S> {
         };
         let mut out = Outbox::new(t.size());
         for entry in batch {
-            let i = (entry & !REMOVE_B) as usize;
-            let which = if entry & REMOVE_B != 0 {
-                SAFE_B
-            } else {
-                SAFE_A
-            };
+            let (i, which) = removal(entry);
             if state.scheme.clear_flags(i, which) & which == 0 {
                 continue;
             }
