@@ -69,6 +69,34 @@ same_files() { # reference dir, dir, highest level[, rule set (default awari)]
   fi
 }
 
+# killed_rank RULES SEEDS RANK LEVEL REFERENCE DIR [build options]: a 3-rank build of RULES up to
+# SEEDS whose rank RANK is killed during LEVEL must fail, name that level and leave no file of it;
+# a 2-rank build then resumes in DIR and must match the files in REFERENCE.
+killed_rank() {
+  local rules=$1 seeds=$2 rank=$3 level=$4 reference=$5 dir=$6
+  shift 6
+  echo "== $rules, rank $rank of 3 killed during level $level"
+  if $MPIRUN -np 3 "$OWARE" egtb build --mpi "$@" --rules "$rules" --max-seeds "$seeds" \
+    --dir "$dir" --threads 1 --test-kill-rank "$rank:$level" >"$dir.out" 2>&1; then
+    echo "mpi.sh: the $rules job with a killed rank succeeded" >&2
+    cat "$dir.out" >&2
+    exit 1
+  fi
+  if ! grep -q "while building $rules level $level" "$dir.out"; then
+    echo "mpi.sh: no error naming $rules level $level:" >&2
+    cat "$dir.out" >&2
+    exit 1
+  fi
+  grep "while building" "$dir.out"
+  if [ -e "$dir/$(printf '%s-%02d.oegtb' "$rules" "$level")" ]; then
+    echo "mpi.sh: a file of the $rules level being built when the rank died was left" >&2
+    exit 1
+  fi
+  $MPIRUN -np 2 "$OWARE" egtb build --mpi --rules "$rules" --max-seeds "$seeds" --dir "$dir" \
+    --threads 1 | tail -n 2
+  same_files "$reference" "$dir" "$seeds" "$rules"
+}
+
 start=$(date +%s)
 "$OWARE" egtb build --rules awari --max-seeds "$SEEDS" --dir "$WORK/one" --threads 2 | tail -n 1
 
@@ -88,26 +116,7 @@ $MPIRUN -np 2 "$OWARE" egtb build --mpi --rules awari --max-seeds "$SEEDS" --dir
   --threads 1 | tail -n 2
 same_files "$WORK/one" "$WORK/resume" "$SEEDS"
 
-echo "== rank 1 of 3 killed during level $KILL_LEVEL"
-if $MPIRUN -np 3 "$OWARE" egtb build --mpi --lower messages --rules awari --max-seeds "$SEEDS" \
-  --dir "$WORK/killed" --threads 1 --test-kill-rank "1:$KILL_LEVEL" >"$WORK/killed.out" 2>&1; then
-  echo "mpi.sh: the job with a killed rank succeeded" >&2
-  cat "$WORK/killed.out" >&2
-  exit 1
-fi
-if ! grep -q "while building awari level $KILL_LEVEL" "$WORK/killed.out"; then
-  echo "mpi.sh: no error naming level $KILL_LEVEL:" >&2
-  cat "$WORK/killed.out" >&2
-  exit 1
-fi
-grep "while building" "$WORK/killed.out"
-if [ -e "$WORK/killed/$(printf 'awari-%02d.oegtb' "$KILL_LEVEL")" ]; then
-  echo "mpi.sh: a file of the level being built when the rank died was left" >&2
-  exit 1
-fi
-$MPIRUN -np 2 "$OWARE" egtb build --mpi --rules awari --max-seeds "$SEEDS" --dir "$WORK/killed" \
-  --threads 1 | tail -n 2
-same_files "$WORK/one" "$WORK/killed" "$SEEDS"
+killed_rank awari "$SEEDS" 1 "$KILL_LEVEL" "$WORK/one" "$WORK/killed" --lower messages
 
 echo "== abapa up to $ABAPA_SEEDS seeds"
 "$OWARE" egtb build --rules abapa --max-seeds "$ABAPA_SEEDS" --dir "$WORK/abapa-one" --threads 2 |
@@ -121,27 +130,6 @@ for np in 1 2 3; do
   same_files "$WORK/abapa-one" "$WORK/abapa-np$np" "$ABAPA_SEEDS" abapa
 done
 
-ABAPA_KILL_LEVEL=$((ABAPA_SEEDS - 1))
-echo "== abapa, rank 2 of 3 killed during level $ABAPA_KILL_LEVEL"
-if $MPIRUN -np 3 "$OWARE" egtb build --mpi --rules abapa --max-seeds "$ABAPA_SEEDS" \
-  --dir "$WORK/abapa-killed" --threads 1 --test-kill-rank "2:$ABAPA_KILL_LEVEL" \
-  >"$WORK/abapa-killed.out" 2>&1; then
-  echo "mpi.sh: the abapa job with a killed rank succeeded" >&2
-  cat "$WORK/abapa-killed.out" >&2
-  exit 1
-fi
-if ! grep -q "while building abapa level $ABAPA_KILL_LEVEL" "$WORK/abapa-killed.out"; then
-  echo "mpi.sh: no error naming abapa level $ABAPA_KILL_LEVEL:" >&2
-  cat "$WORK/abapa-killed.out" >&2
-  exit 1
-fi
-grep "while building" "$WORK/abapa-killed.out"
-if [ -e "$WORK/abapa-killed/$(printf 'abapa-%02d.oegtb' "$ABAPA_KILL_LEVEL")" ]; then
-  echo "mpi.sh: a file of the abapa level being built when the rank died was left" >&2
-  exit 1
-fi
-$MPIRUN -np 2 "$OWARE" egtb build --mpi --rules abapa --max-seeds "$ABAPA_SEEDS" \
-  --dir "$WORK/abapa-killed" --threads 1 | tail -n 2
-same_files "$WORK/abapa-one" "$WORK/abapa-killed" "$ABAPA_SEEDS" abapa
+killed_rank abapa "$ABAPA_SEEDS" 2 "$((ABAPA_SEEDS - 1))" "$WORK/abapa-one" "$WORK/abapa-killed"
 
 echo "mpi.sh: all distributed builds byte-identical in $(( $(date +%s) - start )) s"
