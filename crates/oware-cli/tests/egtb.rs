@@ -119,21 +119,8 @@ fn a_level_too_high_is_refused() {
 
 #[test]
 fn bench_perfect_with_a_node_budget_repeats_itself() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = awari_databases(8);
     let d = dir.path().to_str().unwrap();
-    let out = oware(&[
-        "egtb",
-        "build",
-        "--rules",
-        "awari",
-        "--max-seeds",
-        "8",
-        "--dir",
-        d,
-        "--threads",
-        "2",
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
     let positions = dir.path().join("positions.txt");
     // The README's example (F wins, D loses) and an eight-seed board.
     std::fs::write(
