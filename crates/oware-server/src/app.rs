@@ -10,7 +10,7 @@ use crate::config::Config;
 use crate::games::Games;
 use crate::limits::AddressLimits;
 use crate::rate_limit::AddressLimit;
-use crate::store::{Store, StoreError};
+use crate::store::{LastAlive, Store, StoreError};
 use crate::writer::StoreWriter;
 
 /// Why the server could not start or stopped. Each says what failed once, with the cause's words
@@ -82,17 +82,26 @@ impl AppState {
             }
             None => Store::in_memory().map_err(failed)?,
         };
+        for notice in store.take_notices() {
+            eprintln!("oware serve: {place}: {notice}");
+        }
         // The time since the server was last alive, and the time the pages take to reconnect, are
         // not charged to any clock.
-        if let Some(alive) = store.last_alive().map_err(failed)? {
-            let grace = config.reconnect_grace.as_millis() as u64;
-            let damaged = store
-                .give_back_downtime(alive, now_ms() + grace)
-                .map_err(failed)?;
-            for id in damaged {
-                eprintln!(
-                    "oware serve: {place}: game {id} is damaged (its clock cannot be read): set aside; every other game loads"
-                );
+        match store.last_alive().map_err(failed)? {
+            LastAlive::Never => {}
+            LastAlive::Damaged(value) => eprintln!(
+                "oware serve: {place}: the server's last sign of life is damaged (table alive, at_ms = {value}): ignored, so the time the server was down is not given back to the clocks this once"
+            ),
+            LastAlive::At(alive) => {
+                let grace = config.reconnect_grace.as_millis() as u64;
+                let damaged = store
+                    .give_back_downtime(alive, now_ms() + grace)
+                    .map_err(failed)?;
+                for id in damaged {
+                    eprintln!(
+                        "oware serve: {place}: game {id} is damaged (its clock cannot be read): set aside; every other game loads"
+                    );
+                }
             }
         }
         let engines = EnginePool::new(config.searches, &config.databases);

@@ -51,7 +51,7 @@ pub fn resumed_since(since: u64, alive: u64, started: u64) -> u64 {
     if since >= started {
         return since;
     }
-    since + started.saturating_sub(alive.max(since))
+    since.saturating_add(started.saturating_sub(alive.max(since)))
 }
 
 /// Milliseconds since the Unix epoch, now.
@@ -99,7 +99,7 @@ impl Clock {
             return None;
         }
         self.running_since
-            .map(|since| since + self.remaining_ms[to_move.index()])
+            .map(|since| since.saturating_add(self.remaining_ms[to_move.index()]))
     }
 
     /// Marks the side to move's flag fallen if its time is out at `now`; says whether it did.
@@ -123,7 +123,7 @@ impl Clock {
         self.remaining_ms[mover.index()] = if self.per_move {
             self.initial_ms
         } else {
-            self.left(mover, mover, now) + increment
+            self.left(mover, mover, now).saturating_add(increment)
         };
         self.running_since = Some(now);
     }

@@ -6,12 +6,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::clock::now_ms;
+use crate::retry;
 use crate::room::Room;
 use crate::writer::StoreWriter;
 
 /// Declares the flag fall of the side to move when its time runs out, unless it moves first
 /// (then this watcher finds time left and does nothing; the move started a new one), or the
 /// server stops first (`serving` turns false: a flag must not fall while the server is down).
+/// A flag fall the database refuses is tried again until it is stored and announced (see
+/// [`retry::until_stored`]).
 pub fn watch(room: Arc<Room>, store: StoreWriter, serving: Arc<AtomicBool>) {
     let Some(deadline) = room.flag_deadline() else {
         return;
@@ -22,8 +25,6 @@ pub fn watch(room: Arc<Room>, store: StoreWriter, serving: Arc<AtomicBool>) {
         if !serving.load(Ordering::SeqCst) {
             return;
         }
-        if let Err(e) = room.check_flag(&store).await {
-            eprintln!("oware serve: game {}: flag fall not stored: {e}", room.id);
-        }
+        retry::until_stored(&room.id, "flag fall", &serving, || room.check_flag(&store)).await;
     });
 }

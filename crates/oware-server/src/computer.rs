@@ -6,12 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::analysis::EnginePool;
-use crate::clock_watch;
 use crate::room::{ComputerTurn, Room};
 use crate::writer::StoreWriter;
-
-/// The longest wait between two tries to store a computer move.
-const MAX_RETRY_PAUSE: Duration = Duration::from_secs(30);
+use crate::{clock_watch, retry};
 
 /// Lets the computer think about `turn` for at most `time`, then plays its move in `room`
 /// (unless the game changed meanwhile: the room drops a move thought about in an older state),
@@ -44,24 +41,14 @@ pub fn spawn_move(
         .await
         .ok()
         .flatten();
-        // A move the database refused (a full disk, a failing write) is tried again, less and less
-        // often, until it is stored, the game moves on (an undo drops it), or the server stops:
-        // the game never waits for a computer move that nobody will make.
-        let mut pause = Duration::from_millis(250);
-        loop {
-            match room.play_computer(&store, version, mv).await {
-                Ok(()) => return clock_watch::watch(room, store, serving),
-                Err(e) => eprintln!(
-                    "oware serve: game {}: computer move not stored ({e}); trying again in {} ms",
-                    room.id,
-                    pause.as_millis()
-                ),
-            }
-            tokio::time::sleep(pause).await;
-            if !serving.load(std::sync::atomic::Ordering::SeqCst) {
-                return;
-            }
-            pause = (pause * 2).min(MAX_RETRY_PAUSE);
+        // Tried until stored: see `retry`. An undo meanwhile makes the move stale, which
+        // `play_computer` answers with success (the move is dropped).
+        let stored = retry::until_stored(&room.id, "computer move", &serving, || {
+            room.play_computer(&store, version, mv)
+        })
+        .await;
+        if stored.is_some() {
+            clock_watch::watch(room, store, serving);
         }
     });
 }

@@ -131,8 +131,10 @@ impl Games {
             loaded
         };
         // A flag may have fallen while the server ran before (the time it was down was given
-        // back as it started).
-        room.check_flag(&self.store).await?;
+        // back as it started). If storing it fails, the watcher below tries again.
+        if let Err(e) = room.check_flag(&self.store).await {
+            eprintln!("oware serve: game {id}: flag fall not stored yet ({e})");
+        }
         clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
         // A restart may have caught the computer about to move.
         if let Some(turn) = room.pending_computer_turn() {
@@ -273,6 +275,7 @@ mod tests {
     use crate::databases::Databases;
     use crate::store::Store;
     use oware_rules::{Position, RuleSet};
+    use std::sync::atomic::AtomicBool;
 
     #[tokio::test]
     async fn a_change_whose_request_went_away_still_reaches_the_room() {
@@ -318,5 +321,58 @@ mod tests {
         let stored = store.run(move |s| s.load_game(&id)).await.unwrap().unwrap();
         assert!(stored.tokens[1].is_some(), "the join was committed");
         assert_eq!(room.view().seated, [true, true], "and reached the room");
+    }
+
+    /// A flag fall (or a correspondence game's time running out) that the database refuses is
+    /// tried again until it is stored, and then announced, with nobody moving or reconnecting.
+    #[tokio::test]
+    async fn a_flag_fall_the_disk_refuses_is_stored_and_announced_once_it_accepts() {
+        for per_move in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let mut store = Store::open(&dir.path().join("games.sqlite")).unwrap();
+            let failing = Arc::new(AtomicBool::new(false));
+            let fail = failing.clone();
+            store.fail_commits(move || fail.load(std::sync::atomic::Ordering::SeqCst));
+            let store = StoreWriter::start(store).unwrap();
+            let games = Games::new(
+                store.clone(),
+                EnginePool::new(1, &Databases::none()),
+                Duration::from_millis(10),
+                10,
+                10,
+            );
+            let setup = GameSetup {
+                mode: GameMode::Friend,
+                rules: RuleSet::Abapa,
+                start: Position::start(),
+                clock_ms: Some(150),
+                increment_ms: 0,
+                per_move,
+            };
+            let (id, south, invite) = games.create(setup, Side::South, None).await.unwrap();
+            let room = games.room(&id).await.unwrap();
+            games.join(&room, invite.as_deref(), None).await.unwrap();
+            let mut updates = room.subscribe();
+            let f = Move::from_letter('F').unwrap();
+            games.play(&room, Some(&south), f, None).await.unwrap();
+            // North's clock runs; the disk fails from before its flag falls until well after.
+            failing.store(true, std::sync::atomic::Ordering::SeqCst);
+            tokio::time::sleep(Duration::from_millis(600)).await;
+            assert!(room.view().end.is_none(), "not stored, not announced");
+            failing.store(false, std::sync::atomic::Ordering::SeqCst);
+            let announced = tokio::time::timeout(Duration::from_secs(5), async {
+                loop {
+                    let state = updates.recv().await.unwrap();
+                    if state.contains(r#""reason":"time""#) {
+                        break state;
+                    }
+                }
+            })
+            .await
+            .expect("the flag fall was announced once the disk accepted it");
+            assert!(announced.contains(r#""winner":"S""#), "{announced}");
+            let stored = store.run(move |s| s.load_game(&id)).await.unwrap().unwrap();
+            assert_eq!(stored.clock.unwrap().flagged, Some(Side::North));
+        }
     }
 }

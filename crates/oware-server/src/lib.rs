@@ -10,7 +10,8 @@
 //!   may send.
 //! - [`room`]: one game in memory, refereed with `oware_rules::Game`, its changes stored and then
 //!   broadcast.
-//! - [`computer`], [`clock_watch`]: the computer's moves and the flag falls, as background tasks.
+//! - [`computer`], [`clock_watch`]: the computer's moves and the flag falls, as background tasks;
+//!   [`retry`]: such changes tried again until they are stored.
 //! - [`games`]: the rooms in memory, loaded on demand, and the actions that set those tasks going.
 //! - [`app`]: the state the handlers share; [`api_error`]: the API's errors; [`ws`]: the WebSocket loop; [`routes`]: pages, the
 //!   JSON API and the WebSocket endpoint, by area; [`cookie`]: the seat cookie.
@@ -44,6 +45,7 @@ pub mod model;
 pub mod protocol;
 pub mod rate_limit;
 pub mod record;
+pub mod retry;
 pub mod room;
 pub mod routes;
 pub mod security;

@@ -1,7 +1,8 @@
 //! SQLite storage of games, players' tokens and moves. Every change is one transaction, so a
 //! server stopped at any moment restarts with every game where it was.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -34,6 +35,29 @@ pub enum StoreError {
     /// The thread that writes to the database is gone.
     #[error("the database writer has stopped")]
     WriterStopped,
+    /// A table or column the server needs is missing: the file was changed outside the server.
+    #[error("the database is damaged: {what} is missing ({holds}); restore the file from a backup, or move it aside to start with no games")]
+    MissingSchema {
+        /// The missing table or column.
+        what: String,
+        /// What it holds.
+        holds: &'static str,
+    },
+}
+
+impl StoreError {
+    /// Whether the error comes from the connection or the disk rather than from the request (a
+    /// seat already taken is the request's): after such an error the connection may be left in a
+    /// state it never leaves by itself (a lock it failed to release answers "database is locked"
+    /// to every later write), so it is closed and opened again.
+    pub fn concerns_the_connection(&self) -> bool {
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.code != rusqlite::ErrorCode::ConstraintViolation
+            }
+            _ => false,
+        }
+    }
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -134,6 +158,69 @@ pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 /// The games' database: SQLite, one connection.
 pub struct Store {
     conn: Connection,
+    /// The file, to open the connection again; `None` for a database in memory (which a new
+    /// connection would not find).
+    path: Option<PathBuf>,
+    /// What opening the database found damaged and set aside (see [`Store::take_notices`]).
+    notices: Vec<String>,
+    wal: WalWatch,
+}
+
+/// SQLite checkpoints the write-ahead log into the database file once it holds this many pages
+/// (of 4 KiB): each checkpoint is where a commit becomes durable against a power cut (with
+/// `synchronous=NORMAL`, commits themselves do not wait for the disk).
+const AUTOCHECKPOINT_PAGES: u32 = 256;
+
+/// A write-ahead log larger than this has missed several checkpoints: they are failing (a disk
+/// that refuses to flush, `fsync` answering an error), which SQLite does not report.
+const WAL_LIMIT: u64 = 4 * 1024 * 1024;
+
+/// How often a failing flush is reported in the log.
+const FLUSH_REPORT_EVERY: Duration = Duration::from_secs(60);
+
+/// After a failed checkpoint, the next is tried once the log has grown this much more.
+const WAL_RETRY_GROWTH: u64 = 512 * 1024;
+
+/// The watch on the write-ahead log's size (see [`Store::check_wal`]).
+#[derive(Debug, Default)]
+struct WalWatch {
+    /// The log's size when the last checkpoint failed, while they fail.
+    failing_at: Option<u64>,
+    /// Failed checkpoints since the last report.
+    failures: u64,
+    /// When a failure was last reported.
+    reported: Option<Instant>,
+}
+
+/// What the watch on the write-ahead log found after a write (see [`Store::check_wal`]).
+#[derive(Debug, PartialEq, Eq)]
+pub enum WalReport {
+    /// The checkpoints fail: the changes are kept, but not yet safe from a power cut.
+    FlushFailing {
+        /// The error of the last checkpoint tried.
+        error: String,
+        /// Failed checkpoints since the last report.
+        failures: u64,
+        /// The log's size, in bytes.
+        wal_bytes: u64,
+    },
+    /// A checkpoint worked again after failures: everything is on the disk.
+    Flushed {
+        /// The log's size before it, in bytes.
+        wal_bytes: u64,
+    },
+}
+
+/// What the server's last sign of life in the database says.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LastAlive {
+    /// The server never ran on this database.
+    Never,
+    /// It was last alive at this time, in milliseconds since the Unix epoch.
+    At(u64),
+    /// The note is damaged (its value, as a log line shows it): ignored, and replaced at the next
+    /// note.
+    Damaged(String),
 }
 
 /// An error reading game `id`'s rows: a value of the wrong type is damage to that game (its row
@@ -179,22 +266,53 @@ fn parse_side(text: &str) -> Option<Side> {
 impl Store {
     /// Opens (or creates) the database file.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        Store::init(Connection::open(path)?)
+        let (conn, notices) = connect(Connection::open(path)?)?;
+        Ok(Store {
+            conn,
+            path: Some(path.to_path_buf()),
+            notices,
+            wal: WalWatch::default(),
+        })
     }
 
     /// A database that lives in memory only (tests).
     pub fn in_memory() -> Result<Store, StoreError> {
-        Store::init(Connection::open_in_memory()?)
+        let (conn, notices) = connect(Connection::open_in_memory()?)?;
+        Ok(Store {
+            conn,
+            path: None,
+            notices,
+            wal: WalWatch::default(),
+        })
     }
 
-    fn init(mut conn: Connection) -> Result<Store, StoreError> {
-        // WAL with synchronous=NORMAL: a committed transaction survives the process being killed,
-        // and writers do not wait for an fsync on every move.
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        migrate(&mut conn)?;
-        Ok(Store { conn })
+    /// What opening the database set aside or repaired, each said in a sentence for the log
+    /// (a schema version recorded wrongly, a missing bookkeeping table); empty when nothing was.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
+    }
+
+    /// Closes the connection and opens a new one on the same file: what a connection that a
+    /// failed lock release left stuck needs (see [`StoreError::concerns_the_connection`]). The
+    /// old connection is closed first, since locks live with the process's open files and the
+    /// new one would otherwise share them. Nothing is lost: every change is a transaction, and
+    /// none is open between jobs. A database in memory is left as it is. If the file cannot be
+    /// opened again, the store keeps a connection that answers every query with that error, and
+    /// the next failure tries again.
+    pub fn reopen(&mut self) -> Result<(), StoreError> {
+        let Some(path) = self.path.clone() else {
+            return Ok(());
+        };
+        // A placeholder that refuses everything, held only until the file is open again.
+        let refuses = Connection::open_with_flags(
+            "file:oware-closed?mode=memory",
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI,
+        )?;
+        drop(std::mem::replace(&mut self.conn, refuses));
+        let (conn, notices) = connect(Connection::open(&path)?)?;
+        self.conn = conn;
+        self.notices.extend(notices);
+        Ok(())
     }
 
     /// Records a new game, its creator's seat and its invitation's code in one transaction.
@@ -332,7 +450,7 @@ impl Store {
         let mut damaged = Vec::new();
         for (id, since) in running {
             let since = match since {
-                Value::Integer(since) => u64::try_from(since).ok(),
+                Value::Integer(since) if (0..=MAX_TIME_MS).contains(&since) => Some(since as u64),
                 _ => None,
             };
             let (Value::Text(id), Some(since)) = (&id, since) else {
@@ -351,15 +469,82 @@ impl Store {
         Ok(damaged)
     }
 
-    /// When the server was last noted alive, if ever.
-    pub fn last_alive(&self) -> Result<Option<u64>, StoreError> {
-        Ok(self
+    /// When the server was last noted alive. A damaged note (a value that is no time) is
+    /// ignored: the server starts without giving the time it was down back to the clocks, and
+    /// the next note replaces it.
+    pub fn last_alive(&self) -> Result<LastAlive, StoreError> {
+        let at: Option<Value> = self
             .conn
-            .query_row("SELECT at_ms FROM alive WHERE id = 1", [], |r| {
+            .query_row("SELECT at_ms FROM alive WHERE id = 1", [], |r| r.get(0))
+            .optional()?;
+        Ok(match at {
+            None => LastAlive::Never,
+            Some(Value::Integer(ms)) if (0..=MAX_TIME_MS).contains(&ms) => LastAlive::At(ms as u64),
+            Some(other) => LastAlive::Damaged(describe_value(&other)),
+        })
+    }
+
+    /// Checks the write-ahead log after a write: SQLite checkpoints it into the database file by
+    /// itself, and says nothing when a checkpoint fails (the disk refuses to flush: `fsync`
+    /// fails), so the log grows instead. Past [`WAL_LIMIT`] a checkpoint is tried here, where
+    /// its error is seen: the answer says what to log, at most once a minute while the failures
+    /// go on, and once when a checkpoint works again.
+    pub fn check_wal(&mut self) -> Option<WalReport> {
+        let wal_bytes = self.wal_bytes();
+        let watch = &mut self.wal;
+        let due = match watch.failing_at {
+            None => wal_bytes > WAL_LIMIT,
+            Some(at) => wal_bytes >= at + WAL_RETRY_GROWTH,
+        };
+        if !due {
+            return None;
+        }
+        let checkpoint = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
                 r.get::<_, i64>(0)
-            })
-            .optional()?
-            .and_then(|ms| u64::try_from(ms).ok()))
+            });
+        let watch = &mut self.wal;
+        match checkpoint {
+            // 0: complete (1 would mean a reader kept part of it back; this is the only
+            // connection).
+            Ok(0) => {
+                let recovered = watch.failing_at.take().is_some();
+                *watch = WalWatch::default();
+                recovered.then_some(WalReport::Flushed { wal_bytes })
+            }
+            outcome => {
+                watch.failing_at = Some(wal_bytes);
+                watch.failures += 1;
+                let now = Instant::now();
+                if watch
+                    .reported
+                    .is_some_and(|at| now.duration_since(at) < FLUSH_REPORT_EVERY)
+                {
+                    return None;
+                }
+                watch.reported = Some(now);
+                let failures = std::mem::take(&mut watch.failures);
+                Some(WalReport::FlushFailing {
+                    error: match outcome {
+                        Err(e) => e.to_string(),
+                        Ok(_) => "the checkpoint was left incomplete".to_string(),
+                    },
+                    failures,
+                    wal_bytes,
+                })
+            }
+        }
+    }
+
+    /// The size of the write-ahead log file, 0 where there is none.
+    fn wal_bytes(&self) -> u64 {
+        let Some(path) = &self.path else {
+            return 0;
+        };
+        let mut wal = path.clone().into_os_string();
+        wal.push("-wal");
+        std::fs::metadata(wal).map_or(0, |m| m.len())
     }
 
     /// Takes back every move from ply `keep` on and, in a game with clocks, saves the clocks as
@@ -449,15 +634,21 @@ impl Store {
         let clock = match clock_row {
             (None, ..) => None,
             (Some(initial), south, north, since, flagged, increment) => {
-                let ms = |v: Option<i64>, what: &str| {
-                    v.and_then(|v| u64::try_from(v).ok())
-                        .ok_or_else(|| damaged(format!("clock {what}")))
+                // Values past these bounds were not written by the server, and would overflow
+                // the clocks' arithmetic.
+                let within = |v: Option<i64>, max: i64, what: &str| match v {
+                    Some(v) if (0..=max).contains(&v) => Ok(v as u64),
+                    Some(v) => Err(damaged(format!("clock {what}: {v}"))),
+                    None => Err(damaged(format!("clock {what}: NULL"))),
                 };
+                let ms = |v: Option<i64>, what: &str| within(v, MAX_CLOCK_MS, what);
                 Some(Clock {
                     initial_ms: ms(Some(initial), "time")?,
                     increment_ms: ms(Some(increment.unwrap_or(0)), "increment")?,
                     remaining_ms: [ms(south, "of South")?, ms(north, "of North")?],
-                    running_since: since.map(|s| ms(Some(s), "start")).transpose()?,
+                    running_since: since
+                        .map(|s| within(Some(s), MAX_TIME_MS, "start"))
+                        .transpose()?,
                     flagged: match flagged.as_deref() {
                         None => None,
                         Some(f) => {
@@ -537,16 +728,46 @@ impl Store {
     }
 }
 
+/// The latest time a clock or a note of life may hold, in milliseconds since the Unix epoch (the
+/// year 2969): a larger value was not written by the server, and would overflow the arithmetic
+/// of the clocks.
+const MAX_TIME_MS: i64 = 1 << 45;
+
+/// The most time a clock may hold, in milliseconds: ten years, far beyond any clock a game is
+/// given (three hours, or seven days a move) and what its increments add.
+const MAX_CLOCK_MS: i64 = 10 * 365 * 24 * 3600 * 1000;
+
+/// Sets a new connection up: WAL with synchronous=NORMAL (a committed transaction survives the
+/// process being killed, and writers do not wait for an fsync on every move), foreign keys, the
+/// schema brought up to date and checked. Returns the connection and what was repaired.
+fn connect(mut conn: Connection) -> Result<(Connection, Vec<String>), StoreError> {
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.pragma_update(None, "wal_autocheckpoint", AUTOCHECKPOINT_PAGES)?;
+    let mut notices = migrate(&mut conn)?;
+    notices.extend(check_schema(&conn)?);
+    Ok((conn, notices))
+}
+
 /// Brings the database to [`SCHEMA_VERSION`], each migration in its own transaction with the
-/// version it reaches, so an interrupted upgrade resumes where it stopped.
-fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
-    let mut version = schema_version(conn)?;
-    if version > SCHEMA_VERSION {
-        return Err(StoreError::NewerSchema { found: version });
-    }
+/// version it reaches, so an interrupted upgrade resumes where it stopped. Returns a notice
+/// when the recorded version was not the tables' own.
+fn migrate(conn: &mut Connection) -> Result<Vec<String>, StoreError> {
+    let mut notices = Vec::new();
     let recorded: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if recorded > SCHEMA_VERSION {
+        return Err(StoreError::NewerSchema { found: recorded });
+    }
+    let mut version = tables_version(conn)?;
     if recorded != version {
-        // A database from before versions were recorded: record the version it has.
+        // A database from before versions were recorded (0), or whose record was changed: the
+        // tables say which migrations it has had, and the record is set to that.
+        if recorded != 0 {
+            notices.push(format!(
+                "the schema version recorded in the file ({recorded}) is not its tables' ({version}): recorded {version}"
+            ));
+        }
         conn.pragma_update(None, "user_version", version)?;
     }
     while version < SCHEMA_VERSION {
@@ -556,30 +777,125 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
         tx.pragma_update(None, "user_version", version)?;
         tx.commit()?;
     }
-    Ok(())
+    Ok(notices)
 }
 
-/// The schema version of the database. Databases made before the version was recorded have
-/// `user_version` 0 but tables already: they are version 1, or 2 if their games have clocks.
-fn schema_version(conn: &Connection) -> Result<u32, StoreError> {
-    let version: u32 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+/// The names of a table's columns; empty when there is no such table.
+fn columns(conn: &Connection, table: &str) -> Result<Vec<String>, StoreError> {
+    let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
+    let names = stmt.query_map([table], |r| r.get::<_, String>(0))?;
+    Ok(names.collect::<Result<_, _>>()?)
+}
 
-    if version != 0 {
-        return Ok(version);
+/// What each migration added (`(table, Some(column))`, or a whole table), so that the tables
+/// tell which migrations a database has had.
+const ADDED_BY: [&[(&str, Option<&str>)]; 4] = [
+    &[("games", None), ("players", None), ("moves", None)],
+    &[("games", Some("clock_ms")), ("games", Some("flagged"))],
+    &[
+        ("games", Some("increment_ms")),
+        ("games", Some("outcome")),
+        ("games", Some("rematch")),
+        ("alive", None),
+    ],
+    &[
+        ("players", Some("name")),
+        ("games", Some("invite")),
+        ("games", Some("host")),
+        ("games", Some("per_move")),
+    ],
+];
+
+/// How many migrations the tables have had: the last migration of which anything is there. A
+/// part of it missing is damage, which [`check_schema`] names, rather than a migration to run
+/// again (it would fail on what is there).
+fn tables_version(conn: &Connection) -> Result<u32, StoreError> {
+    let mut version = 0;
+    for (i, added) in ADDED_BY.iter().enumerate() {
+        for (table, column) in *added {
+            let found = columns(conn, table)?;
+            let there = match column {
+                None => !found.is_empty(),
+                Some(column) => found.iter().any(|c| c == column),
+            };
+            if there {
+                version = i as u32 + 1;
+            }
+        }
     }
-    let columns = |table: &str| -> Result<Vec<String>, StoreError> {
-        let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1)")?;
-        let names = stmt.query_map([table], |r| r.get::<_, String>(0))?;
-        Ok(names.collect::<Result<_, _>>()?)
-    };
-    let games = columns("games")?;
-    Ok(if games.is_empty() {
-        0
-    } else if games.iter().any(|c| c == "clock_ms") {
-        2
-    } else {
-        1
-    })
+    Ok(version)
+}
+
+/// Every table with the columns the server reads, and what it holds.
+const TABLES: [(&str, &[&str], &str); 4] = [
+    (
+        "games",
+        &[
+            "id",
+            "mode",
+            "rules",
+            "start",
+            "level",
+            "computer_side",
+            "created",
+            "clock_ms",
+            "clock_s",
+            "clock_n",
+            "clock_since",
+            "flagged",
+            "increment_ms",
+            "outcome",
+            "rematch",
+            "invite",
+            "host",
+            "per_move",
+        ],
+        "every game's setup, clocks and result",
+    ),
+    (
+        "players",
+        &["token", "game_id", "side", "name"],
+        "the players' seats",
+    ),
+    ("moves", &["game_id", "ply", "mv"], "every game's moves"),
+    (
+        "alive",
+        &["id", "at_ms"],
+        "when the server was last running",
+    ),
+];
+
+/// Checks that every table and column the server reads is there. A missing bookkeeping table
+/// (`alive`) is made again, with a notice; a missing table or column of the games refuses the
+/// start, naming it: without it every game would fail to load.
+fn check_schema(conn: &Connection) -> Result<Vec<String>, StoreError> {
+    let mut notices = Vec::new();
+    for (table, wanted, holds) in TABLES {
+        let found = columns(conn, table)?;
+        if found.is_empty() && table == "alive" {
+            conn.execute_batch(
+                "CREATE TABLE alive(id INTEGER PRIMARY KEY CHECK (id = 1), at_ms INTEGER NOT NULL);",
+            )?;
+            notices.push(
+                "the table of the server's last sign of life was missing: made again (the time the server was down is not given back to the clocks this once)"
+                    .to_string(),
+            );
+            continue;
+        }
+        if found.is_empty() {
+            return Err(StoreError::MissingSchema {
+                what: format!("table {table}"),
+                holds,
+            });
+        }
+        if let Some(column) = wanted.iter().find(|c| !found.iter().any(|f| f == *c)) {
+            return Err(StoreError::MissingSchema {
+                what: format!("column {column} of table {table}"),
+                holds,
+            });
+        }
+    }
+    Ok(notices)
 }
 
 /// Inserts a game, the seats already taken and its invitation's code (sent by the first seat's
@@ -866,5 +1182,138 @@ mod migration_tests {
             Err(e) => panic!("{e}"),
             Ok(_) => panic!("a database of a newer schema was opened"),
         }
+    }
+
+    /// A file with one friend game on it, for the damage tests.
+    fn database_with_a_game(dir: &Path) -> PathBuf {
+        let path = dir.join("games.sqlite");
+        let mut store = Store::open(&path).unwrap();
+        let setup = GameSetup {
+            mode: GameMode::Friend,
+            rules: RuleSet::Abapa,
+            start: Position::start(),
+            clock_ms: Some(60_000),
+            increment_ms: 0,
+            per_move: false,
+        };
+        store.create_game("g", &setup, None, None).unwrap();
+        store.note_alive(1_700_000_000_000).unwrap();
+        path
+    }
+
+    fn damage(path: &Path, sql: &str) {
+        Connection::open(path).unwrap().execute_batch(sql).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_note_of_life_is_ignored_and_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = database_with_a_game(dir.path());
+        damage(&path, "UPDATE alive SET at_ms = 'abc'");
+        let mut store = Store::open(&path).unwrap();
+        assert_eq!(
+            store.last_alive().unwrap(),
+            LastAlive::Damaged("abc".into())
+        );
+        assert!(store.load_game("g").unwrap().is_some(), "the games load");
+        store.note_alive(5).unwrap();
+        assert_eq!(store.last_alive().unwrap(), LastAlive::At(5));
+        damage(&path, "UPDATE alive SET at_ms = 9223372036854775807");
+        let store = Store::open(&path).unwrap();
+        assert!(matches!(store.last_alive().unwrap(), LastAlive::Damaged(_)));
+    }
+
+    #[test]
+    fn a_missing_bookkeeping_table_is_made_again_and_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = database_with_a_game(dir.path());
+        damage(&path, "DROP TABLE alive");
+        let mut store = Store::open(&path).unwrap();
+        let notices = store.take_notices();
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert!(notices[0].contains("last sign of life"), "{notices:?}");
+        assert_eq!(store.last_alive().unwrap(), LastAlive::Never);
+        store.note_alive(7).unwrap();
+    }
+
+    #[test]
+    fn a_wrong_schema_version_is_set_right_by_the_tables() {
+        for recorded in [1, 2, 3] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = database_with_a_game(dir.path());
+            damage(&path, &format!("PRAGMA user_version = {recorded}"));
+            let mut store = Store::open(&path).unwrap();
+            let notices = store.take_notices();
+            assert!(
+                notices.iter().any(|n| n.contains(&format!("({recorded})"))),
+                "{notices:?}"
+            );
+            assert!(store.load_game("g").unwrap().is_some());
+            drop(store);
+            let mut again = Store::open(&path).unwrap();
+            assert!(again.take_notices().is_empty(), "set right once for all");
+        }
+    }
+
+    #[test]
+    fn a_missing_table_of_the_games_refuses_the_start_and_names_it() {
+        for (sql, named) in [
+            ("DROP TABLE moves", "table moves"),
+            ("DROP TABLE players", "table players"),
+            (
+                "ALTER TABLE games DROP COLUMN invite",
+                "column invite of table games",
+            ),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = database_with_a_game(dir.path());
+            damage(&path, sql);
+            match Store::open(&path) {
+                Err(e @ StoreError::MissingSchema { .. }) => {
+                    let text = e.to_string();
+                    assert!(text.contains(named), "{text}");
+                    assert!(text.contains("backup"), "says a way out: {text}");
+                }
+                Err(e) => panic!("{sql}: {e}"),
+                Ok(_) => panic!("{sql}: the server would start with every game failing"),
+            }
+        }
+    }
+
+    #[test]
+    fn clock_values_beyond_any_clock_set_the_game_aside() {
+        for sql in [
+            "UPDATE games SET clock_s = 9223372036854775807",
+            "UPDATE games SET clock_n = -1",
+            "UPDATE games SET clock_since = 9223372036854775000",
+            "UPDATE games SET increment_ms = 9223372036854775807",
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = database_with_a_game(dir.path());
+            damage(&path, sql);
+            let mut store = Store::open(&path).unwrap();
+            match store.load_game("g") {
+                Err(StoreError::Damaged { what, .. }) => assert!(what.contains("clock"), "{what}"),
+                other => panic!("{sql}: {other:?}"),
+            }
+            // Giving back the time the server was down passes it by, naming it, if its clock
+            // runs.
+            damage(&path, "UPDATE games SET clock_since = 9223372036854775000");
+            assert_eq!(
+                store.give_back_downtime(1, 2).unwrap(),
+                vec!["g".to_string()]
+            );
+        }
+    }
+
+    #[test]
+    fn the_tables_tell_each_migration() {
+        let conn = Connection::open_in_memory().unwrap();
+        assert_eq!(tables_version(&conn).unwrap(), 0);
+        for (done, migration) in MIGRATIONS.iter().enumerate() {
+            conn.execute_batch(migration).unwrap();
+            assert_eq!(tables_version(&conn).unwrap(), done as u32 + 1);
+        }
+        assert!(check_schema(&conn).unwrap().is_empty());
     }
 }

@@ -8,12 +8,19 @@
 
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use tokio::sync::oneshot;
 
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, WalReport};
 
-type Job = Box<dyn FnOnce(&mut Store) + Send>;
+/// A job; it answers whether it failed in a way that concerns the connection (see
+/// [`StoreError::concerns_the_connection`]).
+type Job = Box<dyn FnOnce(&mut Store) -> bool + Send>;
+
+/// The shortest time between two reopenings of the connection: on a disk that fails every write,
+/// each failure would otherwise reopen it.
+const REOPEN_EVERY: Duration = Duration::from_secs(1);
 
 /// A handle on the writer thread; clones share the thread, which stops when the last handle goes.
 #[derive(Clone)]
@@ -22,16 +29,26 @@ pub struct StoreWriter {
 }
 
 impl StoreWriter {
-    /// Starts the thread that owns `store`.
+    /// Starts the thread that owns `store`. After a job that failed in a way that concerns the
+    /// connection, the thread closes it and opens it again, so that one failed lock release does
+    /// not stop every later write; after every job it checks that the write-ahead log still
+    /// reaches the disk (see [`Store::check_wal`]). Both are said on standard error.
     pub fn start(mut store: Store) -> std::io::Result<StoreWriter> {
         let (jobs, queue) = mpsc::channel::<Job>();
         std::thread::Builder::new()
             .name("oware-store".into())
             .spawn(move || {
+                let mut reopened: Option<Instant> = None;
                 for job in queue {
                     // A job that panics loses its own answer (its caller gets `WriterStopped`)
                     // and rolls back its transaction as it unwinds; the others go on.
-                    let _ = std::panic::catch_unwind(AssertUnwindSafe(|| job(&mut store)));
+                    let failed = std::panic::catch_unwind(AssertUnwindSafe(|| job(&mut store)))
+                        .unwrap_or(false);
+                    if failed && reopened.is_none_or(|at| at.elapsed() >= REOPEN_EVERY) {
+                        reopened = Some(Instant::now());
+                        reopen(&mut store);
+                    }
+                    report_wal(store.check_wal());
                 }
             })?;
         Ok(StoreWriter { jobs })
@@ -45,11 +62,49 @@ impl StoreWriter {
         let (reply, answer) = oneshot::channel();
         self.jobs
             .send(Box::new(move |store: &mut Store| {
+                let result = work(store);
+                let failed = result
+                    .as_ref()
+                    .is_err_and(StoreError::concerns_the_connection);
                 // The caller may have gone (a closed connection): the work is done all the same.
-                let _ = reply.send(work(store));
+                let _ = reply.send(result);
+                failed
             }))
             .map_err(|_| StoreError::WriterStopped)?;
         answer.await.map_err(|_| StoreError::WriterStopped)?
+    }
+}
+
+fn reopen(store: &mut Store) {
+    match store.reopen() {
+        Ok(()) => {
+            eprintln!("oware serve: a write to the game database failed: its connection was closed and opened again");
+            for notice in store.take_notices() {
+                eprintln!("oware serve: game database: {notice}");
+            }
+        }
+        Err(e) => eprintln!(
+            "oware serve: the game database cannot be opened again ({e}): the next failed write tries again"
+        ),
+    }
+}
+
+fn report_wal(report: Option<WalReport>) {
+    match report {
+        None => {}
+        Some(WalReport::FlushFailing {
+            error,
+            failures,
+            wal_bytes,
+        }) => eprintln!(
+            "oware serve: the game database cannot be flushed to the disk ({error}; {failures} failed {} since the last report; its log holds {} KiB): moves are kept, but a power cut could lose those since the last flush",
+            if failures == 1 { "flush" } else { "flushes" },
+            wal_bytes / 1024
+        ),
+        Some(WalReport::Flushed { wal_bytes }) => eprintln!(
+            "oware serve: the game database reaches the disk again: its log of {} KiB is flushed",
+            wal_bytes / 1024
+        ),
     }
 }
 
