@@ -35,6 +35,10 @@ pub enum StoreError {
     /// The thread that writes to the database is gone.
     #[error("the database writer has stopped")]
     WriterStopped,
+    /// The connection was closed after a failed write and the file could not be opened again
+    /// yet (see [`Store::reopen`]).
+    #[error("the database file cannot be opened after a failed write; the next request tries again")]
+    Closed,
     /// A table or column the server needs is missing: the file was changed outside the server.
     #[error("the database is damaged: {what} is missing ({holds}); restore the file from a backup, or move it aside to start with no games")]
     MissingSchema {
@@ -55,6 +59,7 @@ impl StoreError {
             StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
                 e.code != rusqlite::ErrorCode::ConstraintViolation
             }
+            StoreError::Closed => true,
             _ => false,
         }
     }
@@ -157,7 +162,8 @@ pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
 
 /// The games' database: SQLite, one connection.
 pub struct Store {
-    conn: Connection,
+    /// `None` while closed: a reopening failed (see [`Store::reopen`]).
+    conn: Option<Connection>,
     /// The file, to open the connection again; `None` for a database in memory (which a new
     /// connection would not find).
     path: Option<PathBuf>,
@@ -268,7 +274,7 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let (conn, notices) = connect(Connection::open(path)?)?;
         Ok(Store {
-            conn,
+            conn: Some(conn),
             path: Some(path.to_path_buf()),
             notices,
             wal: WalWatch::default(),
@@ -279,7 +285,7 @@ impl Store {
     pub fn in_memory() -> Result<Store, StoreError> {
         let (conn, notices) = connect(Connection::open_in_memory()?)?;
         Ok(Store {
-            conn,
+            conn: Some(conn),
             path: None,
             notices,
             wal: WalWatch::default(),
@@ -297,22 +303,38 @@ impl Store {
     /// old connection is closed first, since locks live with the process's open files and the
     /// new one would otherwise share them. Nothing is lost: every change is a transaction, and
     /// none is open between jobs. A database in memory is left as it is. If the file cannot be
-    /// opened again, the store keeps a connection that answers every query with that error, and
-    /// the next failure tries again.
+    /// opened again, the store stays closed: every query answers [`StoreError::Closed`] until
+    /// [`Store::open_again`] succeeds.
     pub fn reopen(&mut self) -> Result<(), StoreError> {
-        let Some(path) = self.path.clone() else {
+        if self.path.is_none() {
+            return Ok(());
+        }
+        self.conn = None;
+        self.open_again()
+    }
+
+    /// Whether the connection is closed (a reopening failed).
+    pub fn is_closed(&self) -> bool {
+        self.conn.is_none()
+    }
+
+    /// Opens the file again if the store is closed; nothing if it is open.
+    pub fn open_again(&mut self) -> Result<(), StoreError> {
+        let (Some(path), None) = (&self.path, &self.conn) else {
             return Ok(());
         };
-        // A placeholder that refuses everything, held only until the file is open again.
-        let refuses = Connection::open_with_flags(
-            "file:oware-closed?mode=memory",
-            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI,
-        )?;
-        drop(std::mem::replace(&mut self.conn, refuses));
-        let (conn, notices) = connect(Connection::open(&path)?)?;
-        self.conn = conn;
+        let (conn, notices) = connect(Connection::open(path)?)?;
+        self.conn = Some(conn);
         self.notices.extend(notices);
         Ok(())
+    }
+
+    fn conn(&self) -> Result<&Connection, StoreError> {
+        self.conn.as_ref().ok_or(StoreError::Closed)
+    }
+
+    fn conn_mut(&mut self) -> Result<&mut Connection, StoreError> {
+        self.conn.as_mut().ok_or(StoreError::Closed)
     }
 
     /// Records a new game, its creator's seat and its invitation's code in one transaction.
@@ -323,7 +345,7 @@ impl Store {
         creator: Option<SeatRow>,
         invite: Option<&str>,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn_mut()?.transaction()?;
         insert_game(&tx, id, setup, creator.as_slice(), invite)?;
         tx.commit()?;
         Ok(())
@@ -333,12 +355,14 @@ impl Store {
     /// the transaction is rolled back and the caller gets an error (fault tests).
     #[cfg(test)]
     pub(crate) fn fail_commits(&mut self, fail: impl FnMut() -> bool + Send + 'static) {
-        self.conn.commit_hook(Some(fail));
+        if let Some(conn) = &self.conn {
+            conn.commit_hook(Some(fail));
+        }
     }
 
     /// Gives a side of a game to a player (its token and name).
     pub fn add_player(&mut self, id: &str, seat: SeatRow) -> Result<(), StoreError> {
-        insert_seat(&self.conn, id, seat)
+        insert_seat(self.conn()?, id, seat)
     }
 
     /// Replaces a friend game's invitation code and, when `free` names a side, frees that side's
@@ -349,7 +373,7 @@ impl Store {
         invite: &str,
         free: Option<Side>,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn_mut()?.transaction()?;
         if let Some(side) = free {
             tx.execute(
                 "DELETE FROM players WHERE game_id = ?1 AND side = ?2",
@@ -373,7 +397,7 @@ impl Store {
         mv: Move,
         clock: Option<&Clock>,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn_mut()?.transaction()?;
         tx.execute(
             "INSERT INTO moves(game_id, ply, mv) VALUES (?1, ?2, ?3)",
             params![id, ply as i64, mv.letter().to_string()],
@@ -387,12 +411,12 @@ impl Store {
 
     /// Records the clocks (a flag that fell).
     pub fn save_clock(&mut self, id: &str, clock: &Clock) -> Result<(), StoreError> {
-        write_clock(&self.conn, id, clock)
+        write_clock(self.conn()?, id, clock)
     }
 
     /// Records how a game ended by the players' decision (a resignation, an agreed draw).
     pub fn save_outcome(&mut self, id: &str, outcome: Outcome) -> Result<(), StoreError> {
-        self.conn.execute(
+        self.conn()?.execute(
             "UPDATE games SET outcome = ?2 WHERE id = ?1",
             params![id, outcome.word()],
         )?;
@@ -409,7 +433,7 @@ impl Store {
         setup: &GameSetup,
         seats: &[SeatRow],
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn_mut()?.transaction()?;
         insert_game(&tx, id, setup, seats, None)?;
         tx.execute(
             "UPDATE games SET rematch = ?2 WHERE id = ?1",
@@ -421,7 +445,7 @@ impl Store {
 
     /// Notes that the server is alive at `now_ms`.
     pub fn note_alive(&mut self, now_ms: u64) -> Result<(), StoreError> {
-        self.conn.execute(
+        self.conn()?.execute(
             "INSERT INTO alive(id, at_ms) VALUES (1, ?1)
              ON CONFLICT(id) DO UPDATE SET at_ms = excluded.at_ms",
             params![now_ms as i64],
@@ -438,7 +462,7 @@ impl Store {
         alive: u64,
         started: u64,
     ) -> Result<Vec<String>, StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn_mut()?.transaction()?;
         let running: Vec<(Value, Value)> = {
             let mut stmt = tx.prepare(
                 "SELECT id, clock_since FROM games
@@ -474,7 +498,7 @@ impl Store {
     /// the next note replaces it.
     pub fn last_alive(&self) -> Result<LastAlive, StoreError> {
         let at: Option<Value> = self
-            .conn
+            .conn()?
             .query_row("SELECT at_ms FROM alive WHERE id = 1", [], |r| r.get(0))
             .optional()?;
         Ok(match at {
@@ -501,6 +525,7 @@ impl Store {
         }
         let checkpoint = self
             .conn
+            .as_ref()?
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
                 r.get::<_, i64>(0)
             });
@@ -555,7 +580,7 @@ impl Store {
         keep: usize,
         clock: Option<&Clock>,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self.conn_mut()?.transaction()?;
         tx.execute(
             "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
             params![id, keep as i64],
@@ -570,7 +595,7 @@ impl Store {
     /// Loads a game, or `None` when there is no game with that id.
     pub fn load_game(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
         let row = self
-            .conn
+            .conn()?
             .query_row(
                 "SELECT mode, rules, start, level, computer_side,
                         clock_ms, clock_s, clock_n, clock_since, flagged,
@@ -662,7 +687,7 @@ impl Store {
         let mut tokens: [Option<String>; 2] = [None, None];
         let mut names: [Option<String>; 2] = [None, None];
         let mut stmt = self
-            .conn
+            .conn()?
             .prepare_cached("SELECT token, side, name FROM players WHERE game_id = ?1")?;
         let rows = stmt.query_map(params![id], |r| {
             Ok((
@@ -678,7 +703,7 @@ impl Store {
             names[side.index()] = name;
         }
         let mut stmt = self
-            .conn
+            .conn()?
             .prepare_cached("SELECT ply, mv FROM moves WHERE game_id = ?1 ORDER BY ply")?;
         let rows = stmt.query_map(params![id], |r| {
             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))

@@ -40,13 +40,17 @@ impl StoreWriter {
             .spawn(move || {
                 let mut reopened: Option<Instant> = None;
                 for job in queue {
+                    if store.is_closed() {
+                        // Closed by a reopening that failed: each job tries once more first.
+                        recover(&mut store, Store::open_again);
+                    }
                     // A job that panics loses its own answer (its caller gets `WriterStopped`)
                     // and rolls back its transaction as it unwinds; the others go on.
                     let failed = std::panic::catch_unwind(AssertUnwindSafe(|| job(&mut store)))
                         .unwrap_or(false);
                     if failed && reopened.is_none_or(|at| at.elapsed() >= REOPEN_EVERY) {
                         reopened = Some(Instant::now());
-                        reopen(&mut store);
+                        recover(&mut store, Store::reopen);
                     }
                     report_wal(store.check_wal());
                 }
@@ -75,8 +79,11 @@ impl StoreWriter {
     }
 }
 
-fn reopen(store: &mut Store) {
-    match store.reopen() {
+/// Opens the database's connection again (by `open`: [`Store::reopen`] or
+/// [`Store::open_again`]), and says so.
+fn recover(store: &mut Store, open: fn(&mut Store) -> Result<(), StoreError>) {
+    match open(store) {
+        Ok(()) if store.is_closed() => {}
         Ok(()) => {
             eprintln!("oware serve: a write to the game database failed: its connection was closed and opened again");
             for notice in store.take_notices() {
@@ -84,7 +91,7 @@ fn reopen(store: &mut Store) {
             }
         }
         Err(e) => eprintln!(
-            "oware serve: the game database cannot be opened again ({e}): the next failed write tries again"
+            "oware serve: the game database cannot be opened again ({e}): the next write tries again"
         ),
     }
 }
