@@ -9,6 +9,15 @@ cd "$(dirname "$0")/.."
 # set -e alone stops without a word; say which command failed.
 trap 'echo "test.sh: FAILED (exit $?): $BASH_COMMAND" >&2' ERR
 
+# The server's fault tests (crates/oware-cli/tests/serve_faults.rs) inject disk errors into a
+# running server with strace.
+if ! command -v strace >/dev/null; then
+  echo "== installing strace with apt-get (the server's fault tests need it)"
+  SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq strace >/dev/null
+fi
+
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 

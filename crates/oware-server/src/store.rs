@@ -37,7 +37,9 @@ pub enum StoreError {
     WriterStopped,
     /// The connection was closed after a failed write and the file could not be opened again
     /// yet (see [`Store::reopen`]).
-    #[error("the database file cannot be opened after a failed write; the next request tries again")]
+    #[error(
+        "the database file cannot be opened after a failed write; the next request tries again"
+    )]
     Closed,
     /// A table or column the server needs is missing: the file was changed outside the server.
     #[error("the database is damaged: {what} is missing ({holds}); restore the file from a backup, or move it aside to start with no games")]
@@ -184,14 +186,19 @@ const WAL_LIMIT: u64 = 4 * 1024 * 1024;
 /// How often a failing flush is reported in the log.
 const FLUSH_REPORT_EVERY: Duration = Duration::from_secs(60);
 
-/// After a failed checkpoint, the next is tried once the log has grown this much more.
+/// After a failed checkpoint, the next is tried once the log has grown this much more...
 const WAL_RETRY_GROWTH: u64 = 512 * 1024;
+
+/// ...or this long after, at the next write.
+const WAL_RETRY_EVERY: Duration = Duration::from_secs(2);
 
 /// The watch on the write-ahead log's size (see [`Store::check_wal`]).
 #[derive(Debug, Default)]
 struct WalWatch {
     /// The log's size when the last checkpoint failed, while they fail.
     failing_at: Option<u64>,
+    /// When a checkpoint was last tried here.
+    tried: Option<Instant>,
     /// Failed checkpoints since the last report.
     failures: u64,
     /// When a failure was last reported.
@@ -516,20 +523,26 @@ impl Store {
     pub fn check_wal(&mut self) -> Option<WalReport> {
         let wal_bytes = self.wal_bytes();
         let watch = &mut self.wal;
+        // While checkpoints fail, SQLite's own may start to work again without shrinking the
+        // file (it reuses it from the start): so one is also tried every few seconds.
         let due = match watch.failing_at {
             None => wal_bytes > WAL_LIMIT,
-            Some(at) => wal_bytes >= at + WAL_RETRY_GROWTH,
+            Some(at) => {
+                wal_bytes >= at + WAL_RETRY_GROWTH
+                    || watch.tried.is_some_and(|t| t.elapsed() >= WAL_RETRY_EVERY)
+            }
         };
         if !due {
             return None;
         }
-        let checkpoint = self
-            .conn
-            .as_ref()?
-            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
-                r.get::<_, i64>(0)
-            });
+        let checkpoint =
+            self.conn
+                .as_ref()?
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                    r.get::<_, i64>(0)
+                });
         let watch = &mut self.wal;
+        watch.tried = Some(Instant::now());
         match checkpoint {
             // 0: complete (1 would mean a reader kept part of it back; this is the only
             // connection).
