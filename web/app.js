@@ -80,8 +80,10 @@ function copy(text) {
 
 function sideName(side) { return t(side === 'S' ? 'south' : 'north'); }
 
-// "Sud : Ami" in French (a no-break space before the colon), "South: Friend" elsewhere.
-function labelled(label, value) { return t('labelled', { label, value }); }
+// A player's name as the page shows it: a text node in an isolating element, so that a name
+// written right to left (Arabic, Hebrew) keeps to itself and leaves the words around it in their
+// order. Names go into texts only this way (see `tNodes`), never into a template's string.
+function nameNode(name) { return h('bdi', { class: 'player-name' }, name); }
 
 // The `ply`-th move (1 for the first) as the move list numbers it: "4. D" for South's fourth,
 // "4... d" for North's; `letter` when known.
@@ -442,7 +444,8 @@ async function showMyGames(section) {
   }));
   const items = rows.filter(Boolean).map(({ g, v }) => {
     const other = g.side === 'N' ? 0 : 1;
-    const opponent = v.mode === 'computer' ? t('computer', { n: v.level }) : (v.names && v.names[other]) || t('friend');
+    const opponent = v.mode === 'computer' ? t('computer', { n: v.level })
+      : v.names && v.names[other] ? nameNode(v.names[other]) : t('friend');
     let state;
     const waiting = v.mode === 'friend' && !(v.seated[0] && v.seated[1]);
     const yours = !v.end && !waiting && v.to_move === g.side;
@@ -456,7 +459,7 @@ async function showMyGames(section) {
     const forget = h('button', { type: 'button', class: 'forget', 'aria-label': t('myGames.forget'), title: t('myGames.forget') }, '✕');
     const item = h('li', { class: v.end ? 'over' : yours ? 'turn' : '' },
       h('a', { href: '/game/' + g.id },
-        h('strong', {}, t('myGames.against', { who: opponent })), ' · ',
+        h('strong', {}, tNodes('myGames.against', { who: opponent })), ' · ',
         g.side ? sideName(g.side) + ' · ' : '', t(plies === 1 ? 'myGames.move1' : 'myGames.moves', { n: plies })),
       h('span', { class: 'state' + (yours ? ' badge' : '') }, state), forget);
     forget.addEventListener('click', () => {
@@ -792,9 +795,10 @@ function gamePage(id) {
   function seatName(side, v) {
     if (v.computer === side) return t('computer', { n: v.level });
     const name = nameOf(side, v);
-    if (you === side) return name ? t('youNamed', { name }) : t('you');
+    if (you === side) return name ? tNodes('youNamed', { name: nameNode(name) }) : t('you');
     // A player who gave no name: a friend, or the person playing the computer.
-    return v.seated[side === 'S' ? 0 : 1] ? name || t(v.mode === 'computer' ? 'player' : 'friend') : t('waiting');
+    if (!v.seated[side === 'S' ? 0 : 1]) return t('waiting');
+    return name ? nameNode(name) : t(v.mode === 'computer' ? 'player' : 'friend');
   }
 
   // Why a visitor only watches, and how to get in; for the players of a friend game not yet
@@ -806,13 +810,14 @@ function gamePage(id) {
       if (watchReason === 'freed') parts = [h('p', {}, t('seat.freed'))];
       else if (v.seated[0] && v.seated[1]) {
         if (watchReason === 'taken') {
-          parts = [h('p', {}, t('seat.taken', { south: nameOf('S', v) || t('south'), north: nameOf('N', v) || t('north') })),
+          const named = (side, otherwise) => (nameOf(side, v) ? nameNode(nameOf(side, v)) : t(otherwise));
+          parts = [h('p', {}, tNodes('seat.taken', { south: named('S', 'south'), north: named('N', 'north') })),
             v.moves.length ? null : h('p', { class: 'hint' }, t('seat.takenHelp'))];
         }
       } else {
         // A seat is free, but this visitor came without the invitation (or with an old one).
-        const host = nameOf(v.seated[0] ? 'S' : 'N', v) || t('friend');
-        parts = [h('p', {}, t('seat.needLink', { name: host })),
+        const host = nameOf(v.seated[0] ? 'S' : 'N', v);
+        parts = [h('p', {}, tNodes('seat.needLink', { name: host ? nameNode(host) : t('friend') })),
           watchReason === 'taken' ? h('p', { class: 'hint' }, t('seat.takenHelp')) : null];
       }
     } else if (you && you === v.host && !v.end && v.seated[0] && v.seated[1] && !v.moves.length) {
@@ -841,7 +846,7 @@ function gamePage(id) {
     const toMove = !v.end && !waitingForFriend(v) && v.to_move === side;
     el.classList.toggle('to-move', toMove);
     el.dataset.side = side;
-    fill(el, h('span', { class: 'name' }, labelled(sideName(side), seatName(side, v))),
+    fill(el, h('span', { class: 'name' }, tNodes('labelled', { label: sideName(side), value: seatName(side, v) })),
       toMove ? h('span', { class: 'turn-dot', 'aria-hidden': 'true' }) : null,
       v.clock ? h('span', { class: 'clock', 'data-side': side }) : null);
   }
@@ -858,8 +863,9 @@ function gamePage(id) {
     status.textContent = text;
     status.className = 'status' + (offline ? ' offline' : '') + (v.end && !animating ? ' over' : '') + (myTurn(v) && !animating && !pending && browse === null ? ' yours' : '');
     if (!animating) setTitle(v.end ? endText(v.end, you) : describe(v));
-    title.textContent = v.mode === 'computer' ? t('title.computerGame', { n: v.level })
-      : nameOf('S', v) && nameOf('N', v) ? t('vs', { south: nameOf('S', v), north: nameOf('N', v) }) : t('title.friendGame');
+    fill(title, v.mode === 'computer' ? t('title.computerGame', { n: v.level })
+      : nameOf('S', v) && nameOf('N', v) ? tNodes('vs', { south: nameNode(nameOf('S', v)), north: nameNode(nameOf('N', v)) })
+        : t('title.friendGame'));
     drawSeatNote(v);
     const top = bottomSide() === 'N' ? 'S' : 'N';
     playerChip(topPlayer, top, v);
@@ -1059,8 +1065,8 @@ function gamePage(id) {
         const text = t('say.' + msg.what);
         if (msg.by === you) toast(t('say.sent', { text }));
         else {
-          const name = (view && nameOf(msg.by, view)) || sideName(msg.by);
-          said.textContent = t('say.from', { name, text });
+          const name = view && nameOf(msg.by, view);
+          fill(said, tNodes('say.from', { name: name ? nameNode(name) : sideName(msg.by), text }));
           said.hidden = false;
           clearTimeout(said.timer);
           said.timer = setTimeout(() => { said.hidden = true; }, 15000);
@@ -1119,7 +1125,7 @@ function gamePage(id) {
       playerName.set(input.value);
       submitted();
     } },
-    h('h2', {}, inviter ? t('invited.title', { name: inviter }) : t('invited.anon')),
+    h('h2', {}, inviter ? tNodes('invited.title', { name: nameNode(inviter) }) : t('invited.anon')),
     h('label', { for: 'invited-name' }, t('name.label') + ' '), input,
     h('p', { class: 'hint' }, t('name.hint')),
     h('button', { type: 'submit', id: 'invited-play' }, t('invited.join')));

@@ -435,10 +435,27 @@ function pickLanguage() {
 
 let LANG = pickLanguage();
 
+function template(key) {
+  return typeset((STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.en[key] || key);
+}
+
+// The text of `key` in the page's language, its {placeholders} filled from `vars` in one pass: a
+// value is never read again as a template (a player named "{north}" shows as just that), nor
+// typeset as the language's own words are.
 function t(key, vars) {
-  let s = (STRINGS[LANG] && STRINGS[LANG][key]) || STRINGS.en[key] || key;
-  for (const [k, v] of Object.entries(vars || {})) s = s.split('{' + k + '}').join(String(v));
-  return typeset(s);
+  return template(key).replace(/\{(\w+)\}/g, (m, k) => (vars && Object.hasOwn(vars, k) ? String(vars[k]) : m));
+}
+
+// The same text as a list of strings and nodes, for `fill` or `h`: a value that is a node (a
+// player's name, see `nameNode` in app.js), or a list of them, goes in as it is, never through a
+// string.
+function tNodes(key, vars) {
+  return template(key).split(/(\{\w+\})/).flatMap((part) => {
+    const k = /^\{(\w+)\}$/.exec(part)?.[1];
+    if (!k || !vars || !Object.hasOwn(vars, k)) return part ? [part] : [];
+    const v = vars[k];
+    return v instanceof Node || Array.isArray(v) ? v : [String(v)];
+  });
 }
 
 // Whether the app has a text for `key` (the server's error codes it does not know are shown in
@@ -461,6 +478,7 @@ function setLanguage(lang) {
 }
 
 window.t = t;
+window.tNodes = tNodes;
 window.has = has;
 window.typeset = typeset;
 window.RULES = RULES;

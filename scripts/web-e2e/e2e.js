@@ -1018,6 +1018,39 @@ async function puzzles(browser) {
 
 // The page is served under a strict policy (so the tests above run under it), and refuses to be
 // framed.
+// Names that try to pass for something else: a template's placeholder ("{north}"), a
+// right-to-left override, zero-width spaces. Each shows as the plain text it is, the override and
+// the invisible characters gone, and the words around a name keep their order.
+async function hostileNames(browser) {
+  const a = await newPage(browser);
+  await a.page.goto(BASE + '/');
+  await a.page.fill('#player-name', '{north}\u202E\u200B');
+  await a.page.selectOption('#friend-form select[name=side]', 'S');
+  await a.page.click('#play-friend');
+  await a.page.waitForSelector('#share-link');
+  const link = await a.page.inputValue('#share-link');
+  const b = await newPage(browser);
+  await b.page.goto(link);
+  await b.page.waitForSelector('#invited-name');
+  const invite = await b.page.textContent('#invited h2');
+  check(invite === '{north} invites you to play oware', 'the invitation as written: ' + JSON.stringify(invite));
+  await b.page.fill('#invited-name', 'Bob');
+  await b.page.click('#invited-play');
+  await b.page.waitForFunction(() => document.body.dataset.ply === '0');
+  await a.page.waitForSelector('#share-link', { state: 'hidden' });
+  for (const page of [a.page, b.page]) {
+    const heading = await page.textContent('h1.game-title');
+    check(heading === '{north} vs Bob', 'the heading names both players as they are: ' + JSON.stringify(heading));
+    check(await page.$$eval('h1.game-title bdi.player-name', (els) => els.length) === 2, 'each name isolated in the heading');
+  }
+  const top = await b.page.textContent('.player.top');
+  check(top === 'South: {north}', 'South\'s chip: ' + JSON.stringify(top));
+  await a.page.screenshot({ path: OUT + '/hostile-names.png' });
+  await a.context.close();
+  await b.context.close();
+  console.log('hostile names: shown as written, without their invisible characters, in their place');
+}
+
 async function securityHeaders(browser) {
   const { context, page } = await newPage(browser);
   const res = await page.goto(BASE + '/');
@@ -1033,7 +1066,7 @@ async function securityHeaders(browser) {
   let failed = false;
   // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
-  for (const test of [securityHeaders, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, reviewTeaches, analysisBoard, puzzles, colours, pages]) {
+  for (const test of [securityHeaders, hostileNames, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, reviewTeaches, analysisBoard, puzzles, colours, pages]) {
     if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);

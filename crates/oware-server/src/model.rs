@@ -160,17 +160,59 @@ pub const MAX_NAME_CHARS: usize = 40;
 #[error("a name is at most {MAX_NAME_CHARS} characters, this one has {0}")]
 pub struct NameTooLong(pub usize);
 
-/// A player's name as it is kept: control characters removed (a name is one line of plain text,
-/// shown as text everywhere), spaces at either end trimmed, at most [`MAX_NAME_CHARS`]
-/// characters. An empty name is no name.
+/// A player's name as it is kept: control characters and invisible ones removed (a name is one
+/// line of plain text, shown as text everywhere, and must look like what it is: see
+/// [`is_invisible`]), spaces at either end trimmed, at most [`MAX_NAME_CHARS`] characters. An
+/// empty name is no name.
 pub fn clean_name(raw: &str) -> Result<Option<String>, NameTooLong> {
-    let name: String = raw.chars().filter(|c| !c.is_control()).collect();
+    let name: String = raw
+        .chars()
+        .filter(|&c| !c.is_control() && !is_invisible(c))
+        .collect();
     let name = name.trim();
     match name.chars().count() {
         0 => Ok(None),
         n if n > MAX_NAME_CHARS => Err(NameTooLong(n)),
         _ => Ok(Some(name.to_string())),
     }
+}
+
+/// Characters that show nothing of their own but change how the text around them shows, or pass
+/// for blanks that are not spaces: with them a name can hide (zero-width spaces), reorder the
+/// words shown after it (a right-to-left override, U+202E; direction isolates, U+2066-2069), carry
+/// hidden text (tag characters), or look empty. Unicode's format characters (general category
+/// Cf, as of Unicode 15.1), the line and paragraph separators, and the fillers that fonts draw
+/// blank. Joiners go too, so an emoji sequence falls apart into its emoji: a small price.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{0600}'..='\u{0605}'
+            | '\u{061C}'
+            | '\u{06DD}'
+            | '\u{070F}'
+            | '\u{0890}'..='\u{0891}'
+            | '\u{08E2}'
+            | '\u{115F}'..='\u{1160}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206F}'
+            | '\u{2800}'
+            | '\u{3164}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{110BD}'
+            | '\u{110CD}'
+            | '\u{13430}'..='\u{1343F}'
+            | '\u{1BCA0}'..='\u{1BCA3}'
+            | '\u{1D173}'..='\u{1D17A}'
+            | '\u{E0001}'
+            | '\u{E0020}'..='\u{E007F}'
+    )
 }
 
 /// `S` or `N`, as the API and the protocol write a side.
@@ -260,6 +302,21 @@ mod tests {
             Ok(Some("Ana[31m".into()))
         );
         assert_eq!(clean_name(" \t\r\n"), Ok(None));
+        // Names that would hide, reorder what follows them, or look empty.
+        for (raw, kept) in [
+            ("\u{200B}\u{200B}\u{200B}", None),
+            ("\u{202E}Bob", Some("Bob")),
+            ("Ana\u{2066}\u{2067}\u{2068}\u{2069}", Some("Ana")),
+            ("Kofi\u{E0041}\u{E0042}", Some("Kofi")),
+            ("\u{FEFF}Léo\u{2028}", Some("Léo")),
+            ("\u{3164}\u{115F}\u{2800}", None),
+            ("Ama\u{200D}Kofi", Some("AmaKofi")),
+            // Letters of every script stay: right-to-left ones included.
+            ("سلمى", Some("سلمى")),
+            ("Zoë 🙂", Some("Zoë 🙂")),
+        ] {
+            assert_eq!(clean_name(raw), Ok(kept.map(String::from)), "{raw:?}");
+        }
         assert_eq!(clean_name("<b>Léa</b>"), Ok(Some("<b>Léa</b>".into())));
         assert_eq!(
             clean_name(&"é".repeat(40))
