@@ -51,6 +51,10 @@ pub struct Config {
     /// How often the server notes that it is alive (time while it was down is given back to the
     /// clocks, to within this).
     pub alive_every: Duration,
+    /// Host names the server answers to besides IP addresses, `localhost` and the public
+    /// address's host (`--allowed-host`): a name on the home network, for instance. Requests
+    /// naming any other are refused (see [`crate::security`]).
+    pub allowed_hosts: Vec<String>,
     /// The reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed; from any
     /// other peer these headers are ignored (see [`crate::forwarded`]).
     pub trusted_proxies: Vec<IpAddr>,
@@ -90,6 +94,7 @@ impl Default for Config {
             alive_every: Duration::from_secs(2),
             reconnect_grace: Duration::from_secs(5),
             trusted_proxies: Vec::new(),
+            allowed_hosts: Vec::new(),
             // A family's pages and a few spectator tabs behind one home router.
             sockets_per_address: 32,
             // As many as one page asks for at once (the analysis board and the coach)...

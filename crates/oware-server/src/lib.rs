@@ -81,7 +81,18 @@ pub async fn serve(
         })
     };
     let app = routes::router(state.clone());
-    accept::serve(listener, app, state.config.request_read_timeout, shutdown).await;
+    let headers = security::security_headers(state.config.public_url.as_deref())
+        .iter()
+        .map(|(name, value)| format!("{name}: {}\r\n", value.to_str().unwrap_or_default()))
+        .collect();
+    accept::serve(
+        listener,
+        app,
+        state.config.request_read_timeout,
+        headers,
+        shutdown,
+    )
+    .await;
     beat.abort();
     let _ = beat.await;
     state.games.stop();

@@ -3,6 +3,11 @@
 //!
 //! - The client's address ([`ClientAddr`]), the forwarding headers of untrusted peers removed
 //!   (see [`crate::forwarded`]).
+//! - Hosts: a request must name the server by an address it serves (the `Host` header, or the
+//!   authority of an absolute request URI): an IP address, `localhost`, the public address's host
+//!   (`--public-url`) or a name allowed by `--allowed-host`. Any other is answered 421, in the
+//!   reader's language: a page on another site whose name is made to resolve to this server (DNS
+//!   rebinding) must not be able to talk to it as if it were its own origin.
 //! - Cross-site requests: a request that can change something (any method but GET, HEAD, OPTIONS)
 //!   and every WebSocket handshake are refused with 403 when their `Origin` is not the server's
 //!   own: the address the browser used (the `Host` header) or the public address
@@ -14,7 +19,8 @@
 //! - Headers on every response: a Content-Security-Policy that lets the page load only the
 //!   server's own scripts, styles, images and connections (no inline script or style, no
 //!   framing), `nosniff`, `Referrer-Policy: same-origin`, and HSTS when the public address is
-//!   `https://`.
+//!   `https://`. The errors that the HTTP layer writes itself, for a request it cannot read (400,
+//!   414, 431), get the same headers on their way out (see [`crate::accept`]).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
@@ -22,6 +28,8 @@ use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+
+use oware_coach::Lang;
 
 use crate::api_error::ApiError;
 use crate::app::Shared;
@@ -48,12 +56,112 @@ pub async fn edge(State(state): State<Shared>, mut request: Request, next: Next)
     forwarded::drop_untrusted_headers(peer, request.headers_mut(), trusted);
     let client = forwarded::client_address(peer, request.headers(), trusted);
     request.extensions_mut().insert(ClientAddr(client));
-    let mut response = match screen(&state, request).await {
-        Ok(request) => next.run(request).await,
-        Err(refusal) => refusal.into_response(),
+    let mut response = match misdirected(&state, &request) {
+        Some(refusal) => refusal,
+        None => match screen(&state, request).await {
+            Ok(request) => next.run(request).await,
+            Err(refusal) => refusal.into_response(),
+        },
     };
-    add_headers(response.headers_mut(), state.config.public_url.as_deref());
+    for (name, value) in security_headers(state.config.public_url.as_deref()) {
+        response.headers_mut().insert(name, value);
+    }
     response
+}
+
+/// The refusal of a request that names another host than this server's (see the module's
+/// documentation), or `None` when it names this one.
+fn misdirected(state: &Shared, request: &Request) -> Option<Response> {
+    let named = request.uri().authority().map(|a| a.as_str()).or_else(|| {
+        request
+            .headers()
+            .get(header::HOST)
+            .map(|h| h.to_str().unwrap_or("\u{fffd}"))
+    });
+    // A request without a host (HTTP/1.0) comes from no browser: rebinding needs one.
+    let host = named?;
+    let config = &state.config;
+    if is_own_host(host, config.public_url.as_deref(), &config.allowed_hosts) {
+        return None;
+    }
+    let lang = request
+        .headers()
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .map_or(Lang::En, language_of);
+    let shown: String = host.chars().take(60).collect();
+    let message = unknown_host_message(lang, &shown);
+    let wants_page = request
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/html"));
+    let mut response = if wants_page {
+        let page = format!(
+            "<!doctype html><html lang=\"{}\"><meta charset=\"utf-8\"><title>Oware</title><p>{}</p></html>\n",
+            lang.code(),
+            escape_html(&message)
+        );
+        ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
+    } else {
+        ApiError::new(StatusCode::MISDIRECTED_REQUEST, "unknown-host", message).into_response()
+    };
+    *response.status_mut() = StatusCode::MISDIRECTED_REQUEST;
+    Some(response)
+}
+
+/// The first of the reader's languages (an `Accept-Language` header, in its order of preference)
+/// that the app speaks; English when none is.
+fn language_of(accept_language: &str) -> Lang {
+    accept_language
+        .split(',')
+        .filter_map(|item| Lang::from_locale(item.split(';').next()?.trim()))
+        .next()
+        .unwrap_or_default()
+}
+
+/// Why a host is refused, and the way out, in `lang`.
+fn unknown_host_message(lang: Lang, host: &str) -> String {
+    match lang {
+        Lang::Ca => format!("Aquest servidor no respon al nom {host:?}. Obre'l a la seva adreça IP (com ara http://127.0.0.1:8080) o a la seva adreça pública, o engega'l amb --allowed-host {host}."),
+        Lang::Es => format!("Este servidor no responde al nombre {host:?}. Ábrelo en su dirección IP (como http://127.0.0.1:8080) o en su dirección pública, o inícialo con --allowed-host {host}."),
+        Lang::En => format!("This server does not answer to the name {host:?}. Open it at its IP address (such as http://127.0.0.1:8080) or its public address, or start it with --allowed-host {host}."),
+        Lang::Fr => format!("Ce serveur ne répond pas au nom {host:?}. Ouvrez-le à son adresse IP (comme http://127.0.0.1:8080) ou à son adresse publique, ou démarrez-le avec --allowed-host {host}."),
+    }
+}
+
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Whether `authority` (`host[:port]`) names this server: an IP address, `localhost` or a name
+/// under it (RFC 6761 keeps them on this machine), the public address's host, or an allowed name
+/// (compared without case, and without a final dot).
+fn is_own_host(authority: &str, public_url: Option<&str>, allowed: &[String]) -> bool {
+    let Some((host, _)) = split_authority(authority) else {
+        return false;
+    };
+    let host = host.strip_suffix('.').unwrap_or(&host);
+    let bare = host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(host);
+    if bare.parse::<IpAddr>().is_ok() || host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    if public_url
+        .and_then(Origin::parse)
+        .is_some_and(|o| o.host == host)
+    {
+        return true;
+    }
+    allowed.iter().any(|a| {
+        let a = a.strip_suffix('.').unwrap_or(a);
+        a.eq_ignore_ascii_case(host)
+    })
 }
 
 /// The request, its body read, if it may go on to its handler.
@@ -192,8 +300,8 @@ fn is_own_origin(origin: &str, host: Option<&str>, public_url: Option<&str>) -> 
 }
 
 /// The security headers every response carries.
-fn add_headers(headers: &mut HeaderMap, public_url: Option<&str>) {
-    let fixed = [
+pub fn security_headers(public_url: Option<&str>) -> Vec<(header::HeaderName, HeaderValue)> {
+    let mut headers = vec![
         (
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CONTENT_SECURITY_POLICY),
@@ -209,15 +317,13 @@ fn add_headers(headers: &mut HeaderMap, public_url: Option<&str>) {
             HeaderValue::from_static("same-origin"),
         ),
     ];
-    for (name, value) in fixed {
-        headers.insert(name, value);
-    }
     if public_url.is_some_and(|u| u.starts_with("https://")) {
-        headers.insert(
+        headers.push((
             header::STRICT_TRANSPORT_SECURITY,
             HeaderValue::from_static(HSTS),
-        );
+        ));
     }
+    headers
 }
 
 #[cfg(test)]
@@ -258,6 +364,50 @@ mod tests {
             assert!(!is_own_origin(foreign, host, public), "{foreign}");
         }
         assert!(!is_own_origin("http://127.0.0.1:8080", None, None));
+    }
+
+    #[test]
+    fn own_hosts_are_addresses_localhost_the_public_one_and_the_allowed() {
+        let public = Some("https://oware.example.org");
+        let allowed = ["family-pc.local".to_string()];
+        for own in [
+            "127.0.0.1:8080",
+            "192.168.1.20:8080",
+            "[::1]:8080",
+            "[fe80::1]",
+            "localhost:8080",
+            "LOCALHOST",
+            "localhost.",
+            "app.localhost:8080",
+            "oware.example.org",
+            "Oware.Example.Org:443",
+            "family-pc.local:8080",
+            "FAMILY-PC.local.",
+        ] {
+            assert!(is_own_host(own, public, &allowed), "{own}");
+        }
+        for foreign in [
+            "rebind.example",
+            "rebind.example:8080",
+            "127.0.0.1.rebind.example",
+            "localhost.rebind.example",
+            "oware.example.org.evil",
+            "evil-oware.example.org",
+            "user@127.0.0.1",
+            "",
+            "[::1",
+        ] {
+            assert!(!is_own_host(foreign, public, &allowed), "{foreign}");
+        }
+        assert!(!is_own_host("oware.example.org", None, &[]));
+    }
+
+    #[test]
+    fn the_refusal_speaks_the_readers_language() {
+        assert_eq!(language_of("fr-FR,fr;q=0.9,en;q=0.8"), Lang::Fr);
+        assert_eq!(language_of("de-DE, ca;q=0.5"), Lang::Ca);
+        assert_eq!(language_of("de"), Lang::En);
+        assert!(unknown_host_message(Lang::Es, "x.example").contains("--allowed-host x.example"));
     }
 
     #[test]

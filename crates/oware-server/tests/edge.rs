@@ -145,6 +145,165 @@ async fn every_response_carries_the_security_headers() {
     public.stop().await;
 }
 
+/// Sends `raw` bytes as they are and reads the answer to the end.
+async fn raw_request(addr: SocketAddr, raw: &[u8]) -> Reply {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    // A server may answer and close before reading all of a request too large for it.
+    let _ = stream.write_all(raw).await;
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut response)).await;
+    let text = String::from_utf8_lossy(&response).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").expect("a response");
+    Reply {
+        status: head[9..12].parse().unwrap(),
+        head: head.to_ascii_lowercase(),
+        body: body.to_string(),
+    }
+}
+
+#[tokio::test]
+async fn requests_the_http_layer_cannot_read_are_answered_with_the_security_headers() {
+    let server = TestServer::start(oware_server::Config {
+        public_url: Some("https://oware.example.org".into()),
+        ..quick_config()
+    })
+    .await;
+    let long_path = format!(
+        "GET /{} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        "a".repeat(70_000)
+    );
+    // More header lines than hyper takes (100): small, so that the whole request is read and
+    // the connection is not reset under the answer.
+    let many_headers = format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n{}\r\n",
+        (0..150)
+            .map(|i| format!("X-{i}: {i}\r\n"))
+            .collect::<String>()
+    );
+    for (raw, status) in [
+        (&b"GARBAGE\r\n\r\n"[..], 400),
+        (b"GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n", 400),
+        (
+            b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header\r\n\r\n",
+            400,
+        ),
+        (long_path.as_bytes(), 414),
+        (many_headers.as_bytes(), 431),
+    ] {
+        let reply = raw_request(server.addr, raw).await;
+        assert_eq!(
+            reply.status,
+            status,
+            "{:?}: {}",
+            String::from_utf8_lossy(&raw[..raw.len().min(60)]),
+            reply.head
+        );
+        let csp = reply.header("content-security-policy").expect(&reply.head);
+        assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+        for (name, value) in [
+            ("x-content-type-options", "nosniff"),
+            ("x-frame-options", "deny"),
+            ("referrer-policy", "same-origin"),
+        ] {
+            assert_eq!(reply.header(name).as_deref(), Some(value), "{}", reply.head);
+        }
+        assert!(
+            reply.header("strict-transport-security").is_some(),
+            "{}",
+            reply.head
+        );
+    }
+    // The connection still serves the next one.
+    assert_eq!(request(server.addr, "GET", "/", "", "").await.status, 200);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_page_of_another_name_cannot_reach_the_server_by_rebinding_its_dns() {
+    let server = TestServer::start(oware_server::Config {
+        public_url: Some("https://oware.example.org".into()),
+        allowed_hosts: vec!["family-pc.local".into()],
+        ..quick_config()
+    })
+    .await;
+    let port = server.addr.port();
+    let send = |host: String,
+                method: &'static str,
+                path: &'static str,
+                extra: String,
+                body: &'static str| {
+        let addr = server.addr;
+        async move {
+            let mut stream = TcpStream::connect(addr).await.unwrap();
+            let request = format!(
+                "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{extra}Content-Length: {}\r\n\r\n{body}",
+                body.len()
+            );
+            stream.write_all(request.as_bytes()).await.unwrap();
+            let mut response = Vec::new();
+            stream.read_to_end(&mut response).await.unwrap();
+            let text = String::from_utf8_lossy(&response).to_string();
+            let (head, body) = text.split_once("\r\n\r\n").unwrap();
+            Reply {
+                status: head[9..12].parse().unwrap(),
+                head: head.to_ascii_lowercase(),
+                body: body.to_string(),
+            }
+        }
+    };
+    // The attacker's page, same-origin with itself, posts to "its" server.
+    let rebound = format!("rebind.example:{port}");
+    let extra = format!("{JSON}Origin: http://{rebound}\r\n");
+    let game = r#"{"mode":"friend"}"#;
+    let reply = send(rebound.clone(), "POST", "/api/games", extra, game).await;
+    assert_eq!(reply.status, 421, "{}", reply.body);
+    assert_eq!(reply.code(), "unknown-host");
+    assert!(reply.header("content-security-policy").is_some());
+    // Reading is refused too (a rebound page could read the games), and a person who typed a
+    // name the server does not know is told in their language how to get in.
+    let extra = "Accept: text/html\r\nAccept-Language: fr-FR,fr;q=0.9\r\n".to_string();
+    let reply = send(rebound.clone(), "GET", "/", extra, "").await;
+    assert_eq!(reply.status, 421);
+    assert!(
+        reply.body.contains("ne répond pas au nom")
+            && reply.body.contains("--allowed-host rebind.example"),
+        "{}",
+        reply.body
+    );
+    let reply = send(rebound.clone(), "GET", "/api/server", String::new(), "").await;
+    assert_eq!(reply.status, 421, "{}", reply.body);
+    // A WebSocket handshake.
+    let ws = "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n".to_string();
+    let reply = send(
+        rebound.clone(),
+        "GET",
+        "/api/games/0123456789abcdef0123456789abcdef/ws",
+        ws,
+        "",
+    )
+    .await;
+    assert_eq!(reply.status, 421);
+    // A hostile name in an absolute request URI, whatever the Host header says.
+    let reply = raw_request(
+        server.addr,
+        b"GET http://rebind.example/api/server HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(reply.status, 421, "{}", reply.body);
+    // The server's own names all work.
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+        "oware.example.org".to_string(),
+        format!("family-pc.local:{port}"),
+    ] {
+        let reply = send(host.clone(), "GET", "/api/server", String::new(), "").await;
+        assert_eq!(reply.status, 200, "{host}: {}", reply.body);
+    }
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn foreign_sites_cannot_post_or_send_anything_but_json() {
     let server = TestServer::start(quick_config()).await;
@@ -476,17 +635,17 @@ async fn connections_that_send_nothing_are_closed() {
     let silent = TcpStream::connect(server.addr).await.unwrap();
     let mut half_head = TcpStream::connect(server.addr).await.unwrap();
     half_head
-        .write_all(b"GET / HTTP/1.1\r\nHost: x\r\n")
+        .write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         .await
         .unwrap();
     let mut half_body = TcpStream::connect(server.addr).await.unwrap();
     half_body
-        .write_all(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"mode\"")
+        .write_all(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"mode\"")
         .await
         .unwrap();
     // Idle between requests.
     let mut idle = TcpStream::connect(server.addr).await.unwrap();
-    idle.write_all(b"GET /api/server HTTP/1.1\r\nHost: x\r\n\r\n")
+    idle.write_all(b"GET /api/server HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         .await
         .unwrap();
     for (what, mut stream) in [

@@ -44,6 +44,11 @@ pub struct Args {
     /// reverse proxy): friend links use it, and with https:// the seat cookie is Secure
     #[arg(long, value_name = "URL")]
     pub public_url: Option<String>,
+    /// A host name this server answers to besides IP addresses, localhost and the --public-url
+    /// host (repeat for several), such as a name on the home network: requests naming any other
+    /// are refused, so that no other site can reach the server by rebinding its own name to it
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    pub allowed_hosts: Vec<String>,
     /// The address of a reverse proxy in front of this server (repeat for several): its
     /// X-Forwarded-For and X-Forwarded-Proto are believed; from any other peer they are ignored
     #[arg(long = "trusted-proxy", value_name = "ADDR")]
@@ -105,6 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         computer_time: Duration::from_millis(args.movetime.max(1)),
         max_connections: args.max_connections,
         trusted_proxies: args.trusted_proxies.clone(),
+        allowed_hosts: args.allowed_hosts.clone(),
         sockets_per_address: args.max_connections_per_address.max(1),
         analyses_per_address: args.analyses_per_address.max(1),
         analysis_time: Duration::from_millis(args.analysis_time.clamp(1, 60_000)),
@@ -168,6 +174,15 @@ mod tests {
         );
         assert_eq!(serve.args.max_connections_per_address, 32);
         assert!(Serve::try_parse_from(["serve", "--trusted-proxy", "proxy.local"]).is_err());
+        let serve = Serve::try_parse_from([
+            "serve",
+            "--allowed-host",
+            "family-pc.local",
+            "--allowed-host",
+            "oware.lan",
+        ])
+        .unwrap();
+        assert_eq!(serve.args.allowed_hosts, ["family-pc.local", "oware.lan"]);
     }
 
     #[test]
