@@ -44,6 +44,6 @@ pub use position::{
 pub use suite::{GameLine, GameLineError};
 pub use text::{GameText, GameTextError, GameTextErrorKind};
 pub use types::{
-    format_move_letters, parse_move_letters, InvalidMoveLetter, Move, MoveSet, RuleSet, Side,
-    UnknownRuleSet, UnknownSide, HALF_SEEDS, HOUSES, TOTAL_SEEDS,
+    format_move_letters, parse_move_letters, quoted, InvalidMoveLetter, Move, MoveSet, Quoted,
+    RuleSet, Side, UnknownRuleSet, UnknownSide, HALF_SEEDS, HOUSES, QUOTED_CHARS, TOTAL_SEEDS,
 };

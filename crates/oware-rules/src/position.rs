@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::types::{Move, MoveSet, RuleSet, Side, HALF_SEEDS, HOUSES, TOTAL_SEEDS};
+use crate::types::{quoted, Move, MoveSet, RuleSet, Side, HALF_SEEDS, HOUSES, TOTAL_SEEDS};
 
 /// A position: seeds in each house (0..12, counter-clockwise, South's `A`–`F` first), seeds in each
 /// store, and the side to move. Small and `Copy`; equality compares everything.
@@ -171,13 +171,21 @@ impl fmt::Display for PositionError {
                     12 => "South's store".to_string(),
                     _ => "North's store".to_string(),
                 };
-                write!(f, "{what} must hold a whole number of seeds from 0 to 48, found {text:?}")
+                write!(
+                    f,
+                    "{what} must hold a whole number of seeds from 0 to 48, found {}",
+                    quoted(text)
+                )
             }
             PositionError::WrongTotal { total } => {
                 write!(f, "the houses and stores must hold 48 seeds in all, found {total}")
             }
             PositionError::BadSide { text } => {
-                write!(f, "the side to move must be S (South) or N (North), found {text:?}")
+                write!(
+                    f,
+                    "the side to move must be S (South) or N (North), found {}",
+                    quoted(text)
+                )
             }
         }
     }

@@ -28,7 +28,7 @@ use std::fmt;
 
 use crate::game::{Game, ReplayError};
 use crate::position::{Position, PositionError};
-use crate::types::{Move, RuleSet, Side, UnknownRuleSet};
+use crate::types::{quoted, Move, RuleSet, Side, UnknownRuleSet};
 
 /// One thing read from a game's text, with the 1-based line it is on (where it starts).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -419,11 +419,14 @@ pub enum GameTextErrorKind {
 impl fmt::Display for GameTextErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameTextErrorKind::BadTag(t) => write!(f, "bad tag {t:?}: expected [Name \"value\"]"),
-            GameTextErrorKind::DuplicateTag(t) => write!(f, "tag {t} given twice"),
+            GameTextErrorKind::BadTag(t) => {
+                write!(f, "bad tag {}: expected [Name \"value\"]", quoted(t))
+            }
+            GameTextErrorKind::DuplicateTag(t) => write!(f, "tag {} given twice", quoted(t)),
             GameTextErrorKind::MoveNumber { expected, found } => write!(
                 f,
-                "move number {found:?} out of sequence, expected {expected:?}"
+                "move number {} out of sequence, expected {expected:?}",
+                quoted(found)
             ),
             GameTextErrorKind::UnclosedComment => {
                 write!(f, "comment opened with '{{' is never closed")
@@ -435,10 +438,13 @@ impl fmt::Display for GameTextErrorKind {
             }
             GameTextErrorKind::BadWord(w) => write!(
                 f,
-                "{w:?} is not a move, a move number, a position or a result: moves are the \
-                 letters A-F and a-f"
+                "{} is not a move, a move number, a position or a result: moves are the \
+                 letters A-F and a-f",
+                quoted(w)
             ),
-            GameTextErrorKind::TextAfterResult(t) => write!(f, "text after the result: {t:?}"),
+            GameTextErrorKind::TextAfterResult(t) => {
+                write!(f, "text after the result: {}", quoted(t))
+            }
             GameTextErrorKind::Illegal(e) => e.fmt(f),
             GameTextErrorKind::CaptureMismatch {
                 ply,
@@ -451,7 +457,7 @@ impl fmt::Display for GameTextErrorKind {
                 ply + 1
             ),
             GameTextErrorKind::ResultMismatch { written, expected } => {
-                write!(f, "result {written:?} does not match {expected:?}")
+                write!(f, "result {} does not match {expected:?}", quoted(written))
             }
         }
     }
@@ -562,6 +568,20 @@ mod tests {
             vec![(0, "first".to_string()), (1, "second\nline".to_string())]
         );
         assert_eq!(read.result.as_deref(), Some("1/2-1/2"));
+    }
+
+    #[test]
+    fn errors_quote_a_short_prefix_of_a_long_input() {
+        for text in [
+            format!("[Event {}", "x".repeat(100_000)),
+            format!("F f {}", "Q".repeat(100_000)),
+            format!("F f * {}", "E".repeat(100_000)),
+            format!("4-4-4-4-4-4-4-4-4-4-4-{}-0-0-S", "9".repeat(100_000)),
+        ] {
+            let e = GameText::parse(&text).unwrap_err().to_string();
+            assert!(e.len() < 200, "{} bytes: {e}", e.len());
+            assert!(e.contains("bytes)"), "{e}");
+        }
     }
 
     #[test]

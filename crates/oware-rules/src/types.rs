@@ -76,8 +76,8 @@ impl fmt::Display for UnknownSide {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown side {:?}: expected S (South) or N (North)",
-            self.0
+            "unknown side {}: expected S (South) or N (North)",
+            quoted(&self.0)
         )
     }
 }
@@ -141,8 +141,8 @@ impl fmt::Display for UnknownRuleSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown rule set {:?}: expected \"abapa\" or \"awari\"",
-            self.0
+            "unknown rule set {}: expected \"abapa\" or \"awari\"",
+            quoted(&self.0)
         )
     }
 }
@@ -246,8 +246,8 @@ impl fmt::Display for InvalidMoveLetter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{:?} is not a move: a move is one letter, A-F for South or a-f for North",
-            self.0
+            "{} is not a move: a move is one letter, A-F for South or a-f for North",
+            quoted(&self.0)
         )
     }
 }
@@ -375,6 +375,35 @@ impl fmt::Display for MoveSet {
             write!(f, "{m}")?;
         }
         Ok(())
+    }
+}
+
+/// Text from the input as an error message shows it: in quotes, escaped as `{:?}` does, and cut
+/// to its first [`QUOTED_CHARS`] characters, with the full length after them. An error never
+/// echoes a whole input back: a 100 KB line would make a 100 KB message.
+///
+/// ```
+/// use oware_rules::quoted;
+/// assert_eq!(quoted("Ama").to_string(), "\"Ama\"");
+/// assert_eq!(quoted(&"x".repeat(100)).to_string(), format!("{:?}… (100 bytes)", "x".repeat(40)));
+/// ```
+pub fn quoted(text: &str) -> Quoted<'_> {
+    Quoted(text)
+}
+
+/// The characters of the input that [`quoted`] shows.
+pub const QUOTED_CHARS: usize = 40;
+
+/// See [`quoted`].
+#[derive(Debug, Clone, Copy)]
+pub struct Quoted<'a>(&'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(QUOTED_CHARS) {
+            None => write!(f, "{:?}", self.0),
+            Some((cut, _)) => write!(f, "{:?}… ({} bytes)", &self.0[..cut], self.0.len()),
+        }
     }
 }
 

@@ -370,6 +370,16 @@ async fn pages_and_assets_are_served() {
     let long = "F".repeat(64 * 1024 + 1);
     let (status, _) = post_json(server.addr, "/api/analyse", json!({ "text": long })).await;
     assert_eq!(status, 400);
+    // A hostile text is quoted in the error, not echoed whole.
+    for junk in [
+        format!("F f {}", "Q".repeat(60_000)),
+        format!("[Event {}", "y".repeat(60_000)),
+    ] {
+        let (status, v) = post_json(server.addr, "/api/analyse", json!({ "text": junk })).await;
+        assert_eq!(status, 400);
+        let message = v["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.len() < 200 && message.contains("(60"), "{message}");
+    }
     let (status, v) = post_json(
         server.addr,
         "/api/evaluate",

@@ -49,7 +49,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use oware_rules::{format_move_letters, Game, RuleSet, Side};
+use oware_rules::{format_move_letters, quoted, Game, RuleSet, Side};
 
 use crate::input::Line;
 use crate::player::{self, seed_from_clock, Choice, Level, Oversight, Source};
@@ -320,7 +320,10 @@ impl Session {
                 self.finish_search();
                 return false;
             }
-            other => self.out.error(&format!("unknown command {other:?}")),
+            other => self.out.error(&format!(
+                "unknown command {other_q}",
+                other_q = quoted(other)
+            )),
         }
         true
     }
@@ -340,7 +343,12 @@ impl Session {
                 .parse::<usize>()
                 .ok()
                 .filter(|v| (1..=max).contains(v))
-                .ok_or_else(|| format!("setoption {name}: {value:?} is not a number in 1..={max}"))
+                .ok_or_else(|| {
+                    format!(
+                        "setoption {name}: {value_q} is not a number in 1..={max}",
+                        value_q = quoted(&value)
+                    )
+                })
         };
         if self.idle_engine("setoption").is_none() {
             return;
@@ -369,7 +377,8 @@ impl Session {
                 "default" => Ok(Weights::DEFAULT),
                 "material" => Ok(Weights::MATERIAL),
                 _ => Err(format!(
-                    "setoption Eval: {value:?} is not default or material"
+                    "setoption Eval: {value_q} is not default or material",
+                    value_q = quoted(&value)
                 )),
             }
             .map(|w| engine.set_weights(w)),
@@ -393,15 +402,17 @@ impl Session {
                 .map(|ms| self.move_overhead = Duration::from_millis(ms))
                 .ok_or_else(|| {
                     format!(
-                        "setoption MoveOverhead: {value:?} is not a number of milliseconds in \
-                         0..={MAX_MOVE_OVERHEAD_MS}"
+                        "setoption MoveOverhead: {value_q} is not a number of milliseconds in \
+                         0..={MAX_MOVE_OVERHEAD_MS}",
+                        value_q = quoted(&value)
                     )
                 }),
             "engineturn" => match value.to_ascii_lowercase().as_str() {
                 "south" => Ok(Side::South),
                 "north" => Ok(Side::North),
                 _ => Err(format!(
-                    "setoption EngineTurn: {value:?} is not south or north"
+                    "setoption EngineTurn: {value_q} is not south or north",
+                    value_q = quoted(&value)
                 )),
             }
             .map(|side| self.engine_turn = Some(side)),
@@ -409,9 +420,15 @@ impl Session {
             // and there is no opening book to turn on or off.
             "ponder" | "ownbook" => match value.as_str() {
                 "true" | "false" => Ok(()),
-                _ => Err(format!("setoption {name}: {value:?} is not true or false")),
+                _ => Err(format!(
+                    "setoption {name}: {value_q} is not true or false",
+                    value_q = quoted(&value)
+                )),
             },
-            _ => Err(format!("setoption: unknown option {name:?}")),
+            _ => Err(format!(
+                "setoption: unknown option {name_q}",
+                name_q = quoted(&name)
+            )),
         };
         if let Err(e) = result {
             self.out.error(&e);
@@ -669,6 +686,18 @@ mod tests {
         assert_eq!(s.move_overhead, Duration::from_millis(100));
         s.handle("setoption name Move Overhead value 200");
         assert_eq!(s.move_overhead, Duration::from_millis(200));
+    }
+
+    #[test]
+    fn a_long_unknown_command_is_quoted_not_echoed() {
+        let out = session(&format!("{}\nisready\n", "z".repeat(65_535)), None);
+        let error = out.lines().next().unwrap();
+        assert!(
+            error.starts_with("info string error: unknown command") && error.len() < 200,
+            "{} bytes: {error}",
+            error.len()
+        );
+        assert!(out.ends_with("readyok\n"), "{out}");
     }
 
     #[test]

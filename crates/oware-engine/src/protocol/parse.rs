@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use oware_rules::{Game, GameText, RuleSet};
+use oware_rules::{quoted, Game, GameText, RuleSet};
 
 use crate::Weights;
 use crate::{Clock, Limits, MAX_PLY};
@@ -42,9 +42,12 @@ pub(super) fn parse_go(words: &[&str]) -> Result<Go, String> {
             let text = words
                 .get(i)
                 .ok_or_else(|| format!("go {what}: a number is missing"))?;
-            whole_number(text)
-                .map(|n| (n, *text))
-                .ok_or_else(|| format!("go {what}: {text:?} is not a whole number"))
+            whole_number(text).map(|n| (n, *text)).ok_or_else(|| {
+                format!(
+                    "go {what}: {text_q} is not a whole number",
+                    text_q = quoted(text)
+                )
+            })
         };
         let mut time =
             |what: &str| number(what).map(|(ms, _)| Duration::from_millis(ms).min(MAX_GO_TIME));
@@ -80,7 +83,12 @@ pub(super) fn parse_go(words: &[&str]) -> Result<Go, String> {
             }
             "infinite" => go.limits.infinite = true,
             "ponder" => go.ponder = true,
-            other => return Err(format!("go: unknown word {other:?}")),
+            other => {
+                return Err(format!(
+                    "go: unknown word {other_q}",
+                    other_q = quoted(other)
+                ))
+            }
         }
         i += 1;
     }
@@ -102,7 +110,12 @@ pub(super) fn parse_position(words: &[&str], rules: RuleSet) -> Result<Game, Str
     };
     match rest {
         [] | ["moves", ..] => {}
-        [other, ..] => return Err(format!("position: expected `moves`, found {other:?}")),
+        [other, ..] => {
+            return Err(format!(
+                "position: expected `moves`, found {other_q}",
+                other_q = quoted(other)
+            ))
+        }
     }
     GameText::parse(&words.join(" "))
         .and_then(|text| text.game(rules))
@@ -117,23 +130,30 @@ pub(super) fn parse_weights(text: &str, base: Weights) -> Result<Weights, String
         if item.is_empty() || item == "<empty>" {
             continue;
         }
-        let (name, value) = item
-            .split_once('=')
-            .ok_or_else(|| format!("setoption Weights: {item:?} is not name=value"))?;
+        let (name, value) = item.split_once('=').ok_or_else(|| {
+            format!(
+                "setoption Weights: {item_q} is not name=value",
+                item_q = quoted(item)
+            )
+        })?;
         let value: i32 = value
             .trim()
             .parse()
             .ok()
             .filter(|v: &i32| v.abs() <= 10_000)
             .ok_or_else(|| {
-                format!("setoption Weights: {value:?} is not a number in -10000..=10000")
+                format!(
+                    "setoption Weights: {value_q} is not a number in -10000..=10000",
+                    value_q = quoted(value)
+                )
             })?;
         if !weights.set(name.trim(), value) {
             return Err(format!(
-                "setoption Weights: unknown term {name:?} (terms: {}, and by column {}, as \
+                "setoption Weights: unknown term {name_q} (terms: {}, and by column {}, as \
                  <term>_a to <term>_f or all six at once; each also as <name>_opening)",
                 crate::BOARD_TERMS.join(", "),
-                crate::HOUSE_TERMS.join(", ")
+                crate::HOUSE_TERMS.join(", "),
+                name_q = quoted(name)
             ));
         }
     }
