@@ -93,6 +93,85 @@ fn build_probe_verify_stats() {
     );
 }
 
+/// A forged entry with a right checksum: abapa level 6's entry 492 (bounds 0..3, on a board with a
+/// move that stays in the level) made an exact 0, which its moves allow, so the plain check passes
+/// it; `--deep` solves the level again and names it, with the board as a position, and fails.
+#[test]
+fn verify_deep_names_a_forged_entry_the_plain_check_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let build = [
+        "egtb",
+        "build",
+        "--rules",
+        "abapa",
+        "--max-seeds",
+        "6",
+        "--dir",
+        d,
+    ];
+    let out = oware(&build);
+    assert!(out.status.success(), "{}", text(&out));
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["egtb", "verify", "--rules", "abapa", "--dir", d];
+        args.extend_from_slice(extra);
+        oware(&args)
+    };
+    let out = verify(&["--deep"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        stdout(&out).contains("all 7 levels verified, each identical when solved again"),
+        "{}",
+        text(&out)
+    );
+
+    let path = dir.path().join("abapa-06.oegtb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    // Code 2 is 0..1, code 6 is 0..3 (abapa's triangular code), code 0 an exact 0.
+    assert_eq!(bytes[32 + 492], 6, "the level's entry 492 is 0..3");
+    bytes[32 + 492] = 0;
+    let crc = crc32fast::hash(&bytes[32..]);
+    bytes[24..28].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&path, bytes).unwrap();
+
+    let out = verify(&[]);
+    assert!(out.status.success(), "{}", text(&out));
+    let out = verify(&["--deep"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let t = text(&out);
+    assert!(
+        t.contains(
+            "level  6:        12376 positions, 1 entry differing from the level solved again"
+        ),
+        "{t}"
+    );
+    assert!(
+        t.contains(
+            "level 6 entry 492 (position 0-0-0-0-0-1-0-0-2-0-1-2-21-21-S): stored 0, solved again 0..3"
+        ),
+        "{t}"
+    );
+    assert!(t.contains("solved again with --search-nodes 0"), "{t}");
+    // Levels 0-5 are still identical.
+    assert_eq!(
+        t.matches("ok, identical when solved again").count(),
+        6,
+        "{t}"
+    );
+
+    // A sample of entries, and the options that do not go together.
+    let out = verify(&["--sample", "50"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        stdout(&out).contains("50 of 12376 positions, ok"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(verify(&["--sample", "0"]).status.code(), Some(2));
+    assert_eq!(verify(&["--sample", "5", "--deep"]).status.code(), Some(2));
+    assert_eq!(verify(&["--search-nodes", "5"]).status.code(), Some(2));
+}
+
 /// A level beyond the rule set's highest is bad input, refused before anything is written.
 #[test]
 fn a_level_too_high_is_refused() {

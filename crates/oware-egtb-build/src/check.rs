@@ -14,12 +14,28 @@
 //!   between `min(k - hi, r)` and `max(k - lo, r)` (see [`abapa_in_level_move`]); the entry's
 //!   bounds must meet the range its moves allow. A search that tracks the path settles values inside
 //!   that range that the plain fixpoint would reject.
+//!
+//! What this check cannot see: an entry changed to a value its moves still allow. An awari cycle's 0
+//! and a consistent loop of other values both satisfy every board's equation, and an abapa board with
+//! a move in the level only has to meet a range, usually wider than its entry (a forged exact value
+//! inside it passes). [`verify_entries`] can also check a sample of each level, evenly spaced and
+//! the same on every run.
+//!
+//! [`deep_verify_level`] sees those too: it solves the level again in memory from the levels below
+//! it (as stored: checked the same way first, from level 0 up) and compares the result byte for
+//! byte. It costs as much as building the level. For abapa the comparison holds only against a
+//! rebuild with the search budget the level was built with (the searches settle more boards with
+//! more nodes); the files do not record it, so the caller must give it.
 use oware_rules::RuleSet;
 use rayon::prelude::*;
 
-use oware_egtb::index::Board;
-use oware_egtb::values::{decode, successors, terminal_value, through_move, Bounds};
+use oware_egtb::index::{Board, LevelIndex};
+use oware_egtb::values::{decode, index_kind, successors, terminal_value, through_move, Bounds};
 use oware_egtb::{EgtbError, Levels};
+
+use crate::refine::{refine_level, SearchBudget};
+use crate::solve::solve_level;
+use crate::Progress;
 
 /// An entry that breaks the rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,7 +46,8 @@ pub struct BadEntry {
     pub board: Board,
     /// The stored bounds, `None` if the byte is not a valid code.
     pub stored: Option<Bounds>,
-    /// What the successors say.
+    /// What the successors say (the plain check), or the entry of the level solved again (the deep
+    /// check, always `fixed`).
     pub derived: Derived,
 }
 
@@ -41,7 +58,8 @@ pub struct LevelCheck {
     pub seeds: usize,
     /// Boards checked.
     pub boards: u64,
-    /// Entries that disagree with their successors or are not valid codes.
+    /// Entries that disagree with their successors (the deep check: with the level solved again) or
+    /// are not valid codes.
     pub bad: u64,
     /// The first few bad entries, by index.
     pub examples: Vec<BadEntry>,
@@ -123,21 +141,51 @@ pub fn derive(levels: &Levels, board: &Board, seeds: usize) -> Derived {
     }
 }
 
-/// Verifies level `seeds` (levels below it must be held too). An error if a file read changed during
-/// the pass ([`EgtbError::Changed`]): what was read from it is not the file that was checked.
+/// Which entries of a level [`verify_entries`] checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entries {
+    /// Every entry.
+    All,
+    /// At most this many, evenly spaced over the level from its first entry: the same ones on every
+    /// run, so that a run can be repeated (and a forger who knows this can avoid them).
+    Sample(u64),
+}
+
+/// Verifies every entry of level `seeds` (levels below it must be held too). An error if a file read
+/// changed during the pass ([`EgtbError::Changed`]): what was read from it is not the file that was
+/// checked.
 pub fn verify_level(levels: &Levels, seeds: usize) -> Result<LevelCheck, EgtbError> {
+    verify_entries(levels, seeds, Entries::All)
+}
+
+/// [`verify_level`] on the entries `which` says; [`LevelCheck::boards`] counts those checked.
+pub fn verify_entries(
+    levels: &Levels,
+    seeds: usize,
+    which: Entries,
+) -> Result<LevelCheck, EgtbError> {
     let (index, data) = levels.level(seeds).expect("level held");
     let rules = levels.rules();
+    let count = index.count();
+    let checked = match which {
+        Entries::All => count,
+        Entries::Sample(n) => n.min(count),
+    };
+    // The `j`-th entry checked: all of them in order, or evenly spaced.
+    let entry = |j: u64| match which {
+        Entries::All => j,
+        Entries::Sample(_) => (j as u128 * count as u128 / checked as u128) as u64,
+    };
     const CHUNK: u64 = 1 << 14;
-    let chunks = index.count().div_ceil(CHUNK);
-    let mut found: Vec<(u64, Vec<BadEntry>)> = (0..chunks)
+    let chunks = checked.div_ceil(CHUNK);
+    let found = (0..chunks)
         .into_par_iter()
         .map(|c| {
             let start = c * CHUNK;
-            let end = (start + CHUNK).min(index.count());
+            let end = (start + CHUNK).min(checked);
             let mut bad = 0;
             let mut examples = Vec::new();
-            for (i, board) in (start..end).zip(index.iter_from(start)) {
+            let mut check = |i: u64, board: Board| {
                 let stored = decode(rules, seeds, data[i as usize]);
                 let derived = derive(levels, &board, seeds);
                 if !stored.is_some_and(|b| derived.accepts(b)) {
@@ -151,23 +199,92 @@ pub fn verify_level(levels: &Levels, seeds: usize) -> Result<LevelCheck, EgtbErr
                         });
                     }
                 }
+            };
+            match which {
+                Entries::All => {
+                    for (i, board) in (start..end).zip(index.iter_from(start)) {
+                        check(i, board);
+                    }
+                }
+                Entries::Sample(_) => {
+                    for i in (start..end).map(entry) {
+                        check(i, index.unrank(i).expect("an index below the count"));
+                    }
+                }
             }
             (bad, examples)
         })
         .collect();
+    levels.check_unchanged()?;
+    Ok(gather(seeds, checked, found))
+}
+
+/// One level's check from its chunks' counts and examples, in index order.
+fn gather(seeds: usize, boards: u64, mut found: Vec<(u64, Vec<BadEntry>)>) -> LevelCheck {
     let bad = found.iter().map(|(b, _)| b).sum();
     let examples = found
         .iter_mut()
         .flat_map(|(_, e)| e.drain(..))
         .take(EXAMPLES)
         .collect();
-    levels.check_unchanged()?;
-    Ok(LevelCheck {
+    LevelCheck {
         seeds,
-        boards: index.count(),
+        boards,
         bad,
         examples,
-    })
+    }
+}
+
+/// Solves level `seeds` again in memory from the levels below it in `levels` (abapa: refined with
+/// `search`, which must be the budget the level was built with), and compares every entry with the
+/// stored one: [`LevelCheck::bad`] counts those that differ, and the examples give the stored entry
+/// and the one solved again (as a `fixed` [`Derived`]). Takes the memory and time of building the
+/// level, on the current rayon pool. An error if a file read changed during the pass.
+pub fn deep_verify_level(
+    levels: &Levels,
+    seeds: usize,
+    search: SearchBudget,
+    progress: &dyn Progress,
+) -> Result<LevelCheck, EgtbError> {
+    let (_, data) = levels.level(seeds).expect("level held");
+    let rules = levels.rules();
+    let index = LevelIndex::new(seeds, index_kind(rules));
+    // The solver reads only the levels below (the boards after a capture).
+    let mut solved = solve_level(rules, &index, levels, progress);
+    if rules == RuleSet::Abapa {
+        refine_level(&index, levels, &mut solved, search);
+    }
+    const CHUNK: usize = 1 << 16;
+    let found = data
+        .par_chunks(CHUNK)
+        .zip(solved.par_chunks(CHUNK))
+        .enumerate()
+        .map(|(c, (stored, solved))| {
+            let mut bad = 0;
+            let mut examples = Vec::new();
+            for (j, (&stored, &solved)) in stored.iter().zip(solved).enumerate() {
+                if stored == solved {
+                    continue;
+                }
+                bad += 1;
+                if examples.len() < EXAMPLES {
+                    let i = (c * CHUNK + j) as u64;
+                    examples.push(BadEntry {
+                        index: i,
+                        board: index.unrank(i).expect("an index below the count"),
+                        stored: decode(rules, seeds, stored),
+                        derived: Derived {
+                            bounds: decode(rules, seeds, solved).expect("the solver's own code"),
+                            fixed: true,
+                        },
+                    });
+                }
+            }
+            (bad, examples)
+        })
+        .collect();
+    levels.check_unchanged()?;
+    Ok(gather(seeds, index.count(), found))
 }
 
 /// Per-level counts for `stats`.

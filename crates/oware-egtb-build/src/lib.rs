@@ -10,7 +10,8 @@
 //!   level and telling the others about their boards by batched messages over a
 //!   [`transport::Transport`] (MPI with the `mpi` feature, threads in one process for tests).
 //! - [`home`]: the databases of the user's data directory, checked and built on first use.
-//! - [`check`]: re-deriving every entry from its successors (`verify`) and counting (`stats`).
+//! - [`check`]: re-deriving every entry (or a sample) from its successors (`verify`), solving each
+//!   level again to compare it byte for byte (`verify --deep`), and counting (`stats`).
 //!
 //! ```
 //! use oware_egtb::Tablebase;

@@ -1,11 +1,13 @@
-//! Database files that change under a process that has them open (truncated while a server runs),
-//! and levels missing in the middle of a database.
+//! Database files that change under a process that has them open (truncated or rewritten in place
+//! while a server runs), and levels missing in the middle of a database.
 
 use std::fs::{self, OpenOptions};
+use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
 
-use oware_egtb::file::{file_name, write_level, HEADER_LEN};
+use oware_egtb::file::{file_name, set_check_interval, write_level, HEADER_LEN};
 use oware_egtb::index::{IndexKind, LevelIndex};
 use oware_egtb::tablebase::board_of;
 use oware_egtb::values::{encode, successors, terminal_value};
@@ -201,6 +203,164 @@ fn threads_probing_a_truncated_file_all_survive_it() {
         }
     });
     assert_eq!(told.lock().unwrap().len(), 1);
+}
+
+/// Writes `bytes` at `offset` of the file in place: opened for writing, not truncated, so that a
+/// mapping of it shows the new bytes.
+fn write_in_place(path: &Path, offset: u64, bytes: &[u8]) {
+    let mut f = OpenOptions::new().write(true).open(path).unwrap();
+    f.seek(SeekFrom::Start(offset)).unwrap();
+    f.write_all(bytes).unwrap();
+}
+
+/// Sets the file's modification time a day back, before it is opened: a write made in the same tick
+/// of the file system's clock as the last one before the file was checked would keep its time stamp
+/// (the watch's blind spot), which a test must not depend on.
+fn age(path: &Path) {
+    let day_ago = SystemTime::now() - Duration::from_secs(86_400);
+    let f = OpenOptions::new().write(true).open(path).unwrap();
+    f.set_modified(day_ago).unwrap();
+}
+
+/// The top level's file with entry `i` changed to another valid value and the header's CRC-32
+/// recomputed: bytes that would pass every check of a file just opened.
+fn forged(good: &[u8], rules: RuleSet, seeds: usize, i: usize) -> Vec<u8> {
+    let mut bytes = good.to_vec();
+    let code = bytes[HEADER_LEN + i];
+    let other = if oware_egtb::values::decode(rules, seeds, code + 1).is_some() {
+        code + 1
+    } else {
+        code - 1
+    };
+    bytes[HEADER_LEN + i] = other;
+    let crc = crc32fast::hash(&bytes[HEADER_LEN..]);
+    bytes[24..28].copy_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+/// A level file rewritten in place under an open database, with the same size and bytes that look
+/// valid (one entry and the checksum, or another level's entries in its place): once looked at again
+/// the level is off, said once with the file's path, its probes answer `None` (or, from the lower
+/// levels alone, what they answered before), never a value from the new bytes, and the lower levels
+/// still answer.
+#[test]
+fn a_file_rewritten_in_place_turns_its_level_off() {
+    let (rules, top) = (RuleSet::Awari, 8);
+    let dir = build_dir(rules, top);
+    let path = dir.path().join(file_name(rules, top));
+    let good = fs::read(&path).unwrap();
+    let count = good.len() - HEADER_LEN;
+    let lower = fs::read(dir.path().join(file_name(rules, top - 1))).unwrap();
+    let (on_top, below) = (positions(top, rules), positions(top - 1, rules));
+    let index = LevelIndex::new(top, IndexKind::Compact);
+    let first_needing = on_top
+        .iter()
+        .find(|p| successors(&board_of(p), rules).any(|s| s.captured == 0))
+        .map(|p| index.rank(&board_of(p)).unwrap() as usize)
+        .unwrap();
+    let rewrites: Vec<(&str, u64, Vec<u8>)> = vec![
+        (
+            "one entry and the checksum",
+            0,
+            forged(&good, rules, top, first_needing),
+        ),
+        ("the same bytes", 0, good.clone()),
+        (
+            "level 7's entries over the first ones",
+            HEADER_LEN as u64,
+            lower[HEADER_LEN..].to_vec(),
+        ),
+    ];
+    assert!(lower.len() - HEADER_LEN < count);
+    for (what, offset, bytes) in rewrites {
+        age(&path);
+        let (tb, told) = open_recording(dir.path(), rules);
+        let before: Vec<_> = on_top.iter().map(|p| tb.probe(p)).collect();
+        let below_before: Vec<_> = below.iter().map(|p| tb.probe(p)).collect();
+        assert!(tb.levels().check_unchanged().is_ok());
+
+        write_in_place(&path, offset, &bytes);
+        assert_eq!(fs::metadata(&path).unwrap().len(), good.len() as u64);
+        let err = tb.levels().check_unchanged().unwrap_err();
+        assert!(
+            matches!(&err, EgtbError::Changed { path: p } if *p == path),
+            "{what}: {err}"
+        );
+        for (p, before) in on_top.iter().zip(&before) {
+            check_probe(&tb, p, *before);
+        }
+        assert_eq!(tb.probe(&on_top[0]), None, "{what}");
+        let below_after: Vec<_> = below.iter().map(|p| tb.probe(p)).collect();
+        assert_eq!(below_after, below_before, "{what}");
+        let told = told.lock().unwrap().clone();
+        assert_eq!(told.len(), 1, "{what}: {told:?}");
+        assert!(
+            told[0].starts_with(&format!(
+                "{}: the file changed while in use",
+                path.display()
+            )),
+            "{}",
+            told[0]
+        );
+        drop(tb);
+        fs::write(&path, &good).unwrap();
+    }
+}
+
+/// The watching thread notices a rewrite in place by itself: with a short interval, a probe soon
+/// answers `None` with no one asking for a check.
+#[test]
+fn the_watch_notices_a_rewrite_in_place_by_itself() {
+    set_check_interval(Duration::from_millis(20));
+    let (rules, top) = (RuleSet::Awari, 6);
+    let dir = build_dir(rules, top);
+    let path = dir.path().join(file_name(rules, top));
+    let good = fs::read(&path).unwrap();
+    age(&path);
+    let (tb, told) = open_recording(dir.path(), rules);
+    let p = positions(top, rules)
+        .into_iter()
+        .find(|p| successors(&board_of(p), rules).any(|s| s.captured == 0))
+        .unwrap();
+    assert!(tb.probe(&p).is_some());
+    let i = LevelIndex::new(top, IndexKind::Compact)
+        .rank(&board_of(&p))
+        .unwrap() as usize;
+    write_in_place(&path, 0, &forged(&good, rules, top, i));
+    // Generous: the thread looks every 20 ms; a loaded machine may delay it.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while tb.probe(&p).is_some() {
+        assert!(Instant::now() < deadline, "the rewrite was never noticed");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(told.lock().unwrap().len(), 1);
+}
+
+/// What changes only the open file's status-change time leaves its level on: a second link, a file
+/// renamed over its name (the mapping still holds the file that was checked), a change of
+/// permissions. Its entries still have the CRC-32 checked, and its probes answer as before.
+#[test]
+#[cfg(unix)]
+fn a_file_linked_renamed_over_or_chmodded_stays_in_use() {
+    use std::os::unix::fs::PermissionsExt;
+    let (rules, top) = (RuleSet::Awari, 6);
+    let dir = build_dir(rules, top);
+    let path = dir.path().join(file_name(rules, top));
+    age(&path);
+    let (tb, told) = open_recording(dir.path(), rules);
+    let on_top = positions(top, rules);
+    let before: Vec<_> = on_top.iter().map(|p| tb.probe(p)).collect();
+    fs::hard_link(&path, dir.path().join("link")).unwrap();
+    tb.levels().check_unchanged().unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).unwrap();
+    tb.levels().check_unchanged().unwrap();
+    let copy = dir.path().join("copy");
+    fs::copy(&path, &copy).unwrap();
+    fs::rename(&copy, &path).unwrap();
+    tb.levels().check_unchanged().unwrap();
+    let after: Vec<_> = on_top.iter().map(|p| tb.probe(p)).collect();
+    assert_eq!(after, before);
+    assert!(told.lock().unwrap().is_empty());
 }
 
 /// A lower level's file truncated while a build reads it: the build stops with an error naming the

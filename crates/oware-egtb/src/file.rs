@@ -10,6 +10,19 @@
 //! zeros from the end of its last page: both differ from the canary, so the entry just read is not
 //! trusted. An entry past the canary that reads zero from a partial page was zero in the file too.
 //!
+//! A file rewritten in place keeps its size and may keep its canary, and the mapping shows the new
+//! bytes at once. Each open file is therefore watched: a background thread looks at it again about
+//! once a second ([`set_check_interval`]), and every [`LevelFile::check_unchanged`] does at once,
+//! comparing its size, modification time and status-change time (`fstat` of the open file, so a file
+//! renamed over it or deleted is not a change: the mapping still holds the file that was checked)
+//! with those of when it was checked. A new size or modification time turns the level off; a new
+//! status-change time alone (a link, a rename, a change of permissions) turns it off only if the
+//! entries' CRC-32 is no longer the one checked. The probes read one flag more. What this cannot see:
+//! the probes made between the change and the next look (up to a second) may read the new bytes, and
+//! a writer that keeps the modification time (the file system's time stamps are coarse: a write in
+//! the same tick as the one before the file was opened, or one that sets the time back) and keeps
+//! the CRC-32 is not seen.
+//!
 //! Header (little-endian):
 //!
 //! | bytes  | field                                   |
@@ -27,7 +40,9 @@
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{fence, AtomicBool, Ordering};
+use std::sync::atomic::{fence, AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::{Duration, Instant};
 
 use memmap2::Mmap;
 use oware_rules::RuleSet;
@@ -112,38 +127,68 @@ pub fn write_level(
 
 /// An opened, checked level file.
 pub struct LevelFile {
+    /// Shared with the thread that watches the open files.
+    inner: Arc<Mapped>,
+}
+
+/// The mapping of a level file, and what tells whether the file changed.
+struct Mapped {
     /// Declared before `map`, so that the mapping is no longer guarded when it is unmapped.
     guard: Guard,
     map: Mmap,
+    /// The open file, whose time stamps are looked at again (`fstat`).
+    file: File,
     path: PathBuf,
     /// The offset of the last byte of the file that is not zero (there is one: the magic number),
     /// and that byte.
     canary: (usize, u8),
+    /// The CRC-32 of the entries as checked.
+    crc: u32,
+    /// The file's size and time stamps when it was checked (or last found unchanged).
+    stamp: Mutex<Stamp>,
+    /// The file was found rewritten: nothing read from it is trusted.
+    stale: AtomicBool,
     /// Whether [`LevelFile::first_report`] has been asked.
     reported: AtomicBool,
 }
 
-impl LevelFile {
-    /// The entries, one byte per board in index order, as a slice for passes over whole levels
-    /// (building, verifying, counting). If the file changes meanwhile they read as zeros, never a
-    /// crash: ask [`LevelFile::check_unchanged`] after the pass before trusting what it read.
-    pub fn entries(&self) -> &[u8] {
-        &self.map[HEADER_LEN..]
-    }
+/// What a file's metadata says of its contents: its size, modification time and status-change time
+/// (seconds and nanoseconds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: (i64, i64),
+    status_changed: (i64, i64),
+}
 
-    /// Entry `i`, or `None` if the file has changed since it was checked (or `i` is out of range).
-    #[inline]
-    pub fn entry(&self, i: usize) -> Option<u8> {
-        let code = self.map.get(HEADER_LEN + i)?;
-        // SAFETY: a reference into the mapping, which lives as long as `self`. Volatile: the bytes
-        // can change under the program (the file shrank), and the canary must be read after the
-        // entry, each time.
-        let code = unsafe { std::ptr::read_volatile(code) };
-        // The canary is read after the entry: if the canary is intact, so was the entry when read.
-        fence(Ordering::Acquire);
-        self.canary_intact().then_some(code)
+impl Stamp {
+    fn of(file: &File) -> std::io::Result<Stamp> {
+        let meta = file.metadata()?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Ok(Stamp {
+                len: meta.len(),
+                modified: (meta.mtime(), meta.mtime_nsec()),
+                status_changed: (meta.ctime(), meta.ctime_nsec()),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let since = meta
+                .modified()?
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default();
+            Ok(Stamp {
+                len: meta.len(),
+                modified: (since.as_secs() as i64, since.subsec_nanos() as i64),
+                status_changed: (0, 0),
+            })
+        }
     }
+}
 
+impl Mapped {
     #[inline]
     fn canary_intact(&self) -> bool {
         let (offset, expected) = self.canary;
@@ -151,14 +196,116 @@ impl LevelFile {
         unsafe { std::ptr::read_volatile(self.map.as_ptr().add(offset)) == expected }
     }
 
-    /// Whether the file has changed since it was checked: it shrank under the mapping.
-    pub fn changed(&self) -> bool {
-        self.guard.tripped() || !self.canary_intact()
+    fn changed(&self) -> bool {
+        self.stale.load(Ordering::Acquire) || self.guard.tripped() || !self.canary_intact()
     }
 
-    /// `Err(EgtbError::Changed)` if the file has changed since it was checked.
+    /// Looks at the file's metadata again; marks it stale, and says so, if it changed.
+    fn recheck(&self) -> bool {
+        if self.stale.load(Ordering::Acquire) {
+            return true;
+        }
+        let mut known = self.stamp.lock().unwrap_or_else(|e| e.into_inner());
+        let same = match Stamp::of(&self.file) {
+            Ok(now) if now == *known => true,
+            // Only the status-change time: a link, rename or permission change, or a writer that
+            // set the modification time back. The entries decide.
+            Ok(now)
+                if (now.len, now.modified) == (known.len, known.modified)
+                    && crc32fast::hash(&self.map[HEADER_LEN..]) == self.crc
+                    && !self.guard.tripped() =>
+            {
+                *known = now;
+                true
+            }
+            _ => false,
+        };
+        if !same {
+            self.stale.store(true, Ordering::Release);
+        }
+        !same
+    }
+}
+
+/// How often the watching thread looks at each open file again, in milliseconds.
+static CHECK_INTERVAL_MS: AtomicU64 = AtomicU64::new(1000);
+
+/// How often the open level files are looked at again for a rewrite in place (by default every
+/// second); for tests and for processes that want to notice sooner.
+pub fn set_check_interval(interval: Duration) {
+    let ms = u64::try_from(interval.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1);
+    CHECK_INTERVAL_MS.store(ms, Ordering::Relaxed);
+}
+
+/// The open files the watching thread looks at.
+fn watched() -> &'static Mutex<Vec<Weak<Mapped>>> {
+    static WATCHED: OnceLock<Mutex<Vec<Weak<Mapped>>>> = OnceLock::new();
+    WATCHED.get_or_init(|| {
+        // Started with the first file. If it cannot start, the files are looked at only by
+        // `check_unchanged` (whole-level passes), and probes still see a truncation.
+        let _ = std::thread::Builder::new()
+            .name("oware-egtb-watch".into())
+            .spawn(watch_files);
+        Mutex::new(Vec::new())
+    })
+}
+
+fn watch_files() {
+    let mut last = Instant::now();
+    loop {
+        let interval = Duration::from_millis(CHECK_INTERVAL_MS.load(Ordering::Relaxed));
+        // Short sleeps, so that a shorter interval set meanwhile applies soon.
+        std::thread::sleep(interval.min(Duration::from_millis(100)));
+        if last.elapsed() < interval {
+            continue;
+        }
+        last = Instant::now();
+        let files: Vec<Arc<Mapped>> = {
+            let mut list = watched().lock().unwrap_or_else(|e| e.into_inner());
+            list.retain(|f| f.strong_count() > 0);
+            list.iter().filter_map(Weak::upgrade).collect()
+        };
+        for f in files {
+            f.recheck();
+        }
+    }
+}
+
+impl LevelFile {
+    /// The entries, one byte per board in index order, as a slice for passes over whole levels
+    /// (building, verifying, counting). If the file changes meanwhile they read as zeros (or as its
+    /// new bytes), never a crash: ask [`LevelFile::check_unchanged`] after the pass before trusting
+    /// what it read.
+    pub fn entries(&self) -> &[u8] {
+        &self.inner.map[HEADER_LEN..]
+    }
+
+    /// Entry `i`, or `None` if the file has changed since it was checked (or `i` is out of range).
+    #[inline]
+    pub fn entry(&self, i: usize) -> Option<u8> {
+        let inner = &*self.inner;
+        let code = inner.map.get(HEADER_LEN + i)?;
+        // SAFETY: a reference into the mapping, which lives as long as `self`. Volatile: the bytes
+        // can change under the program (the file shrank), and the canary must be read after the
+        // entry, each time.
+        let code = unsafe { std::ptr::read_volatile(code) };
+        // The canary is read after the entry: if the canary is intact, so was the entry when read.
+        fence(Ordering::Acquire);
+        (inner.canary_intact() && !inner.stale.load(Ordering::Relaxed)).then_some(code)
+    }
+
+    /// Whether the file has been seen to change since it was checked: it shrank under the mapping,
+    /// or the last look at it found it rewritten.
+    pub fn changed(&self) -> bool {
+        self.inner.changed()
+    }
+
+    /// `Err(EgtbError::Changed)` if the file has changed since it was checked; looks at its metadata
+    /// again first, so that a rewrite in place is seen now rather than at the next look.
     pub fn check_unchanged(&self) -> Result<(), EgtbError> {
-        if self.changed() {
+        if self.inner.recheck() || self.changed() {
             return Err(self.changed_error());
         }
         Ok(())
@@ -167,18 +314,18 @@ impl LevelFile {
     /// The error that says this file changed.
     pub fn changed_error(&self) -> EgtbError {
         EgtbError::Changed {
-            path: self.path.clone(),
+            path: self.inner.path.clone(),
         }
     }
 
     /// `true` the first time it is asked, `false` ever after: for telling of a change once.
     pub fn first_report(&self) -> bool {
-        !self.reported.swap(true, Ordering::Relaxed)
+        !self.inner.reported.swap(true, Ordering::Relaxed)
     }
 
     /// The file's path.
     pub fn path(&self) -> &Path {
-        &self.path
+        &self.inner.path
     }
 }
 
@@ -195,9 +342,11 @@ pub fn open_level(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_error(&path, e)),
     };
+    // Taken before the mapping: a change made while the file is checked is seen at the first look.
+    let stamp = Stamp::of(&file).map_err(|e| io_error(&path, e))?;
     // SAFETY: the mapping is only read. If the file changes under it, reads past its new end are
     // caught by the guard (registered before the first read) and read zeros, and readers check the
-    // canary (see the module's documentation).
+    // canary and the watch's flag (see the module's documentation).
     let map = unsafe { Mmap::map(&file) }.map_err(|e| io_error(&path, e))?;
     if map.len() < HEADER_LEN {
         return Err(EgtbError::NotADatabase { path });
@@ -213,18 +362,30 @@ pub fn open_level(
         .rposition(|&b| b != 0)
         .map(|offset| (offset, map[offset]))
         .unwrap_or((0, 0));
-    let level = LevelFile {
+    let crc = u32::from_le_bytes(map[24..28].try_into().expect("4 bytes"));
+    let mapped = Mapped {
         guard,
         map,
+        file,
         path,
         canary,
+        crc,
+        stamp: Mutex::new(stamp),
+        stale: AtomicBool::new(false),
         reported: AtomicBool::new(false),
     };
-    let checked = check(&level.path, &level.map, rules, seeds);
+    let checked = check(&mapped.path, &mapped.map, rules, seeds);
+    let level = LevelFile {
+        inner: Arc::new(mapped),
+    };
     // A file that shrank while being checked reads zeros: say that it changed, not that it is
     // damaged.
     level.check_unchanged()?;
     checked?;
+    watched()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(Arc::downgrade(&level.inner));
     Ok(Some(level))
 }
 

@@ -6,7 +6,7 @@
 //!   the compact index that leaves out boards that cannot follow a move).
 //! - [`values`]: the one-byte codes of values and bounds, and the moves between boards.
 //! - [`file`](mod@file): the file format: header with magic, version, rule set, level, count and
-//!   CRC-32.
+//!   CRC-32; and how a file that changes while mapped (truncated, rewritten in place) is noticed.
 //! - [`Tablebase`]: opening a directory and probing positions and moves.
 //!
 //! ```

@@ -8,13 +8,16 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::Subcommand;
+use oware_egtb::Bounds;
 use oware_egtb::Tablebase;
 use oware_egtb_build::build::{build_with, check_max_seeds, pending_work};
-use oware_egtb_build::check::{level_stats, verify_level, LevelStats};
+use oware_egtb_build::check::{
+    deep_verify_level, level_stats, verify_entries, BadEntry, Entries, LevelStats,
+};
 use oware_egtb_build::distributed::LowerMode;
 use oware_egtb_build::store::DirStore;
 use oware_egtb_build::SearchBudget;
-use oware_rules::RuleSet;
+use oware_rules::{Position, RuleSet, Side};
 
 use super::{parse_position, Exit};
 
@@ -74,12 +77,28 @@ pub enum EgtbCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Re-derive every entry from its successors and report entries that break the rules
+    /// Check each level's file (header, size, checksum) and every entry against its moves, naming
+    /// the entries that break the rules. This cannot see an entry changed to a value its moves still
+    /// allow (an awari cycle's 0 and a consistent loop of other values satisfy the same rules; an
+    /// abapa board with a move in the level only has to meet a range): --deep sees those
     Verify {
         #[arg(long, short = 'r', value_name = "abapa|awari")]
         rules: RuleSet,
         #[arg(long, value_name = "DIR")]
         dir: PathBuf,
+        /// Check N entries of each level against their moves instead of all of them: evenly spaced
+        /// from the first, the same ones on every run (for databases too large for the full pass)
+        #[arg(long, value_name = "N", conflicts_with = "deep")]
+        sample: Option<u64>,
+        /// Solve each level again in memory from the levels below it as stored and compare it byte
+        /// for byte, naming the first entries that differ; takes the time and memory of building the
+        /// levels
+        #[arg(long)]
+        deep: bool,
+        /// With --deep, abapa: the --search-nodes the levels were built with (the searches settle
+        /// more boards with more nodes, and the files do not record it)
+        #[arg(long, value_name = "N", default_value_t = 0, requires = "deep")]
+        search_nodes: u64,
     },
     /// Per level: positions, wins/draws/losses for the mover, exact entries (abapa: and the open
     /// ones by how far apart their bounds are, hi - lo = 1, 2, 3 or more seeds)
@@ -118,7 +137,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             position,
             json,
         } => run_probe(rules, dir, &position, json),
-        EgtbCommand::Verify { rules, dir } => run_verify(rules, dir),
+        EgtbCommand::Verify {
+            rules,
+            dir,
+            sample,
+            deep,
+            search_nodes,
+        } => {
+            let how = match (deep, sample) {
+                (true, _) => Verification::Deep(SearchBudget::Auto(search_nodes)),
+                (false, Some(0)) => return Err(Exit::bad_input("--sample must be at least 1")),
+                (false, Some(n)) => Verification::Entries(Entries::Sample(n)),
+                (false, None) => Verification::Entries(Entries::All),
+            };
+            run_verify(rules, dir, how)
+        }
         EgtbCommand::Stats { rules, dir } => run_stats(rules, dir),
     }
 }
@@ -442,43 +475,112 @@ fn run_probe(rules: RuleSet, dir: PathBuf, text: &str, json: bool) -> anyhow::Re
     Ok(())
 }
 
-fn run_verify(rules: RuleSet, dir: PathBuf) -> anyhow::Result<()> {
+/// What `verify` checks beyond each file's header, size and checksum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verification {
+    /// Entries against their moves.
+    Entries(Entries),
+    /// Each level solved again and compared byte for byte.
+    Deep(SearchBudget),
+}
+
+fn run_verify(rules: RuleSet, dir: PathBuf, how: Verification) -> anyhow::Result<()> {
     // Not `open`: unused levels make the verdict below, said once.
     let tb = Tablebase::open(&dir, rules)?;
     let mut bad = 0;
     for seeds in 0..=tb.max_seeds() {
-        let check = verify_level(tb.levels(), seeds)?;
-        if check.bad == 0 {
-            println!("level {seeds:2}: {:>12} positions, ok", check.boards);
+        let check = match how {
+            Verification::Entries(which) => verify_entries(tb.levels(), seeds, which)?,
+            Verification::Deep(search) => deep_verify_level(tb.levels(), seeds, search, &())?,
+        };
+        let boards = tb.levels().level(seeds).map_or(0, |(i, _)| i.count());
+        let checked = if check.boards == boards {
+            format!("{boards:>12} positions")
         } else {
-            println!(
-                "level {seeds:2}: {:>12} positions, {} entries break the rules",
-                check.boards, check.bad
-            );
+            format!("{:>12} of {boards} positions", check.boards)
+        };
+        if check.bad == 0 {
+            let ok = match how {
+                Verification::Entries(_) => "ok",
+                Verification::Deep(_) => "ok, identical when solved again",
+            };
+            println!("level {seeds:2}: {checked}, {ok}");
+        } else {
+            let what = match how {
+                Verification::Entries(_) => "breaking the rules",
+                Verification::Deep(_) => "differing from the level solved again",
+            };
+            let entries = match check.bad {
+                1 => "1 entry".to_string(),
+                n => format!("{n} entries"),
+            };
+            println!("level {seeds:2}: {checked}, {entries} {what}");
             for e in &check.examples {
-                let rule = if e.derived.fixed {
-                    "must be"
-                } else {
-                    "must meet"
-                };
-                println!(
-                    "  entry {} board {:?}: stored {:?}, successors say it {rule} {:?}",
-                    e.index, e.board, e.stored, e.derived.bounds
-                );
+                println!("  {}", describe_bad_entry(seeds, e, how));
             }
         }
         bad += check.bad;
     }
     if bad > 0 {
-        anyhow::bail!("{bad} entries break the rules");
+        if let (RuleSet::Abapa, Verification::Deep(SearchBudget::Auto(nodes))) = (rules, how) {
+            eprintln!(
+                "oware egtb verify: abapa levels were solved again with --search-nodes {nodes}; \
+                 levels built with another value differ where the searches settled more or fewer \
+                 boards: give the build's value"
+            );
+        }
+        match how {
+            Verification::Entries(_) => anyhow::bail!("entries breaking the rules: {bad}"),
+            Verification::Deep(_) => {
+                anyhow::bail!("entries differing from the levels solved again: {bad}")
+            }
+        }
     }
     // Files above a missing level cannot be verified (their moves lead into the missing level),
     // and no probe uses them: the database is not what the directory's files suggest.
     if let Some(unused) = tb.unused_levels() {
         anyhow::bail!("levels 0-{} verified, but {unused}", tb.max_seeds());
     }
-    println!("all {} levels verified", tb.max_seeds() + 1);
+    let levels = tb.max_seeds() + 1;
+    match how {
+        Verification::Entries(Entries::All) => println!("all {levels} levels verified"),
+        Verification::Entries(Entries::Sample(n)) => {
+            println!("all {levels} levels verified on a sample of up to {n} entries each")
+        }
+        Verification::Deep(_) => {
+            println!("all {levels} levels verified, each identical when solved again")
+        }
+    }
     Ok(())
+}
+
+/// A wrong entry in words: where it is, the board as a position (South to move; the stores hold
+/// the seeds off the board), what is stored and what it should be.
+fn describe_bad_entry(seeds: usize, e: &BadEntry, how: Verification) -> String {
+    let position = Position::from_board(e.board, Side::South)
+        .map_or_else(|| format!("{:?}", e.board), |p| p.to_string());
+    let stored = e
+        .stored
+        .map_or_else(|| "no valid code".to_string(), describe_bounds);
+    let should = match how {
+        Verification::Deep(_) => "solved again",
+        Verification::Entries(_) if e.derived.fixed => "its moves say it must be",
+        Verification::Entries(_) => "its moves say it must meet",
+    };
+    format!(
+        "level {seeds} entry {} (position {position}): stored {stored}, {should} {}",
+        e.index,
+        describe_bounds(e.derived.bounds)
+    )
+}
+
+/// Bounds in the rule set's units: one value when exact, `lo..hi` otherwise.
+fn describe_bounds(b: Bounds) -> String {
+    if b.is_exact() {
+        b.lo.to_string()
+    } else {
+        format!("{}..{}", b.lo, b.hi)
+    }
 }
 
 fn run_stats(rules: RuleSet, dir: PathBuf) -> anyhow::Result<()> {
