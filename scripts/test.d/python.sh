@@ -3,8 +3,8 @@
 # outside the main one), then a venv in cargo's target directory (target/, or CARGO_TARGET_DIR)
 # with the test dependencies and a pinned OpenSpiel (installed as scripts/test.d/openspiel.sh
 # does), the package installed by the README's command, `pip install ./crates/oware-py`
-# (a release build by maturin), and its pytest suite, the differential test against OpenSpiel's
-# Python oware included.
+# (a release build by maturin), and its pytest suite, the differential tests against OpenSpiel's
+# Python oware and OpenSpiel's MCTS on oware.openspiel's games included.
 #
 # Environment: PYTHON (default python3; OpenSpiel's wheels need CPython 3.11 to 3.14).
 set -euo pipefail
@@ -13,7 +13,9 @@ cd "$(dirname "$0")/../.."
 . scripts/lib/openspiel-venv.sh
 PY_VENV=$TARGET/python-venv
 # Pinned, as OpenSpiel is, so that a new release cannot change what the suite tests.
-TEST_PACKAGES=(numpy==2.4.6 gymnasium==1.4.0 pettingzoo==1.27.0 pytest==9.2.0)
+# absl-py: OpenSpiel's MCTS (open_spiel.python.algorithms.mcts), which the tests of oware.openspiel
+# run, imports it; OpenSpiel's wheel is installed without its dependencies (below).
+TEST_PACKAGES=(numpy==2.4.6 gymnasium==1.4.0 pettingzoo==1.27.0 pytest==9.2.0 absl-py==2.5.1)
 MANIFEST=crates/oware-py/Cargo.toml
 
 start=$(date +%s)

@@ -8,6 +8,10 @@ whenever one ends; a step is one move. The move choice is counted: it is part of
 agent costs through each interface (a Python list for OpenSpiel and the single environment,
 numpy over the mask for the batched ways).
 
+The last row is the limit: the rules' own step in Rust on one thread (legal moves, a random choice,
+the move, on packed positions), without numpy or Python. The batched ways split a batch of 2048
+rows or more across cores (rayon; RAYON_NUM_THREADS sets the number of threads).
+
 Usage: random_play.py [--seconds S] [--batch N]
 """
 
@@ -110,6 +114,17 @@ def batch_games(seconds, n):
     return timed(seconds, run)
 
 
+def rules_limit(seconds):
+    """The rules' own step in Rust on one thread: random play on packed positions, no Python."""
+    from oware._oware import _rules_random_play
+
+    steps = 1_000_000
+    while _rules_random_play(steps, "abapa", 1) < seconds / 4:
+        steps *= 2
+    elapsed = sum(_rules_random_play(steps, "abapa", k) for k in range(4))
+    return 4 * steps / elapsed
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time for each way (default 3)")
@@ -122,11 +137,12 @@ def main():
         (f"Gymnasium vector env, make_vec(num_envs={n})", gym_vector_env(s, n)),
         (f"batch API, oware.batch.step over {n} positions", batch_step(s, n)),
         (f"batch API, oware.batch.Games({n}).step (with history)", batch_games(s, n)),
+        ("the rules' own step in Rust, one thread (the limit)", rules_limit(s)),
     ]
     base = rows[0][1]
-    print(f"{'way':58} {'steps/s':>14} {'x OpenSpiel':>12}")
+    print(f"{'way':58} {'steps/s':>14} {'ns/step':>8} {'x OpenSpiel':>12}")
     for name, rate in rows:
-        print(f"{name:58} {rate:14,.0f} {rate / base:12.1f}")
+        print(f"{name:58} {rate:14,.0f} {1e9 / rate:8.1f} {rate / base:12.1f}")
 
 
 if __name__ == "__main__":

@@ -186,6 +186,16 @@ impl PyGame {
         self.clone()
     }
 
+    fn __copy__(&self) -> PyGame {
+        self.clone()
+    }
+
+    /// A game holds no Python objects, so a deep copy is a copy (`copy.deepcopy`: OpenSpiel
+    /// clones the states of Python games that way).
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone()
+    }
+
     fn __len__(&self) -> usize {
         self.game.ply_count()
     }

@@ -35,6 +35,7 @@ fn _oware(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::batch_initial, m)?)?;
     m.add_function(wrap_pyfunction!(batch::batch_legal_mask, m)?)?;
     m.add_function(wrap_pyfunction!(batch::batch_random_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::_rules_random_play, m)?)?;
     m.add("OBSERVATION_SIZE", convert::OBSERVATION_SIZE)?;
     m.add("COACH_DEFAULT_DEPTH", oware_coach::DEPTH)?;
     Ok(())

@@ -12,7 +12,10 @@ def random_positions(rules, count, seed):
     out = []
     while len(out) < count:
         p = oware.Position.initial(rules)
-        while not p.is_terminal():
+        # A Position has no history: a random game may cycle for ever, so each is cut at 400.
+        for _ in range(400):
+            if p.is_terminal():
+                break
             out.append(p)
             moves = p.legal_moves()
             p = p.play(moves[rng.integers(len(moves))])
@@ -140,3 +143,44 @@ def test_games_reset_and_errors():
     assert games.game(0).moves == ["A"]
     with pytest.raises(ValueError, match="2 games, not 3"):
         games.game(2)
+
+
+@pytest.mark.parametrize("rules", ["abapa", "awari"])
+def test_large_batches_split_across_threads_agree_with_small_ones(rules):
+    """A batch large enough to be split across threads gives what the same rows give in batches
+    of one thread's size, errors included (the lowest row's)."""
+    rows = np.stack([p.to_array() for p in random_positions(rules, 5000, seed=7)])
+    masks = oware.batch.legal_mask(rows, rules)
+    moves = oware.batch.random_moves(masks, np.random.default_rng(8))
+    whole = oware.batch.step(rows, moves, rules, autoreset=True)
+    for first in range(0, 5000, 1000):
+        part = oware.batch.step(rows[first:first + 1000], moves[first:first + 1000], rules, True)
+        for got, expected in zip(whole, part):
+            assert (got[first:first + 1000] == expected).all()
+    bad = moves.copy()
+    bad[4000] = 6
+    bad[3000] = -1
+    with pytest.raises(ValueError, match="row 3000"):
+        oware.batch.step(rows, bad, rules)
+
+
+def test_games_split_across_threads_agree_with_game():
+    n = 2100  # split in two
+    games = oware.batch.Games(n)
+    mirrors = [oware.Game() for _ in range(n)]
+    rng = np.random.default_rng(9)
+    mask = games.legal_mask()
+    for _ in range(40):
+        moves = oware.batch.random_moves(mask, rng)
+        positions, rewards, dones, mask = games.step(moves)
+        for i in range(0, n, 7):
+            game = mirrors[i]
+            game.play(int(moves[i]))
+            assert dones[i] == game.is_over()
+            if game.is_over():
+                mirrors[i] = game = oware.Game()
+            assert oware.Position.from_array(positions[i]) == game.position
+            assert mask[i].tolist() == [
+                "ABCDEF"[c] in [m.upper() for m in game.legal_moves()] for c in range(6)]
+    for i in range(0, n, 7):
+        assert games.game(i).moves == mirrors[i].moves

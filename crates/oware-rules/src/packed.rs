@@ -8,7 +8,7 @@
 //! the tests hold every move of random positions of both rule sets equal to it.
 
 use crate::position::{sowing_change, Position};
-use crate::types::{Move, MoveSet, RuleSet, Side, HOUSES};
+use crate::types::{Move, MoveSet, RuleSet, Side, HOUSES, TOTAL_SEEDS};
 
 /// Byte of South's store (North's is the next one).
 const STORE_BYTE: usize = 12;
@@ -72,6 +72,25 @@ impl PackedPosition {
         let mut bytes = [0u8; 16];
         bytes[..HOUSES].copy_from_slice(&houses);
         PackedPosition(u128::from_le_bytes(bytes))
+    }
+
+    /// The packed position whose [`word`](PackedPosition::word) is `word`, if it is a position:
+    /// houses and stores (bytes 0..14) adding up to 48, the side byte 0 or 1, the last byte 0. The
+    /// checks [`Position::new`] makes, for programs that keep positions as bytes (the Python
+    /// package's batched API reads rows of its callers' arrays) without a [`Position`] on the way.
+    ///
+    /// ```
+    /// use oware_rules::{PackedPosition, Position};
+    /// let start = PackedPosition::from_position(&Position::start());
+    /// assert_eq!(PackedPosition::from_word(start.word()), Some(start));
+    /// assert_eq!(PackedPosition::from_word(start.word() + 1), None); // 49 seeds
+    /// ```
+    #[inline]
+    pub fn from_word(word: u128) -> Option<PackedPosition> {
+        let bytes = word.to_le_bytes();
+        let seeds: u32 = bytes[..SIDE_BYTE].iter().map(|&b| u32::from(b)).sum();
+        let valid = seeds == u32::from(TOTAL_SEEDS) && bytes[SIDE_BYTE] <= 1 && bytes[15] == 0;
+        valid.then_some(PackedPosition(word))
     }
 
     /// The position (for the rare paths: game ends, repetitions, database probes, printing).
