@@ -8,7 +8,7 @@
 //! A request hyper cannot read (a malformed request line, a bad version, a path or headers too
 //! long) never reaches the app: hyper answers it itself, 400, 414 or 431, and closes the
 //! connection. Those answers get the security headers every other response has, added on the way
-//! out by [`WithHeaders`].
+//! out by `WithHeaders`.
 
 use std::future::Future;
 use std::io;

@@ -517,7 +517,7 @@ impl Store {
 
     /// Checks the write-ahead log after a write: SQLite checkpoints it into the database file by
     /// itself, and says nothing when a checkpoint fails (the disk refuses to flush: `fsync`
-    /// fails), so the log grows instead. Past [`WAL_LIMIT`] a checkpoint is tried here, where
+    /// fails), so the log grows instead. Past `WAL_LIMIT` (4 MiB) a checkpoint is tried here, where
     /// its error is seen: the answer says what to log, at most once a minute while the failures
     /// go on, and once when a checkpoint works again.
     pub fn check_wal(&mut self) -> Option<WalReport> {
