@@ -38,14 +38,14 @@ pub struct MoveValue {
 /// The analysis of one position: every legal move, best first (ties in house order), and the depth
 /// every one of them was searched to.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Analysis {
+pub struct PositionAnalysis {
     /// Plies every move was searched to (less than asked only when the time cap ran out).
     pub depth: u32,
     /// Every legal move, best first; empty when the game is over.
     pub values: Vec<MoveValue>,
 }
 
-impl Analysis {
+impl PositionAnalysis {
     /// The best move's value, if the game goes on.
     pub fn best(&self) -> Option<&MoveValue> {
         self.values.first()
@@ -67,9 +67,14 @@ impl Analysis {
 /// engine's table is cleared first, so that what earlier searches left in it does not change the
 /// numbers, and the search uses one thread whatever the engine is set to: more threads would
 /// share the table in an order that changes from run to run, and so would the numbers.
-pub fn analyse(engine: &mut Engine, game: &Game, depth: u32, cap: Option<Duration>) -> Analysis {
+pub fn analyse(
+    engine: &mut Engine,
+    game: &Game,
+    depth: u32,
+    cap: Option<Duration>,
+) -> PositionAnalysis {
     if game.is_over() {
-        return Analysis::default();
+        return PositionAnalysis::default();
     }
     engine.new_game();
     let threads = engine.options().threads;
@@ -98,7 +103,7 @@ pub fn analyse(engine: &mut Engine, game: &Game, depth: u32, cap: Option<Duratio
         })
         .collect();
     values.sort_by_key(|v| (-v.score, v.mv));
-    Analysis {
+    PositionAnalysis {
         depth: found.depth,
         values,
     }
@@ -142,7 +147,7 @@ impl Analyst {
     }
 
     /// The analysis of the game's current position.
-    pub fn analysis(&mut self, game: &Game) -> Analysis {
+    pub fn analysis(&mut self, game: &Game) -> PositionAnalysis {
         analyse(&mut self.engine, game, self.depth, self.cap)
     }
 

@@ -4,7 +4,7 @@
 use oware_rules::{Game, GameEnd, Move, Position, Side};
 
 use crate::detect::{self, Capture};
-use crate::engine::{decided_in, loss, moves_in, Analysis, MoveValue};
+use crate::engine::{decided_in, loss, moves_in, MoveValue, PositionAnalysis};
 use crate::messages::{self as msg, Lang};
 
 /// Losses below this (centiseeds) make a move "nearly as good" as the best.
@@ -357,7 +357,7 @@ fn line_capture(game: &Game, line: &[Move], look_ahead: usize) -> Option<Fact> {
 
 /// The engine's judgement of a move.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Verdict {
+pub struct Judgement {
     /// Centiseeds for the mover.
     pub score: i32,
     /// `score` is a decided game the endgame databases proved, at an unknown distance (see
@@ -385,7 +385,7 @@ pub struct Explanation {
     /// What the move does, from the detectors.
     pub facts: Vec<Fact>,
     /// What the engine thinks of it; `None` when no analysis was given.
-    pub verdict: Option<Verdict>,
+    pub verdict: Option<Judgement>,
 }
 
 /// The explanation of `mv` with the engine's `values` of the position (from
@@ -395,7 +395,7 @@ pub fn explain(game: &Game, mv: Move, values: &[MoveValue]) -> Option<Explanatio
     game.check_move(mv).ok()?;
     let verdict = values.first().and_then(|best| {
         let played = values.iter().find(|v| v.mv == mv)?;
-        Some(Verdict {
+        Some(Judgement {
             score: played.score,
             by_database: played.by_database,
             best: best.mv,
@@ -473,7 +473,7 @@ pub fn explain(game: &Game, mv: Move, values: &[MoveValue]) -> Option<Explanatio
 }
 
 /// Every legal move explained with the position's analysis, the engine's best first.
-pub fn explain_all(game: &Game, analysis: &Analysis) -> Vec<Explanation> {
+pub fn explain_all(game: &Game, analysis: &PositionAnalysis) -> Vec<Explanation> {
     analysis
         .values
         .iter()
@@ -829,7 +829,7 @@ fn render_fact(fact: &Fact, mv: Move, mover: Side, lang: Lang) -> String {
     }
 }
 
-fn render_verdict(v: &Verdict, mv: Move, mover: Side, lang: Lang) -> String {
+fn render_verdict(v: &Judgement, mv: Move, mover: Side, lang: Lang) -> String {
     let score = render_score(v.score, v.by_database, mover, lang);
     let line = render_line(&v.line, lang);
     let best = v.best.letter().to_string();

@@ -5,7 +5,7 @@ use oware_rules::{Game, Position, RuleSet, Side};
 use serde_json::{json, Value};
 
 use crate::detect::{self, Capture};
-use crate::engine::Analysis;
+use crate::engine::PositionAnalysis;
 use crate::explain::{render_line, Explanation, Fact};
 use crate::messages::{self as msg, Lang};
 use crate::review::{Mark, Review};
@@ -265,7 +265,7 @@ pub fn parse_player(player: Option<&str>) -> Result<Option<Side>, RequestError> 
 
 /// The coach's answer for a position: its threats, the feeding rule's note, and every legal move
 /// explained with the position's `analysis` (the one the analysis table shows).
-pub fn explain_answer(game: &Game, lang: Lang, analysis: &Analysis) -> Value {
+pub fn explain_answer(game: &Game, lang: Lang, analysis: &PositionAnalysis) -> Value {
     let all = crate::explain_all(game, analysis);
     json!({
         "position": game.position().to_string(),
@@ -280,7 +280,7 @@ pub fn explain_answer(game: &Game, lang: Lang, analysis: &Analysis) -> Value {
 /// [`explain_answer`] for a request, with `analyse` giving the analysis of a position.
 pub fn answer_explain(
     request: &Request,
-    analyse: &mut dyn FnMut(&Game) -> Analysis,
+    analyse: &mut dyn FnMut(&Game) -> PositionAnalysis,
 ) -> Result<Value, RequestError> {
     let (game, lang) = request.game()?;
     let analysis = analyse(&game);
@@ -292,7 +292,7 @@ pub fn answer_explain(
 pub fn answer_review(
     request: &Request,
     player: Option<&str>,
-    analyse: &mut dyn FnMut(&Game) -> Analysis,
+    analyse: &mut dyn FnMut(&Game) -> PositionAnalysis,
     threshold: i32,
 ) -> Result<Value, RequestError> {
     let (game, lang) = request.game()?;
@@ -306,7 +306,7 @@ mod tests {
     use super::*;
     use crate::{explain_all, Analyst};
 
-    fn analyst(depth: u32) -> impl FnMut(&Game) -> Analysis {
+    fn analyst(depth: u32) -> impl FnMut(&Game) -> PositionAnalysis {
         let mut analyst = Analyst::new(depth);
         move |game| analyst.analysis(game)
     }

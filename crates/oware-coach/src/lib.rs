@@ -36,8 +36,8 @@ pub mod oversight;
 pub mod puzzle;
 pub mod review;
 
-pub use engine::{analyse, Analysis, Analyst, MoveValue, DEPTH, HASH_MB};
-pub use explain::{explain, explain_all, Explanation, Fact, Verdict};
+pub use engine::{analyse, Analyst, MoveValue, PositionAnalysis, DEPTH, HASH_MB};
+pub use explain::{explain, explain_all, Explanation, Fact, Judgement};
 pub use messages::Lang;
 pub use oversight::HumanMistakes;
 pub use review::{review, Mark, Mistake, Review};

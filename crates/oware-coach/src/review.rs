@@ -5,7 +5,7 @@
 
 use oware_rules::{Game, Move, Side};
 
-use crate::engine::{decided_in, seeds_value, Analysis};
+use crate::engine::{decided_in, seeds_value, PositionAnalysis};
 use crate::explain::{explain, render_line, render_outlook, Explanation, CLOSE};
 use crate::messages::{self as msg, Lang};
 
@@ -143,7 +143,7 @@ pub fn move_label(first: Side, ply: usize) -> String {
 pub fn review(
     game: &Game,
     player: Option<Side>,
-    analyse: &mut dyn FnMut(&Game) -> Analysis,
+    analyse: &mut dyn FnMut(&Game) -> PositionAnalysis,
     threshold: i32,
 ) -> Review {
     let mut replay = Game::from_position(*game.start(), game.rules());

@@ -13,7 +13,7 @@
 //!
 //! - a move that leaves the level: its value through the lower level's bounds (the question is
 //!   decided when the bounds lie on one side of `t`; when they straddle it, the search counts the
-//!   move against the side it is trying to prove, and says so, see [`Outcome`]);
+//!   move against the side it is trying to prove, and says so, see [`ThresholdAnswer`]);
 //! - a move back to a position of the path: the game ends, worth the root mover's row there;
 //! - the level's stored no-history bounds, folded with the path as in [`crate::path_search`]: a
 //!   position reached by path `h` is worth (to the root mover) at least `min(L, least row of the
@@ -119,7 +119,7 @@ const SOLID_MIN: u8 = 2;
 
 /// The answer to one threshold question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum ThresholdAnswer {
     /// The root mover gets at least `t`.
     Proved,
     /// The root mover gets less than `t`.
@@ -414,12 +414,12 @@ pub fn at_least(
     solver: Option<InLevel>,
     t: i8,
     max_nodes: usize,
-) -> Outcome {
+) -> ThresholdAnswer {
     if let Some(v) = terminal_value(board, RuleSet::Abapa) {
         return if v >= t {
-            Outcome::Proved
+            ThresholdAnswer::Proved
         } else {
-            Outcome::Disproved
+            ThresholdAnswer::Disproved
         };
     }
     let pass = |proving: bool| {
@@ -448,13 +448,13 @@ pub fn at_least(
         (result, pn.used_doubtful)
     };
     match pass(true) {
-        (Some(true), _) => Outcome::Proved,
-        (Some(false), false) => Outcome::Disproved,
+        (Some(true), _) => ThresholdAnswer::Proved,
+        (Some(false), false) => ThresholdAnswer::Disproved,
         (Some(false), true) => match pass(false) {
-            (Some(false), _) => Outcome::Disproved,
-            _ => Outcome::Unknown,
+            (Some(false), _) => ThresholdAnswer::Disproved,
+            _ => ThresholdAnswer::Unknown,
         },
-        (None, _) => Outcome::Unknown,
+        (None, _) => ThresholdAnswer::Unknown,
     }
 }
 
@@ -475,11 +475,11 @@ pub fn narrow(
     while b.lo < b.hi {
         let t = if from_top { b.hi } else { b.lo + 1 };
         match at_least(seeds, board, lower, level, solver, t, max_nodes) {
-            Outcome::Proved => b.lo = t,
-            Outcome::Disproved => b.hi = t - 1,
+            ThresholdAnswer::Proved => b.lo = t,
+            ThresholdAnswer::Disproved => b.hi = t - 1,
             // From the bottom next, unless that asks the same question.
-            Outcome::Unknown if from_top && b.lo + 1 < t => from_top = false,
-            Outcome::Unknown => break,
+            ThresholdAnswer::Unknown if from_top && b.lo + 1 < t => from_top = false,
+            ThresholdAnswer::Unknown => break,
         }
     }
     b

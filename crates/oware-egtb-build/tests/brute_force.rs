@@ -235,7 +235,7 @@ fn proof_number_search_agrees_with_the_plain_path_search() {
     use oware_egtb::Bounds;
     use oware_egtb_build::in_level::InLevel;
     use oware_egtb_build::path_search::search_bounds;
-    use oware_egtb_build::pn_search::{at_least, narrow, Outcome};
+    use oware_egtb_build::pn_search::{at_least, narrow, ThresholdAnswer};
     let max = 5;
     // Exact lower levels (the default build settles every board up to 5 seeds), and the solver's
     // bounds alone on the level searched.
@@ -268,15 +268,15 @@ fn proof_number_search_agrees_with_the_plain_path_search() {
                 for (in_level, solid) in [(None, None), (level, None), (level, level)] {
                     let outcome = at_least(k, &board, &levels, in_level, solid, t, 100_000);
                     let expected = if v >= t {
-                        Outcome::Proved
+                        ThresholdAnswer::Proved
                     } else {
-                        Outcome::Disproved
+                        ThresholdAnswer::Disproved
                     };
                     assert!(
-                        outcome == expected || outcome == Outcome::Unknown,
+                        outcome == expected || outcome == ThresholdAnswer::Unknown,
                         "level {k} {board:?} (value {v}): at least {t}? {outcome:?}"
                     );
-                    answered += (outcome != Outcome::Unknown) as u32;
+                    answered += (outcome != ThresholdAnswer::Unknown) as u32;
                 }
             }
             let narrowed = narrow(k, &board, &levels, level, level, stored, 100_000);

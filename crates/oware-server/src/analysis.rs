@@ -18,7 +18,7 @@ use std::time::Duration;
 use serde::Serialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use oware_coach::engine::{moves_in, Analysis};
+use oware_coach::engine::{moves_in, PositionAnalysis};
 use oware_engine::{plies_to_end, Engine, EngineOptions, Probe};
 use oware_rules::{format_move_letters, Game, Position, RuleSet};
 
@@ -133,7 +133,7 @@ pub struct AnalysisCache {
 
 #[derive(Default)]
 struct CacheEntries {
-    map: HashMap<Key, (Arc<Analysis>, u64)>,
+    map: HashMap<Key, (Arc<PositionAnalysis>, u64)>,
     clock: u64,
 }
 
@@ -147,7 +147,7 @@ impl AnalysisCache {
     }
 
     /// The analysis of the game's current position, if it is kept.
-    pub fn get(&self, game: &Game) -> Option<Arc<Analysis>> {
+    pub fn get(&self, game: &Game) -> Option<Arc<PositionAnalysis>> {
         let mut entries = lock(&self.entries);
         entries.clock += 1;
         let now = entries.clock;
@@ -158,7 +158,7 @@ impl AnalysisCache {
 
     /// Keeps `analysis` for the game's current position and returns the one kept: an analysis
     /// another request stored first wins, so that every answer shows the same numbers.
-    pub fn insert(&self, game: &Game, analysis: Analysis) -> Arc<Analysis> {
+    pub fn insert(&self, game: &Game, analysis: PositionAnalysis) -> Arc<PositionAnalysis> {
         let mut entries = lock(&self.entries);
         entries.clock += 1;
         let now = entries.clock;
@@ -210,7 +210,7 @@ pub fn analysis_of(
     engine: &mut Engine,
     game: &Game,
     limits: AnalysisLimits,
-) -> Arc<Analysis> {
+) -> Arc<PositionAnalysis> {
     if let Some(kept) = cache.get(game) {
         return kept;
     }
@@ -218,9 +218,10 @@ pub fn analysis_of(
     cache.insert(game, analysis)
 }
 
-/// One legal move's value for the side to move and the line the engine expects after it.
+/// One row of the analysis board's table: a legal move's value for the side to move and the line
+/// the engine expects after it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct MoveValue {
+pub struct MoveRow {
     /// The move's letter.
     #[serde(rename = "move")]
     pub mv: char,
@@ -252,16 +253,16 @@ pub struct Evaluation {
     /// Every move was searched to this depth (plies).
     pub depth: u32,
     /// Best first.
-    pub moves: Vec<MoveValue>,
+    pub moves: Vec<MoveRow>,
 }
 
 /// The analysis board's table from a position's analysis, with the databases' values where they
 /// cover the position.
-pub fn evaluation(game: &Game, analysis: &Analysis, databases: &Databases) -> Evaluation {
-    let mut moves: Vec<MoveValue> = analysis
+pub fn evaluation(game: &Game, analysis: &PositionAnalysis, databases: &Databases) -> Evaluation {
+    let mut moves: Vec<MoveRow> = analysis
         .values
         .iter()
-        .map(|v| move_value(v, analysis))
+        .map(|v| move_row(v, analysis))
         .collect();
     if let Some(values) = databases.move_values(game) {
         for m in &mut moves {
@@ -277,7 +278,7 @@ pub fn evaluation(game: &Game, analysis: &Analysis, databases: &Databases) -> Ev
     }
 }
 
-fn move_value(v: &oware_coach::MoveValue, analysis: &Analysis) -> MoveValue {
+fn move_row(v: &oware_coach::MoveValue, analysis: &PositionAnalysis) -> MoveRow {
     let mut line = String::from(v.mv.letter());
     let pv = if v.line.first() == Some(&v.mv) {
         &v.line[1..]
@@ -287,7 +288,7 @@ fn move_value(v: &oware_coach::MoveValue, analysis: &Analysis) -> MoveValue {
     line.push_str(&format_move_letters(pv));
     let decided = plies_to_end(v.score);
     let end_in = decided.filter(|_| !v.by_database);
-    MoveValue {
+    MoveRow {
         mv: v.mv.letter(),
         score: if decided.is_some() {
             0.0
@@ -387,7 +388,7 @@ mod tests {
         assert!(cache.get(&awari).is_none());
         assert!(cache.get(&start).is_some());
         // A store by another request first is the one that counts.
-        let other = cache.insert(&start, Analysis::default());
+        let other = cache.insert(&start, PositionAnalysis::default());
         assert!(Arc::ptr_eq(&other, &first));
     }
 

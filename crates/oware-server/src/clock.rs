@@ -14,7 +14,7 @@ use serde::Serialize;
 
 /// A game's clocks, as stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Clock {
+pub struct GameClock {
     /// Time per side at the start, in milliseconds.
     pub initial_ms: u64,
     /// Added to a side's time after each of its timed moves.
@@ -61,10 +61,10 @@ pub fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-impl Clock {
+impl GameClock {
     /// Fresh clocks: both sides have `initial_ms`, nothing is running.
-    pub fn new(initial_ms: u64, increment_ms: u64) -> Clock {
-        Clock {
+    pub fn new(initial_ms: u64, increment_ms: u64) -> GameClock {
+        GameClock {
             initial_ms,
             increment_ms,
             remaining_ms: [initial_ms; 2],
@@ -75,10 +75,10 @@ impl Clock {
     }
 
     /// Fresh correspondence clocks: `per_move_ms` for each move.
-    pub fn per_move(per_move_ms: u64) -> Clock {
-        Clock {
+    pub fn per_move(per_move_ms: u64) -> GameClock {
+        GameClock {
             per_move: true,
-            ..Clock::new(per_move_ms, 0)
+            ..GameClock::new(per_move_ms, 0)
         }
     }
 
@@ -112,7 +112,7 @@ impl Clock {
         false
     }
 
-    /// `mover` has just moved at `now` (in time: call [`Clock::check_flag`] first): its clock
+    /// `mover` has just moved at `now` (in time: call [`GameClock::check_flag`] first): its clock
     /// stops, gains the increment if the move was timed, and the opponent's starts.
     pub fn moved(&mut self, mover: Side, now: u64) {
         let increment = if self.running_since.is_some() {
@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn the_first_move_starts_the_clocks_and_each_move_switches_them() {
-        let mut c = Clock::new(1000, 0);
+        let mut c = GameClock::new(1000, 0);
         assert_eq!(c.deadline(Side::South), None, "not before the first move");
         assert!(!c.check_flag(Side::South, 1_000_000));
         c.moved(Side::South, 5000);
@@ -183,7 +183,7 @@ mod tests {
 
     #[test]
     fn the_flag_falls_at_the_deadline_and_stops_the_clocks() {
-        let mut c = Clock::new(1000, 0);
+        let mut c = GameClock::new(1000, 0);
         c.moved(Side::South, 0);
         assert!(!c.check_flag(Side::North, 999));
         assert!(c.check_flag(Side::North, 1000));
@@ -196,7 +196,7 @@ mod tests {
 
     #[test]
     fn increments_follow_each_timed_move() {
-        let mut c = Clock::new(1000, 200);
+        let mut c = GameClock::new(1000, 200);
         c.moved(Side::South, 0);
         assert_eq!(
             c.remaining_ms,
@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn a_correspondence_clock_gives_each_move_its_full_time() {
         let day = 86_400_000;
-        let mut c = Clock::per_move(2 * day);
+        let mut c = GameClock::per_move(2 * day);
         c.moved(Side::South, 0);
         // North takes a day and a half: its time for the next move is whole again.
         assert_eq!(c.left(Side::North, Side::North, day + day / 2), day / 2);
@@ -226,7 +226,7 @@ mod tests {
 
     #[test]
     fn downtime_is_given_back() {
-        let mut c = Clock::new(10_000, 0);
+        let mut c = GameClock::new(10_000, 0);
         c.moved(Side::South, 1000);
         // Alive at 3000, down until 8000: North thought from 1000 to 3000 only.
         c.running_since = c.running_since.map(|s| resumed_since(s, 3000, 8000));

@@ -41,7 +41,7 @@ pub struct GameSetup {
 
 /// How a game ended other than by the rules or a clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum EndByPlayers {
     /// That side resigned: the other wins.
     Resigned(Side),
     /// The players agreed a draw.
@@ -50,23 +50,23 @@ pub enum Outcome {
     Aborted,
 }
 
-impl Outcome {
+impl EndByPlayers {
     /// As stored: `resign:S`, `resign:N`, `agreed`, `aborted`.
     pub fn word(self) -> String {
         match self {
-            Outcome::Resigned(side) => format!("resign:{}", side.letter()),
-            Outcome::Agreed => "agreed".to_string(),
-            Outcome::Aborted => "aborted".to_string(),
+            EndByPlayers::Resigned(side) => format!("resign:{}", side.letter()),
+            EndByPlayers::Agreed => "agreed".to_string(),
+            EndByPlayers::Aborted => "aborted".to_string(),
         }
     }
 
-    /// Reads what [`Outcome::word`] wrote; `None` for anything else.
-    pub fn parse(text: &str) -> Option<Outcome> {
+    /// Reads what [`EndByPlayers::word`] wrote; `None` for anything else.
+    pub fn parse(text: &str) -> Option<EndByPlayers> {
         match text {
-            "agreed" => Some(Outcome::Agreed),
-            "aborted" => Some(Outcome::Aborted),
-            "resign:S" => Some(Outcome::Resigned(Side::South)),
-            "resign:N" => Some(Outcome::Resigned(Side::North)),
+            "agreed" => Some(EndByPlayers::Agreed),
+            "aborted" => Some(EndByPlayers::Aborted),
+            "resign:S" => Some(EndByPlayers::Resigned(Side::South)),
+            "resign:N" => Some(EndByPlayers::Resigned(Side::North)),
             _ => None,
         }
     }

@@ -15,10 +15,10 @@ use tokio::sync::broadcast;
 
 use oware_rules::{format_move_letters, Game, Move, PlayError, Side};
 
-use crate::clock::{now_ms, Clock};
+use crate::clock::{now_ms, GameClock};
 use crate::ids::same_token;
 use crate::model::{
-    side_letter, EndView, GameMode, GameSetup, GameView, OfferKind, OfferView, Outcome,
+    side_letter, EndByPlayers, EndView, GameMode, GameSetup, GameView, OfferKind, OfferView,
     QuickMessage, Seat,
 };
 use crate::protocol::ServerMessage;
@@ -140,9 +140,9 @@ struct RoomState {
     /// Bumped on every change, so that a computer move thought about in an older state is dropped.
     version: u64,
     thinking: bool,
-    clock: Option<Clock>,
+    clock: Option<GameClock>,
     /// A resignation or an agreed draw.
-    outcome: Option<Outcome>,
+    outcome: Option<EndByPlayers>,
     /// An offer one friend made the other, waiting for the answer (kept in memory only: a
     /// restart withdraws it).
     offer: Option<(OfferKind, Side)>,
@@ -299,9 +299,9 @@ impl Room {
                     // The players ended it: the score is the stores as they stand.
                     Some(outcome) => Some(EndView {
                         reason: match outcome {
-                            Outcome::Resigned(_) => "resign",
-                            Outcome::Agreed => "agreement",
-                            Outcome::Aborted => "aborted",
+                            EndByPlayers::Resigned(_) => "resign",
+                            EndByPlayers::Agreed => "agreement",
+                            EndByPlayers::Aborted => "aborted",
                         },
                         score: format!(
                             "{}-{}",
@@ -309,8 +309,8 @@ impl Room {
                             game.position().store(Side::North)
                         ),
                         winner: match outcome {
-                            Outcome::Resigned(side) => Some(side_letter(side.opponent())),
-                            Outcome::Agreed | Outcome::Aborted => None,
+                            EndByPlayers::Resigned(side) => Some(side_letter(side.opponent())),
+                            EndByPlayers::Agreed | EndByPlayers::Aborted => None,
                         },
                     }),
                     None => game.end().map(|end| EndView {
@@ -730,7 +730,7 @@ impl Room {
                 return Err(GameError::WaitingForOpponent);
             }
         }
-        self.finish(store, Outcome::Resigned(side)).await
+        self.finish(store, EndByPlayers::Resigned(side)).await
     }
 
     /// The holder of `token` calls the game off before their own first move: it ends with no
@@ -747,11 +747,11 @@ impl Room {
                 return Err(GameError::Started);
             }
         }
-        self.finish(store, Outcome::Aborted).await
+        self.finish(store, EndByPlayers::Aborted).await
     }
 
     /// Ends the game by the players' decision, stored, then announced.
-    async fn finish(&self, store: &StoreWriter, outcome: Outcome) -> Result<(), GameError> {
+    async fn finish(&self, store: &StoreWriter, outcome: EndByPlayers) -> Result<(), GameError> {
         let id = self.id.clone();
         store.run(move |s| s.save_outcome(&id, outcome)).await?;
         let mut state = self.lock();
@@ -832,7 +832,7 @@ impl Room {
             return Ok(());
         }
         match kind {
-            OfferKind::Draw => self.finish(store, Outcome::Agreed).await,
+            OfferKind::Draw => self.finish(store, EndByPlayers::Agreed).await,
             OfferKind::Takeback => {
                 self.take_back(store, by).await?;
                 let mut state = self.lock();

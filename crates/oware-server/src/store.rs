@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension};
 
-use crate::clock::{resumed_since, Clock};
-use crate::model::{GameMode, GameSetup, Outcome};
+use crate::clock::{resumed_since, GameClock};
+use crate::model::{EndByPlayers, GameMode, GameSetup};
 use oware_rules::{Move, Position, RuleSet, Side};
 
 /// What went wrong with the database.
@@ -83,9 +83,9 @@ pub struct StoredGame {
     /// The moves played, in order.
     pub moves: Vec<Move>,
     /// The clocks, in games played with them.
-    pub clock: Option<Clock>,
+    pub clock: Option<GameClock>,
     /// A resignation or an agreed draw.
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<EndByPlayers>,
     /// The game the players went on to, with the sides swapped.
     pub rematch: Option<String>,
     /// When the game was created, in seconds since the Unix epoch.
@@ -402,7 +402,7 @@ impl Store {
         id: &str,
         ply: usize,
         mv: Move,
-        clock: Option<&Clock>,
+        clock: Option<&GameClock>,
     ) -> Result<(), StoreError> {
         let tx = self.conn_mut()?.transaction()?;
         tx.execute(
@@ -417,12 +417,12 @@ impl Store {
     }
 
     /// Records the clocks (a flag that fell).
-    pub fn save_clock(&mut self, id: &str, clock: &Clock) -> Result<(), StoreError> {
+    pub fn save_clock(&mut self, id: &str, clock: &GameClock) -> Result<(), StoreError> {
         write_clock(self.conn()?, id, clock)
     }
 
     /// Records how a game ended by the players' decision (a resignation, an agreed draw).
-    pub fn save_outcome(&mut self, id: &str, outcome: Outcome) -> Result<(), StoreError> {
+    pub fn save_outcome(&mut self, id: &str, outcome: EndByPlayers) -> Result<(), StoreError> {
         self.conn()?.execute(
             "UPDATE games SET outcome = ?2 WHERE id = ?1",
             params![id, outcome.word()],
@@ -591,7 +591,7 @@ impl Store {
         &mut self,
         id: &str,
         keep: usize,
-        clock: Option<&Clock>,
+        clock: Option<&GameClock>,
     ) -> Result<(), StoreError> {
         let tx = self.conn_mut()?.transaction()?;
         tx.execute(
@@ -680,7 +680,7 @@ impl Store {
                     None => Err(damaged(format!("clock {what}: NULL"))),
                 };
                 let ms = |v: Option<i64>, what: &str| within(v, MAX_CLOCK_MS, what);
-                Some(Clock {
+                Some(GameClock {
                     initial_ms: ms(Some(initial), "time")?,
                     increment_ms: ms(Some(increment.unwrap_or(0)), "increment")?,
                     remaining_ms: [ms(south, "of South")?, ms(north, "of North")?],
@@ -747,7 +747,7 @@ impl Store {
             outcome: match outcome.as_deref() {
                 None => None,
                 Some(o) => {
-                    Some(Outcome::parse(o).ok_or_else(|| damaged(format!("outcome {o:?}")))?)
+                    Some(EndByPlayers::parse(o).ok_or_else(|| damaged(format!("outcome {o:?}")))?)
                 }
             },
             rematch: match rematch {
@@ -989,7 +989,7 @@ fn insert_seat(conn: &Connection, id: &str, seat: SeatRow) -> Result<(), StoreEr
     Ok(())
 }
 
-fn write_clock(conn: &Connection, id: &str, clock: &Clock) -> Result<(), StoreError> {
+fn write_clock(conn: &Connection, id: &str, clock: &GameClock) -> Result<(), StoreError> {
     conn.execute(
         "UPDATE games SET clock_s = ?2, clock_n = ?3, clock_since = ?4, flagged = ?5 WHERE id = ?1",
         params![

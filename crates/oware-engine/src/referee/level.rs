@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use oware_rules::Game;
 
-use super::{Answer, Competitor, RefereeError, Report};
+use super::{Answer, Competitor, RefereeError, SearchInfo};
 use crate::player::{self, Level};
 use crate::{Engine, EngineOptions, Limits, LEVELS};
 
@@ -67,7 +67,7 @@ impl Competitor for LevelPlayer {
                     .best
                     .map_or_else(|| "0000".to_string(), |mv| mv.to_string()),
                 thought,
-                report: Some(Report {
+                report: Some(SearchInfo {
                     depth: Some(choice.result.depth),
                     score: Some(format!("cp {}", choice.result.score)),
                     pv: choice.result.pv,

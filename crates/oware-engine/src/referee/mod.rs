@@ -8,7 +8,7 @@
 //! long silence loses the game. An engine whose clock runs out (by more than the margin) loses. An
 //! engine that offers the `EngineTurn` option (the Aualé GUI's engines do) is told its side before
 //! each search. What a player last said of its search before each move (depth, score, pv, read in
-//! either form of the pv: [`Report`]) is kept for the game's record.
+//! either form of the pv: [`SearchInfo`]) is kept for the game's record.
 
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ mod process;
 pub use clock::TimeControl;
 pub use ladder::{ladder, Step};
 pub use level::LevelPlayer;
-pub use process::{Answer, EngineProcess, RefereeError, Report};
+pub use process::{Answer, EngineProcess, RefereeError, SearchInfo};
 
 /// One side of a game the referee runs.
 pub trait Competitor {
@@ -104,7 +104,7 @@ pub fn parse_openings(text: &str, rules: RuleSet) -> Result<Vec<Opening>, String
 }
 
 /// How one game ended for the engine playing South.
-pub struct Played {
+pub struct RefereedGame {
     /// The game as played.
     pub game: Game,
     /// Its result.
@@ -113,7 +113,7 @@ pub struct Played {
     pub reason: String,
     /// South's and North's time left at the end, on clocks.
     pub clocks: [Duration; 2],
-    /// What each engine said of its search for its moves ([`Report::comment`]), each after its move:
+    /// What each engine said of its search for its moves ([`SearchInfo::comment`]), each after its move:
     /// with the number of moves played, that move included, as [`oware_rules::ogn::Record`] places
     /// comments.
     pub comments: Vec<(usize, String)>,
@@ -127,7 +127,7 @@ pub fn play_game(
     engines: [&mut dyn Competitor; 2],
     opening: &Opening,
     pace: Pace,
-) -> Result<Played, RefereeError> {
+) -> Result<RefereedGame, RefereeError> {
     let [south, north] = engines;
     south.new_game()?;
     north.new_game()?;
@@ -148,7 +148,7 @@ pub fn play_game(
                 Some(Side::North) => Outcome::NorthWins,
                 None => Outcome::Draw,
             };
-            return Ok(Played {
+            return Ok(RefereedGame {
                 game,
                 outcome,
                 reason: format!("stopped after {MAX_PLIES} plies, {}", end.score),
@@ -222,7 +222,7 @@ pub fn play_game(
                 clocks[side.index()] = Duration::ZERO;
             }
             let (outcome, reason) = forfeit(why);
-            return Ok(Played {
+            return Ok(RefereedGame {
                 game,
                 outcome,
                 reason,
@@ -239,7 +239,7 @@ pub fn play_game(
         }
     }
     let end = game.end().expect("the loop ends with the game");
-    Ok(Played {
+    Ok(RefereedGame {
         outcome: Outcome::of_game(&game),
         reason: format!("{} {}", end.score, end.reason),
         game,
@@ -270,7 +270,7 @@ pub struct GameReport {
     /// Whether the first player had South.
     pub first_is_south: bool,
     /// The game.
-    pub played: Played,
+    pub played: RefereedGame,
     /// Its record: the moves, each with what its player said of its search, and the tags (event,
     /// date, round, the players' names, how it ended, the time control on clocks).
     pub record: Record,

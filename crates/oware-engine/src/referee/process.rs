@@ -89,14 +89,14 @@ pub struct Answer {
     /// The time from `go` to the answer.
     pub thought: Duration,
     /// What the engine last said of its search before answering, if it said anything.
-    pub report: Option<Report>,
+    pub report: Option<SearchInfo>,
 }
 
 /// What an engine says of its search in an `info` line: the depth, the score and the principal
 /// variation. Engines write the pv one run of letters (`pv CdB`, the Aualé dialect, and ours) or one
 /// letter per word (`pv C d B`, as UCI writes chess moves); both are read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Report {
+pub struct SearchInfo {
     /// `depth N`.
     pub depth: Option<u32>,
     /// `score cp N` or `score mate N`, as written (`cp -25`).
@@ -105,18 +105,18 @@ pub struct Report {
     pub pv: Vec<Move>,
 }
 
-impl Report {
+impl SearchInfo {
     /// Reads an `info` line; `None` for other lines and for an `info` with neither a score nor a
     /// pv (a `string`, a `currmove`). Words it does not know are skipped, as GUIs skip them; `string`
     /// ends what is read (the rest is text).
-    pub fn parse(line: &str) -> Option<Report> {
+    pub fn parse(line: &str) -> Option<SearchInfo> {
         let mut words = line.split_whitespace().peekable();
         if words.next() != Some("info") {
             return None;
         }
         let letters =
             |w: &str| !w.is_empty() && w.chars().all(|c| matches!(c, 'a'..='f' | 'A'..='F'));
-        let mut report = Report::default();
+        let mut report = SearchInfo::default();
         while let Some(word) = words.next() {
             match word {
                 "depth" => report.depth = words.next().and_then(|d| d.parse().ok()),
@@ -355,7 +355,7 @@ impl EngineProcess {
         // The last report is read as the lines come: a long answer keeps only its first lines.
         let mut report = None;
         let lines = self.wait_for_each("bestmove", wait, &mut |line| {
-            if let Some(r) = Report::parse(line) {
+            if let Some(r) = SearchInfo::parse(line) {
                 report = Some(r);
             }
         })?;
@@ -486,26 +486,26 @@ mod tests {
         let aalina = "info depth 17 score cp -25 pv DfAbCaBcAbCcB";
         let spaced = "info depth 17 seldepth 30 score cp -25 nodes 5 pv D f A b C a B c A b C c B";
         for line in [aalina, spaced] {
-            let report = Report::parse(line).unwrap();
+            let report = SearchInfo::parse(line).unwrap();
             assert_eq!(report.depth, Some(17), "{line}");
             assert_eq!(report.score.as_deref(), Some("cp -25"), "{line}");
             assert_eq!(report.pv, letters("DfAbCaBcAbCcB"), "{line}");
         }
         // Words after the pv, unknown words, bounds and mates.
         let report =
-            Report::parse("info score upperbound mate -3 frob 9 pv Cd string pv AAAA").unwrap();
+            SearchInfo::parse("info score upperbound mate -3 frob 9 pv Cd string pv AAAA").unwrap();
         assert_eq!(report.score.as_deref(), Some("mate -3"));
         assert_eq!(report.pv, letters("Cd"));
-        let report = Report::parse("info pv C d hashfull 3 time 5").unwrap();
+        let report = SearchInfo::parse("info pv C d hashfull 3 time 5").unwrap();
         assert_eq!((report.pv, report.depth), (letters("Cd"), None));
-        assert_eq!(Report::parse("info string pv CdB"), None);
-        assert_eq!(Report::parse("info depth 3 currmove C"), None);
-        assert_eq!(Report::parse("bestmove C ponder d"), None);
+        assert_eq!(SearchInfo::parse("info string pv CdB"), None);
+        assert_eq!(SearchInfo::parse("info depth 3 currmove C"), None);
+        assert_eq!(SearchInfo::parse("bestmove C ponder d"), None);
         // In a record, the pv stops at its first illegal move.
-        let report = Report::parse("info depth 4 score cp 7 pv FfFa").unwrap();
+        let report = SearchInfo::parse("info depth 4 score cp 7 pv FfFa").unwrap();
         let game = Game::new(RuleSet::Abapa);
         assert_eq!(report.comment(&game), "depth 4 score cp 7 pv Ff");
-        let report = Report::parse("info score cp 7 pv a").unwrap();
+        let report = SearchInfo::parse("info score cp 7 pv a").unwrap();
         assert_eq!(report.comment(&game), "score cp 7");
     }
 }

@@ -11,7 +11,7 @@ use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::json;
 
-use oware_coach::Analysis;
+use oware_coach::PositionAnalysis;
 use oware_rules::{Game, GameText, GameTextErrorKind};
 
 use super::{parse_body, parse_position, parse_rules};
@@ -95,7 +95,7 @@ pub(super) async fn analysed(
     state: &Shared,
     client: IpAddr,
     game: Game,
-) -> Result<Arc<Analysis>, ApiError> {
+) -> Result<Arc<PositionAnalysis>, ApiError> {
     if let Some(kept) = state.analyses.get(&game) {
         return Ok(kept);
     }
@@ -145,7 +145,7 @@ mod tests {
         let game = Game::new(RuleSet::Abapa);
         let kept = state.analyses.insert(
             &game,
-            Analysis {
+            PositionAnalysis {
                 depth: 7,
                 values: Vec::new(),
             },
