@@ -7,39 +7,13 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::net::{SocketAddr, TcpStream};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use common::http;
+use common::{friend_game, http, next_state, random_move, serve, Served};
 use serde_json::{json, Value};
 use tungstenite::Message;
-
-/// A server started on `data`, and the address it listens on.
-fn start(data: &Path) -> (Child, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
-        .args(["serve", "--no-egtb", "--addr", "127.0.0.1:0", "--data"])
-        .arg(data)
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start oware serve");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let addr = loop {
-        let line = lines
-            .next()
-            .expect("the server says where it listens")
-            .unwrap();
-        if let Some(rest) = line.split("open http://").nth(1) {
-            break rest.split('/').next().unwrap().parse().unwrap();
-        }
-    };
-    // Keep reading what it says, so that it never blocks on a full pipe.
-    std::thread::spawn(move || lines.for_each(drop));
-    (child, addr)
-}
 
 /// A friend game with both seats taken.
 struct Friends {
@@ -51,43 +25,12 @@ struct Friends {
 }
 
 fn new_game(addr: SocketAddr) -> Friends {
-    let (status, created) = http(
-        addr,
-        "POST",
-        "/api/games",
-        Some(json!({"mode":"friend","side":"S"})),
-    );
-    assert_eq!(status, 200, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    let invite = json!({ "invite": created["invite"] });
-    let (status, joined) = http(addr, "POST", &format!("/api/games/{id}/join"), Some(invite));
-    assert_eq!(status, 200, "{joined}");
+    let (id, tokens) = friend_game(addr);
     Friends {
-        tokens: [
-            created["token"].as_str().unwrap().to_string(),
-            joined["token"].as_str().unwrap().to_string(),
-        ],
         id,
+        tokens,
         acknowledged: String::new(),
         over: false,
-    }
-}
-
-type Socket = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>;
-
-/// The next state message on `socket`, or `None` when the connection is gone or the server
-/// refused something.
-fn next_state(socket: &mut Socket) -> Option<Value> {
-    loop {
-        let Message::Text(text) = socket.read().ok()? else {
-            continue;
-        };
-        let message: Value = serde_json::from_str(&text).ok()?;
-        match message["type"].as_str() {
-            Some("state") => return Some(message["game"].clone()),
-            Some("error") => return None,
-            _ => {}
-        }
     }
 }
 
@@ -120,15 +63,8 @@ fn play(addr: SocketAddr, game: Arc<Mutex<Friends>>, mut seed: u64) {
             game.lock().unwrap().over = true;
             return;
         }
-        let legal: Vec<char> = view["legal"].as_str().unwrap().chars().collect();
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let mv = legal[(seed % legal.len() as u64) as usize];
-        let ply = view["moves"].as_str().unwrap().len();
-        let mover = usize::from(view["to_move"] == "N");
-        let message = json!({"type":"move","move":mv.to_string(),"ply":ply}).to_string();
-        if sockets[mover].send(Message::Text(message.into())).is_err() {
+        let (message, ply, mover) = random_move(&view, &mut seed);
+        if sockets[mover].send(message).is_err() {
             return;
         }
         loop {
@@ -157,7 +93,11 @@ fn no_acknowledged_move_is_lost_when_the_server_is_killed() {
     let mut games: Vec<Arc<Mutex<Friends>>> = Vec::new();
     let mut seed = 0x2545_f491_4f6c_dd1d_u64;
     for round in 0..=rounds {
-        let (mut server, addr) = start(&data);
+        let Served {
+            child: mut server,
+            addr,
+            ..
+        } = serve(&data);
         // Every game's stored moves begin with what its players saw confirmed.
         for game in &games {
             let g = game.lock().unwrap();

@@ -8,14 +8,13 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::http;
+use common::{friend_game, http, next_state, random_move, serve, Served, Socket};
 use serde_json::{json, Value};
 use tungstenite::Message;
 
@@ -28,37 +27,7 @@ struct Server {
 
 impl Server {
     fn start(data: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_oware"))
-            .args(["serve", "--no-egtb", "--addr", "127.0.0.1:0", "--data"])
-            .arg(data)
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start oware serve");
-        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let addr = loop {
-            let line = lines
-                .next()
-                .expect("the server says where it listens")
-                .unwrap();
-            let found = line.split("open http://").nth(1).map(|rest| {
-                rest.split('/')
-                    .next()
-                    .unwrap()
-                    .parse::<SocketAddr>()
-                    .unwrap()
-            });
-            log.lock().unwrap().push(line);
-            if let Some(addr) = found {
-                break addr;
-            }
-        };
-        let kept = log.clone();
-        std::thread::spawn(move || {
-            for line in lines.map_while(Result::ok) {
-                kept.lock().unwrap().push(line);
-            }
-        });
+        let Served { child, addr, log } = serve(data);
         Server { child, addr, log }
     }
 
@@ -193,49 +162,26 @@ fn a_connection_left_stuck_by_a_failed_lock_release_is_opened_again() {
     }
 }
 
-type Socket = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>;
-
 /// Plays random legal moves in a new friend game until it ends or `stop` says so; returns the
 /// number of moves played.
 fn play_a_game(addr: SocketAddr, mut seed: u64, stop: &dyn Fn() -> bool) -> usize {
-    let (status, created) = http(
-        addr,
-        "POST",
-        "/api/games",
-        Some(json!({"mode":"friend","side":"S"})),
-    );
-    assert_eq!(status, 200, "{created}");
-    let id = created["id"].as_str().unwrap();
-    let (status, joined) = http(
-        addr,
-        "POST",
-        &format!("/api/games/{id}/join"),
-        Some(json!({ "invite": created["invite"] })),
-    );
-    assert_eq!(status, 200, "{joined}");
+    let (id, tokens) = friend_game(addr);
     let mut sockets: Vec<Socket> = Vec::new();
     let mut view = Value::Null;
-    for token in [&created["token"], &joined["token"]] {
+    for token in &tokens {
         let (mut socket, _) =
             tungstenite::connect(format!("ws://{addr}/api/games/{id}/ws")).unwrap();
         let seat = json!({"type":"seat","token":token}).to_string();
         socket.send(Message::Text(seat.into())).unwrap();
-        view = next_state(&mut socket);
+        view = next_state(&mut socket).expect("the game's state");
         sockets.push(socket);
     }
     let mut played = 0;
     while view["end"].is_null() && !stop() {
-        let legal: Vec<char> = view["legal"].as_str().unwrap().chars().collect();
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let mv = legal[(seed % legal.len() as u64) as usize];
-        let ply = view["moves"].as_str().unwrap().len();
-        let mover = usize::from(view["to_move"] == "N");
-        let message = json!({"type":"move","move":mv.to_string(),"ply":ply}).to_string();
-        sockets[mover].send(Message::Text(message.into())).unwrap();
+        let (message, ply, mover) = random_move(&view, &mut seed);
+        sockets[mover].send(message).unwrap();
         loop {
-            let state = next_state(&mut sockets[mover]);
+            let state = next_state(&mut sockets[mover]).expect("the server took the move");
             if state["moves"].as_str().unwrap().len() > ply {
                 view = state;
                 break;
@@ -246,20 +192,6 @@ fn play_a_game(addr: SocketAddr, mut seed: u64, stop: &dyn Fn() -> bool) -> usiz
         std::thread::sleep(Duration::from_millis(105));
     }
     played
-}
-
-fn next_state(socket: &mut Socket) -> Value {
-    loop {
-        let Message::Text(text) = socket.read().unwrap() else {
-            continue;
-        };
-        let message: Value = serde_json::from_str(&text).unwrap();
-        match message["type"].as_str() {
-            Some("state") => return message["game"].clone(),
-            Some("error") => panic!("the server refused a move: {message}"),
-            _ => {}
-        }
-    }
 }
 
 /// Plays games on `threads` threads until `done` holds.

@@ -277,25 +277,37 @@ mod tests {
     use oware_rules::{Position, RuleSet};
     use std::sync::atomic::AtomicBool;
 
-    #[tokio::test]
-    async fn a_change_whose_request_went_away_still_reaches_the_room() {
-        let store = StoreWriter::start(Store::in_memory().unwrap()).unwrap();
-        let games = Games::new(
+    /// Games stored by `store`, with a computer that thinks 10 ms.
+    fn games_on(store: &StoreWriter) -> Games {
+        Games::new(
             store.clone(),
             EnginePool::new(1, &Databases::none()),
             Duration::from_millis(10),
             10,
             10,
-        );
-        let setup = GameSetup {
+        )
+    }
+
+    /// A friend game from the start, with the clock given.
+    fn friends(clock_ms: Option<u64>, per_move: bool) -> GameSetup {
+        GameSetup {
             mode: GameMode::Friend,
             rules: RuleSet::Abapa,
             start: Position::start(),
-            clock_ms: None,
+            clock_ms,
             increment_ms: 0,
-            per_move: false,
-        };
-        let (id, _, invite) = games.create(setup, Side::South, None).await.unwrap();
+            per_move,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_change_whose_request_went_away_still_reaches_the_room() {
+        let store = StoreWriter::start(Store::in_memory().unwrap()).unwrap();
+        let games = games_on(&store);
+        let (id, _, invite) = games
+            .create(friends(None, false), Side::South, None)
+            .await
+            .unwrap();
         let room = games.room(&id).await.unwrap();
         // Keep the writer busy, so the join waits for it, and give up on the join meanwhile.
         let busy = store.clone();
@@ -334,22 +346,11 @@ mod tests {
             let fail = failing.clone();
             store.fail_commits(move || fail.load(std::sync::atomic::Ordering::SeqCst));
             let store = StoreWriter::start(store).unwrap();
-            let games = Games::new(
-                store.clone(),
-                EnginePool::new(1, &Databases::none()),
-                Duration::from_millis(10),
-                10,
-                10,
-            );
-            let setup = GameSetup {
-                mode: GameMode::Friend,
-                rules: RuleSet::Abapa,
-                start: Position::start(),
-                clock_ms: Some(150),
-                increment_ms: 0,
-                per_move,
-            };
-            let (id, south, invite) = games.create(setup, Side::South, None).await.unwrap();
+            let games = games_on(&store);
+            let (id, south, invite) = games
+                .create(friends(Some(150), per_move), Side::South, None)
+                .await
+                .unwrap();
             let room = games.room(&id).await.unwrap();
             games.join(&room, invite.as_deref(), None).await.unwrap();
             let mut updates = room.subscribe();

@@ -50,6 +50,17 @@ impl Reply {
     }
 }
 
+/// A whole HTTP response, as read.
+fn reply(response: &[u8]) -> Reply {
+    let text = String::from_utf8_lossy(response).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").expect("a response");
+    Reply {
+        status: head[9..12].parse().unwrap(),
+        head: head.to_ascii_lowercase(),
+        body: body.to_string(),
+    }
+}
+
 /// Sends `method path` from the loopback address `from` with the header lines `extra` (each
 /// ending in CRLF) and `body`; reads the response to the end (`Connection: close`).
 async fn request_from(
@@ -71,13 +82,7 @@ async fn request_from(
         .await
         .expect("an answer")
         .unwrap();
-    let text = String::from_utf8_lossy(&response).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").expect("a response");
-    Reply {
-        status: head[9..12].parse().unwrap(),
-        head: head.to_ascii_lowercase(),
-        body: body.to_string(),
-    }
+    reply(&response)
 }
 
 async fn request(addr: SocketAddr, method: &str, path: &str, extra: &str, body: &str) -> Reply {
@@ -146,19 +151,13 @@ async fn every_response_carries_the_security_headers() {
 }
 
 /// Sends `raw` bytes as they are and reads the answer to the end.
-async fn raw_request(addr: SocketAddr, raw: &[u8]) -> Reply {
+async fn raw_request(addr: SocketAddr, raw: impl AsRef<[u8]>) -> Reply {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     // A server may answer and close before reading all of a request too large for it.
-    let _ = stream.write_all(raw).await;
+    let _ = stream.write_all(raw.as_ref()).await;
     let mut response = Vec::new();
     let _ = tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut response)).await;
-    let text = String::from_utf8_lossy(&response).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").expect("a response");
-    Reply {
-        status: head[9..12].parse().unwrap(),
-        head: head.to_ascii_lowercase(),
-        body: body.to_string(),
-    }
+    reply(&response)
 }
 
 #[tokio::test]
@@ -232,24 +231,11 @@ async fn a_page_of_another_name_cannot_reach_the_server_by_rebinding_its_dns() {
                 path: &'static str,
                 extra: String,
                 body: &'static str| {
-        let addr = server.addr;
-        async move {
-            let mut stream = TcpStream::connect(addr).await.unwrap();
-            let request = format!(
-                "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{extra}Content-Length: {}\r\n\r\n{body}",
-                body.len()
-            );
-            stream.write_all(request.as_bytes()).await.unwrap();
-            let mut response = Vec::new();
-            stream.read_to_end(&mut response).await.unwrap();
-            let text = String::from_utf8_lossy(&response).to_string();
-            let (head, body) = text.split_once("\r\n\r\n").unwrap();
-            Reply {
-                status: head[9..12].parse().unwrap(),
-                head: head.to_ascii_lowercase(),
-                body: body.to_string(),
-            }
-        }
+        let request = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{extra}Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        raw_request(server.addr, request.into_bytes())
     };
     // The attacker's page, same-origin with itself, posts to "its" server.
     let rebound = format!("rebind.example:{port}");
