@@ -98,20 +98,8 @@ fn build_probe_verify_stats() {
 /// it; `--deep` solves the level again and names it, with the board as a position, and fails.
 #[test]
 fn verify_deep_names_a_forged_entry_the_plain_check_passes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::databases("abapa", 6);
     let d = dir.path().to_str().unwrap();
-    let build = [
-        "egtb",
-        "build",
-        "--rules",
-        "abapa",
-        "--max-seeds",
-        "6",
-        "--dir",
-        d,
-    ];
-    let out = oware(&build);
-    assert!(out.status.success(), "{}", text(&out));
     let verify = |extra: &[&str]| {
         let mut args = vec!["egtb", "verify", "--rules", "abapa", "--dir", d];
         args.extend_from_slice(extra);

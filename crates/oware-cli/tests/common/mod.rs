@@ -44,6 +44,12 @@ pub fn text(o: &Output) -> String {
 
 /// Awari databases up to `seeds` seeds, built by `oware egtb build` in a fresh directory.
 pub fn awari_databases(seeds: u32) -> tempfile::TempDir {
+    databases("awari", seeds)
+}
+
+/// The databases of `rules` up to `seeds` seeds, built by `oware egtb build` in a fresh
+/// directory.
+pub fn databases(rules: &str, seeds: u32) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let seeds = seeds.to_string();
     let d = dir.path().to_str().unwrap();
@@ -51,7 +57,7 @@ pub fn awari_databases(seeds: u32) -> tempfile::TempDir {
         "egtb",
         "build",
         "--rules",
-        "awari",
+        rules,
         "--max-seeds",
         &seeds,
         "--dir",
