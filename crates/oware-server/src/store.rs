@@ -312,9 +312,10 @@ impl Store {
     /// none is open between jobs. A database in memory is left as it is. If the file cannot be
     /// opened again, the store stays closed: every query answers [`StoreError::Closed`] until
     /// [`Store::open_again`] succeeds.
-    pub fn reopen(&mut self) -> Result<(), StoreError> {
+    /// Answers whether a connection was opened (not for a database in memory).
+    pub fn reopen(&mut self) -> Result<bool, StoreError> {
         if self.path.is_none() {
-            return Ok(());
+            return Ok(false);
         }
         self.conn = None;
         self.open_again()
@@ -325,15 +326,16 @@ impl Store {
         self.conn.is_none()
     }
 
-    /// Opens the file again if the store is closed; nothing if it is open.
-    pub fn open_again(&mut self) -> Result<(), StoreError> {
+    /// Opens the file again if the store is closed; nothing if it is open. Answers whether a
+    /// connection was opened.
+    pub fn open_again(&mut self) -> Result<bool, StoreError> {
         let (Some(path), None) = (&self.path, &self.conn) else {
-            return Ok(());
+            return Ok(false);
         };
         let (conn, notices) = connect(Connection::open(path)?)?;
         self.conn = Some(conn);
         self.notices.extend(notices);
-        Ok(())
+        Ok(true)
     }
 
     fn conn(&self) -> Result<&Connection, StoreError> {

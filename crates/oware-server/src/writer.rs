@@ -81,10 +81,10 @@ impl StoreWriter {
 
 /// Opens the database's connection again (by `open`: [`Store::reopen`] or
 /// [`Store::open_again`]), and says so.
-fn recover(store: &mut Store, open: fn(&mut Store) -> Result<(), StoreError>) {
+fn recover(store: &mut Store, open: fn(&mut Store) -> Result<bool, StoreError>) {
     match open(store) {
-        Ok(()) if store.is_closed() => {}
-        Ok(()) => {
+        Ok(false) => {}
+        Ok(true) => {
             eprintln!("oware serve: a write to the game database failed: its connection was closed and opened again");
             for notice in store.take_notices() {
                 eprintln!("oware serve: game database: {notice}");
