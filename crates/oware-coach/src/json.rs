@@ -10,10 +10,6 @@ use crate::explain::{render_line, Explanation, Fact};
 use crate::messages::{self as msg, Lang};
 use crate::review::{Mark, Review};
 
-fn side_letter(side: Side) -> String {
-    side.letter().to_string()
-}
-
 fn capture_json(by: Side, c: &Capture, lang: Lang) -> Value {
     let text = msg::format(
         lang,
@@ -26,7 +22,7 @@ fn capture_json(by: Side, c: &Capture, lang: Lang) -> Value {
         ],
     );
     json!({
-        "by": side_letter(by),
+        "by": by.letter(),
         "move": c.mv.to_string(),
         "houses": c.houses,
         "seeds": c.seeds,
@@ -114,7 +110,7 @@ pub fn review(game: &Game, review: &Review, lang: Lang) -> Value {
             json!({
                 "ply": m.ply,
                 "label": m.label,
-                "side": side_letter(m.played.mover),
+                "side": m.played.mover.letter(),
                 "move": m.played.mv.to_string(),
                 "better": m.better.mv.to_string(),
                 "loss": m.loss,
@@ -133,7 +129,7 @@ pub fn review(game: &Game, review: &Review, lang: Lang) -> Value {
         "moves": review.plies.iter().map(|p| json!({
             "ply": p.ply,
             "label": p.label,
-            "side": side_letter(p.mover),
+            "side": p.mover.letter(),
             "move": p.played.to_string(),
             "best": p.best.to_string(),
             "loss": p.loss,

@@ -55,6 +55,22 @@ impl Side {
         }
     }
 
+    /// The side a letter names, `S` or `N` exactly (the strict reading of what [`Side::letter`]
+    /// wrote; [`FromStr`] is the lenient one for people).
+    ///
+    /// ```
+    /// use oware_rules::Side;
+    /// assert_eq!(Side::from_letter('N'), Some(Side::North));
+    /// assert_eq!(Side::from_letter('n'), None);
+    /// ```
+    pub const fn from_letter(letter: char) -> Option<Side> {
+        match letter {
+            'S' => Some(Side::South),
+            'N' => Some(Side::North),
+            _ => None,
+        }
+    }
+
     /// Both sides, South first.
     pub const BOTH: [Side; 2] = [Side::South, Side::North];
 }

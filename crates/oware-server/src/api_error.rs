@@ -5,8 +5,6 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde_json::json;
 
-use crate::room::GameError;
-
 /// An API error: a status, a short code for programs and a sentence for people.
 pub struct ApiError {
     status: StatusCode,
@@ -36,24 +34,6 @@ impl ApiError {
 
     pub(crate) fn bad_request(code: &str, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, code, message)
-    }
-}
-
-impl From<GameError> for ApiError {
-    fn from(e: GameError) -> ApiError {
-        let status = match e {
-            GameError::UnknownGame(_) => StatusCode::NOT_FOUND,
-            GameError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            GameError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
-            GameError::TooFast(_) => StatusCode::TOO_MANY_REQUESTS,
-            _ => StatusCode::CONFLICT,
-        };
-        ApiError {
-            status,
-            code: e.code().to_string(),
-            message: e.to_string(),
-            retry_after: None,
-        }
     }
 }
 

@@ -4,14 +4,14 @@
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
-use crate::analysis::{AnalysisCache, AnalysisLimits, EnginePool};
-use crate::clock::now_ms;
+use crate::analysis::engines::{AnalysisCache, AnalysisLimits, EnginePool};
 use crate::config::Config;
-use crate::games::Games;
-use crate::limits::AddressLimits;
-use crate::rate_limit::AddressLimit;
+use crate::edge::rate_limit::AddressLimit;
+use crate::edge::shares::AddressLimits;
+use crate::game::clock::now_ms;
+use crate::play::games::Games;
+use crate::store::writer::StoreWriter;
 use crate::store::{LastAlive, Store, StoreError};
-use crate::writer::StoreWriter;
 
 /// Why the server could not start or stopped. Each says what failed once, with the cause's words
 /// in its own message (no separate source, so a report that prints the chain does not repeat it).
@@ -33,7 +33,7 @@ pub enum ServerError {
 /// What every request handler shares.
 pub struct AppState {
     /// The settings the server was started with.
-    pub config: Config,
+    pub config: Arc<Config>,
     /// The games in play, in memory and in the database.
     pub games: Games,
     /// WebSocket connections open now, counted against the configured maximum.
@@ -121,7 +121,7 @@ impl AppState {
         Ok(Arc::new(AppState {
             creations: AddressLimit::new(config.games_per_address),
             per_address: AddressLimits::new(&config),
-            config,
+            config: Arc::new(config),
             games,
             connections: AtomicUsize::new(0),
             engines,

@@ -4,7 +4,7 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::databases;
+use crate::analysis::databases;
 
 /// How the server runs.
 #[derive(Debug, Clone)]
@@ -53,10 +53,11 @@ pub struct Config {
     pub alive_every: Duration,
     /// Host names the server answers to besides IP addresses, `localhost` and the public
     /// address's host (`--allowed-host`): a name on the home network, for instance. Requests
-    /// naming any other are refused (see [`crate::security`]).
+    /// naming any other are refused, so that no page of another site can reach the server by
+    /// rebinding its name in the DNS.
     pub allowed_hosts: Vec<String>,
     /// The reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed; from any
-    /// other peer these headers are ignored (see [`crate::forwarded`]).
+    /// other peer these headers are ignored.
     pub trusted_proxies: Vec<IpAddr>,
     /// The most WebSockets one address may hold open at once, so that no client takes all of
     /// `max_connections`.

@@ -9,8 +9,8 @@ use serde_json::json;
 use oware_egtb_build::build::build;
 use oware_egtb_build::store::DirStore;
 use oware_rules::RuleSet;
-use oware_server::databases::{DatabaseError, Databases};
 use oware_server::Config;
+use oware_server::{DatabaseError, Databases};
 
 /// An awari database up to `seeds` seeds in a fresh temporary directory.
 fn awari_database(seeds: usize) -> tempfile::TempDir {

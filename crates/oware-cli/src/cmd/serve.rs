@@ -6,8 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use oware_rules::RuleSet;
-use oware_server::databases::Databases;
-use oware_server::{AppState, Config};
+use oware_server::{AppState, Config, Databases};
 
 use super::{egtb_home, Exit};
 

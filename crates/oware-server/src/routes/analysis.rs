@@ -4,6 +4,8 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use tokio::sync::OwnedSemaphorePermit;
+
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -12,15 +14,15 @@ use serde::Deserialize;
 use serde_json::json;
 
 use oware_coach::PositionAnalysis;
-use oware_rules::{Game, GameText, GameTextErrorKind};
+use oware_rules::{Game, GameText, GameTextErrorKind, Side};
 
 use super::{parse_body, parse_position, parse_rules};
-use crate::analysis::{analysis_of, evaluation, Evaluation};
+use crate::analysis::engines::{analysis_of, evaluation, Evaluation};
+use crate::analysis::engines::{Permit, PoolError};
 use crate::api_error::ApiError;
 use crate::app::Shared;
-use crate::forwarded::ClientAddr;
-use crate::limits::analysis_permit;
-use crate::model::side_letter;
+use crate::edge::forwarded::ClientAddr;
+use crate::edge::shares::AddressShare;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -66,7 +68,7 @@ pub(super) async fn analyse(body: Bytes) -> Result<Json<serde_json::Value>, ApiE
         "captures": game.captures(),
         "positions": game.positions().iter().map(|p| p.to_string()).collect::<Vec<_>>(),
         "end": game.end().map(|e| json!({"reason": e.reason.word(), "score": e.score.to_string(),
-            "winner": e.score.winner().map(side_letter)})),
+            "winner": e.score.winner().map(Side::letter)})),
         "error": error.map(|e| e.to_string()),
         // The number of the refused move (1 for the first), for a message in the reader's language.
         "error_ply": error.map(|e| e.ply + 1),
@@ -87,7 +89,7 @@ struct EvaluateRequest {
 }
 
 /// How long an analysis request waits for a free engine before the answer is "busy".
-pub(super) const ANALYSIS_PATIENCE: Duration = Duration::from_secs(3);
+const ANALYSIS_PATIENCE: Duration = Duration::from_secs(3);
 
 /// The analysis of the game's current position, the one every view shows: the kept one, or a new
 /// one on a search slot of the pool (in the client's share of them), then kept.
@@ -99,15 +101,73 @@ pub(super) async fn analysed(
     if let Some(kept) = state.analyses.get(&game) {
         return Ok(kept);
     }
+    with_analyser(state, client, move |analyse| analyse(&game)).await
+}
+
+/// Runs `work` off the async runtime on a search slot of the pool, taken in the client's share of
+/// them (see [`analysis_permit`]); `work` gets an analyser that answers kept analyses at once and
+/// keeps the new ones. Every route that analyses goes through here, so all of them wait their turn
+/// the same way and share one cache.
+pub(super) async fn with_analyser<T: Send + 'static>(
+    state: &Shared,
+    client: IpAddr,
+    work: impl FnOnce(&mut dyn FnMut(&Game) -> Arc<PositionAnalysis>) -> T + Send + 'static,
+) -> Result<T, ApiError> {
     let (share, permit) = analysis_permit(state, client, ANALYSIS_PATIENCE).await?;
     let cache = state.analyses.clone();
     let limits = state.analysis_limits();
     tokio::task::spawn_blocking(move || {
         let _share = share;
-        permit.with_engine(|engine| analysis_of(&cache, engine, &game, limits))
+        let mut analyse =
+            |game: &Game| permit.with_engine(|engine| analysis_of(&cache, engine, game, limits));
+        work(&mut analyse)
     })
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))
+}
+
+/// The right to run one analysis or coach search for `client`: its address's share, its turn
+/// among that address's requests (at most `analyses_per_address` at once, in the order they came),
+/// then a search slot of the engine pool; all waited for at most `patience` together. An address
+/// with its share all running or waiting is answered 429 at once, with `Retry-After`. The pool
+/// serves the requests that reach it in turn, so each address waits behind at most a few of any
+/// other's. Keep the answer while the search runs.
+async fn analysis_permit(
+    state: &Shared,
+    client: IpAddr,
+    patience: Duration,
+) -> Result<(AnalysisTurn, Permit), ApiError> {
+    let share = state.per_address.analyses.take(client).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too-many-analyses",
+            format!(
+                "this address has {} analyses running or waiting, the limit; wait for their answers",
+                state.config.analyses_per_address.max(1) + state.config.analyses_waiting_per_address
+            ),
+        )
+        .retry_after(state.config.analysis_time.as_secs().max(1))
+    })?;
+    let busy = |e: PoolError| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", e.to_string());
+    let deadline = tokio::time::Instant::now() + patience;
+    let turn = tokio::time::timeout_at(deadline, share.turn())
+        .await
+        .map_err(|_| busy(PoolError::Busy))?;
+    let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+    let permit = state.engines.acquire_within(left).await.map_err(busy)?;
+    Ok((
+        AnalysisTurn {
+            _share: share,
+            _turn: turn,
+        },
+        permit,
+    ))
+}
+
+/// An address's share and turn for one analysis, given back when dropped.
+struct AnalysisTurn {
+    _share: AddressShare,
+    _turn: OwnedSemaphorePermit,
 }
 
 /// The engine's value, loss against the best and line for every legal move of a position (or of

@@ -3,20 +3,17 @@
 
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::Value;
 
 use oware_coach::json::{explain_answer, parse_player, review, Request, RequestError};
 
-use super::analysis::{analysed, ANALYSIS_PATIENCE};
+use super::analysis::{analysed, with_analyser};
 use super::parse_body;
-use crate::analysis::analysis_of;
 use crate::api_error::ApiError;
 use crate::app::Shared;
-use crate::forwarded::ClientAddr;
-use crate::limits::analysis_permit;
+use crate::edge::forwarded::ClientAddr;
 
 /// Losses a review lists, in centiseeds (one seed).
 const REVIEW_THRESHOLD: i32 = 100;
@@ -79,21 +76,11 @@ pub(super) async fn review_game(
     let req: CoachRequest = parse_body(&body)?;
     let (game, lang) = req.request().game().map_err(refused)?;
     let player = parse_player(req.player.as_deref()).map_err(refused)?;
-    let (share, permit) = analysis_permit(&state, client, ANALYSIS_PATIENCE).await?;
-    let cache = state.analyses.clone();
-    let limits = state.analysis_limits();
-    let answer = tokio::task::spawn_blocking(move || {
-        let _share = share;
-        let mut analyse = |g: &oware_rules::Game| {
-            permit
-                .with_engine(|engine| analysis_of(&cache, engine, g, limits))
-                .as_ref()
-                .clone()
-        };
+    let answer = with_analyser(&state, client, move |analyse| {
+        let mut analyse = |g: &oware_rules::Game| analyse(g).as_ref().clone();
         let reviewed = oware_coach::review(&game, player, &mut analyse, REVIEW_THRESHOLD);
         review(&game, &reviewed, lang)
     })
-    .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()))?;
+    .await?;
     Ok(Json(answer))
 }

@@ -1,9 +1,11 @@
 //! The games API: create a game, take a seat, see a game, download its record.
 
+use std::net::IpAddr;
+
 use axum::body::Bytes;
 
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderMap};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
@@ -14,13 +16,12 @@ use oware_rules::{Game, Position, Side};
 use super::{parse_body, parse_position, parse_rules};
 use crate::api_error::ApiError;
 use crate::app::Shared;
-use crate::cookie::{cookie_token, over_https, seat_cookie};
-use crate::forwarded::ClientAddr;
-use crate::ids::valid_id;
-use crate::limits::count_creation;
-use crate::model::{clean_name, side_letter, GameMode, GameSetup, GameView, Seat};
-use crate::record;
-use crate::room::Room;
+use crate::edge::cookie::{cookie_token, over_https, seat_cookie};
+use crate::edge::forwarded::ClientAddr;
+use crate::game::ids::valid_id;
+use crate::game::model::{clean_name, GameMode, GameSetup, GameView, Seat};
+use crate::play::room::Room;
+use crate::store::record;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -76,7 +77,7 @@ impl Seated {
         Seated {
             id,
             token: Some(token),
-            side: Some(side_letter(side)),
+            side: Some(side.letter()),
             invite: None,
         }
     }
@@ -419,4 +420,20 @@ pub(super) async fn game_record(
         text,
     )
         .into_response())
+}
+
+/// Counts a game `client` creates (a new game or a rematch) against its hourly limit, or refuses
+/// it.
+fn count_creation(state: &Shared, client: IpAddr) -> Result<(), ApiError> {
+    if state.creations.allow(client, std::time::Instant::now()) {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too-many-games",
+        format!(
+            "this address has created {} games in the last hour, the limit; wait a while",
+            state.config.games_per_address
+        ),
+    ))
 }

@@ -6,6 +6,7 @@ mod coach;
 mod games;
 mod pages;
 mod puzzles;
+mod ws;
 
 use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
@@ -17,10 +18,8 @@ use oware_rules::{Position, RuleSet};
 
 use crate::api_error::ApiError;
 use crate::app::Shared;
-use crate::ws;
-
-/// The largest request body the API reads.
-pub(crate) const MAX_BODY: usize = 80 * 1024;
+use crate::edge::body::MAX_BODY;
+use crate::play::room::GameError;
 
 /// Every route of the server (pages, assets, the JSON API, the WebSocket) over `state`.
 pub fn router(state: Shared) -> Router {
@@ -47,8 +46,8 @@ pub fn router(state: Shared) -> Router {
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            crate::security::edge,
+            state.config.clone(),
+            crate::edge::security::edge,
         ))
         .with_state(state)
 }
@@ -89,4 +88,19 @@ async fn not_found(uri: axum::http::Uri) -> axum::response::Response {
 
 fn api_not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "not-found", "no such page")
+}
+
+/// A game's refusal as the API says it: the status tells a missing game, a fault of the
+/// server's and a refused move apart.
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> ApiError {
+        let status = match e {
+            GameError::UnknownGame(_) => StatusCode::NOT_FOUND,
+            GameError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            GameError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            GameError::TooFast(_) => StatusCode::TOO_MANY_REQUESTS,
+            _ => StatusCode::CONFLICT,
+        };
+        ApiError::new(status, e.code(), e.to_string())
+    }
 }

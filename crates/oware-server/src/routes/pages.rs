@@ -5,7 +5,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::assets;
-use crate::ids::valid_id;
+use crate::game::ids::valid_id;
 
 pub(super) async fn index() -> Response {
     page(StatusCode::OK)

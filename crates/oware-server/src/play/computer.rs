@@ -5,10 +5,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::analysis::EnginePool;
-use crate::room::{ComputerTurn, Room};
-use crate::writer::StoreWriter;
-use crate::{clock_watch, retry};
+use crate::analysis::engines::EnginePool;
+use crate::play::clock_watch;
+use crate::play::retry;
+use crate::play::room::{ComputerTurn, Room};
+use crate::store::writer::StoreWriter;
 
 /// Lets the computer think about `turn` for at most `time`, then plays its move in `room`
 /// (unless the game changed meanwhile: the room drops a move thought about in an older state),

@@ -10,10 +10,10 @@ use std::time::Duration;
 
 use oware_rules::{Position, RuleSet, Side};
 
-use crate::model::{GameMode, GameSetup, OfferKind};
-use crate::room::{GameError, Room};
+use crate::game::model::{GameMode, GameSetup, OfferKind};
+use crate::play::room::{GameError, Room};
+use crate::store::writer::StoreWriter;
 use crate::store::Store;
-use crate::writer::StoreWriter;
 
 /// The script's games, and what checks them.
 struct Script {

@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::GameView;
+use crate::game::model::GameView;
 
 /// The largest message a client may send; anything longer is refused with an error.
 pub const MAX_CLIENT_MESSAGE: usize = 1024;
@@ -56,7 +56,7 @@ pub enum ClientMessage {
     },
     /// A quick message to the other player (between friends).
     Say {
-        /// The message's code (see [`crate::model::QuickMessage`]).
+        /// The message's code (see [`crate::game::model::QuickMessage`]).
         what: String,
     },
     /// Keep the connection alive; answered with [`ServerMessage::Pong`].

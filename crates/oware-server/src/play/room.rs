@@ -15,16 +15,15 @@ use tokio::sync::broadcast;
 
 use oware_rules::{format_move_letters, Game, Move, PlayError, Side};
 
-use crate::clock::{now_ms, GameClock};
-use crate::ids::same_token;
-use crate::model::{
-    side_letter, EndByPlayers, EndView, GameMode, GameSetup, GameView, OfferKind, OfferView,
-    QuickMessage, Seat,
+use crate::edge::rate_limit::RateLimit;
+use crate::game::clock::{now_ms, GameClock};
+use crate::game::ids::same_token;
+use crate::game::model::{
+    EndByPlayers, EndView, GameMode, GameSetup, GameView, OfferKind, OfferView, QuickMessage, Seat,
 };
-use crate::protocol::ServerMessage;
-use crate::rate_limit::RateLimit;
+use crate::play::protocol::ServerMessage;
+use crate::store::writer::StoreWriter;
 use crate::store::{SeatRow, StoreError, StoredGame};
-use crate::writer::StoreWriter;
 
 /// Why a request about a game was refused. Each has a short code for programs and a sentence for
 /// people.
@@ -277,13 +276,13 @@ impl Room {
             moves: format_move_letters(game.moves()),
             captures: game.captures().to_vec(),
             position: game.position().to_string(),
-            to_move: side_letter(game.position().side_to_move()),
+            to_move: game.position().side_to_move().letter(),
             legal: game.legal_moves().to_string(),
-            computer: computer.map(side_letter),
+            computer: computer.map(Side::letter),
             level,
             seated,
             names: state.names.clone(),
-            host: state.host.map(side_letter),
+            host: state.host.map(Side::letter),
             end: match state.clock.and_then(|c| c.flagged) {
                 // A flag fall: the other side wins; the score is the stores as they stand.
                 Some(flagged) => Some(EndView {
@@ -293,7 +292,7 @@ impl Room {
                         game.position().store(Side::South),
                         game.position().store(Side::North)
                     ),
-                    winner: Some(side_letter(flagged.opponent())),
+                    winner: Some(flagged.opponent().letter()),
                 }),
                 None => match state.outcome {
                     // The players ended it: the score is the stores as they stand.
@@ -309,14 +308,14 @@ impl Room {
                             game.position().store(Side::North)
                         ),
                         winner: match outcome {
-                            EndByPlayers::Resigned(side) => Some(side_letter(side.opponent())),
+                            EndByPlayers::Resigned(side) => Some(side.opponent().letter()),
                             EndByPlayers::Agreed | EndByPlayers::Aborted => None,
                         },
                     }),
                     None => game.end().map(|end| EndView {
                         reason: end.reason.word(),
                         score: end.score.to_string(),
-                        winner: end.score.winner().map(side_letter),
+                        winner: end.score.winner().map(Side::letter),
                     }),
                 },
             },
@@ -326,7 +325,7 @@ impl Room {
                 .map(|c| c.view(game.position().side_to_move(), state.over(), now_ms())),
             offer: state.offer.map(|(kind, by)| OfferView {
                 what: kind.word(),
-                by: side_letter(by),
+                by: by.letter(),
             }),
             rematch: state.rematch.clone(),
         }
@@ -442,7 +441,7 @@ impl Room {
         let Some(side) = free else {
             return Ok(None);
         };
-        let token = crate::ids::new_token();
+        let token = crate::game::ids::new_token();
         let (id, stored, stored_name) = (self.id.clone(), token.clone(), name.clone());
         store
             .run(move |s| {
@@ -510,7 +509,7 @@ impl Room {
                 Some(_) => return Err(GameError::Started),
             }
         };
-        let code = crate::ids::new_token();
+        let code = crate::game::ids::new_token();
         let (id, stored) = (self.id.clone(), code.clone());
         store
             .run(move |s| s.reissue_invite(&id, &stored, free))
@@ -779,7 +778,7 @@ impl Room {
         }
         let side = self.player(token)?;
         let said = ServerMessage::Said {
-            by: side_letter(side),
+            by: side.letter(),
             what: message.code(),
         };
         // No receivers is fine: nobody else is connected.
@@ -880,9 +879,9 @@ impl Room {
             ..self.setup
         };
         let (id, mine, theirs) = (
-            crate::ids::new_token(),
-            crate::ids::new_token(),
-            crate::ids::new_token(),
+            crate::game::ids::new_token(),
+            crate::game::ids::new_token(),
+            crate::game::ids::new_token(),
         );
         let (old, new, mine_stored) = (self.id.clone(), id.clone(), mine.clone());
         let friends = self.setup.mode == GameMode::Friend;

@@ -118,7 +118,7 @@ fn report_wal(report: Option<WalReport>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{GameMode, GameSetup};
+    use crate::game::model::{GameMode, GameSetup};
     use oware_rules::{Move, Position, RuleSet, Side};
 
     #[tokio::test]

@@ -2,7 +2,7 @@
 
 use axum::http::{header, HeaderMap, HeaderValue};
 
-use crate::ids::valid_id;
+use crate::game::ids::valid_id;
 
 /// The cookie that holds a player's token. Its path is the game's API folder, so each game has its
 /// own (under one name) and the browser sends it only with that game's requests, the WebSocket at

@@ -5,10 +5,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::clock::now_ms;
-use crate::retry;
-use crate::room::Room;
-use crate::writer::StoreWriter;
+use crate::game::clock::now_ms;
+use crate::play::retry;
+use crate::play::room::Room;
+use crate::store::writer::StoreWriter;
 
 /// Declares the flag fall of the side to move when its time runs out, unless it moves first
 /// (then this watcher finds time left and does nothing; the move started a new one), or the

@@ -10,14 +10,15 @@ use std::time::Duration;
 
 use oware_rules::{Move, Side};
 
-use crate::analysis::EnginePool;
-use crate::clock::now_ms;
-use crate::ids::{new_token, valid_id};
-use crate::model::{GameMode, GameSetup};
-use crate::room::{GameError, Room};
+use crate::analysis::engines::EnginePool;
+use crate::game::clock::now_ms;
+use crate::game::ids::{new_token, valid_id};
+use crate::game::model::{GameMode, GameSetup};
+use crate::play::clock_watch;
+use crate::play::computer;
+use crate::play::room::{GameError, Room};
+use crate::store::writer::StoreWriter;
 use crate::store::{SeatRow, StoreError};
-use crate::writer::StoreWriter;
-use crate::{clock_watch, computer};
 
 /// Every game, with what it takes to store and play them.
 pub struct Games {
@@ -243,7 +244,7 @@ impl Games {
         Ok(())
     }
 
-    fn spawn_computer(&self, room: &Arc<Room>, turn: crate::room::ComputerTurn) {
+    fn spawn_computer(&self, room: &Arc<Room>, turn: crate::play::room::ComputerTurn) {
         computer::spawn_move(
             room.clone(),
             turn,
@@ -272,7 +273,7 @@ async fn run_to_the_end<T: Send + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::databases::Databases;
+    use crate::analysis::databases::Databases;
     use crate::store::Store;
     use oware_rules::{Position, RuleSet};
     use std::sync::atomic::AtomicBool;

@@ -8,7 +8,7 @@ use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::room::GameError;
+use crate::play::room::GameError;
 
 /// The first wait before a change is tried again; each later wait is twice the one before.
 const FIRST_PAUSE: Duration = Duration::from_millis(250);

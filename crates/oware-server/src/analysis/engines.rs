@@ -22,7 +22,7 @@ use oware_coach::engine::{moves_in, PositionAnalysis};
 use oware_engine::{plies_to_end, Engine, EngineOptions, Probe};
 use oware_rules::{format_move_letters, Game, Position, RuleSet};
 
-use crate::databases::{DatabaseValue, Databases};
+use crate::analysis::databases::{DatabaseValue, Databases};
 
 /// Transposition table per pooled engine, in MiB: the analysis' own size, so that the server's
 /// numbers are the terminal's.

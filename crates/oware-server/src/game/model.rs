@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use oware_rules::{Position, RuleSet, Side};
 
-use crate::clock::ClockView;
+use crate::game::clock::ClockView;
 
 /// Who plays the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,11 +213,6 @@ pub fn is_invisible(c: char) -> bool {
             | '\u{E0001}'
             | '\u{E0020}'..='\u{E007F}'
     )
-}
-
-/// `S` or `N`, as the API and the protocol write a side.
-pub(crate) fn side_letter(side: Side) -> char {
-    side.letter()
 }
 
 /// What every client is told after each change: the whole game, so a client that missed

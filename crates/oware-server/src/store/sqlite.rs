@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension};
 
-use crate::clock::{resumed_since, GameClock};
-use crate::model::{EndByPlayers, GameMode, GameSetup};
+use crate::game::clock::{resumed_since, GameClock};
+use crate::game::model::{EndByPlayers, GameMode, GameSetup};
 use oware_rules::{Move, Position, RuleSet, Side};
 
 /// What went wrong with the database.
@@ -36,7 +36,7 @@ pub enum StoreError {
     #[error("the database writer has stopped")]
     WriterStopped,
     /// The connection was closed after a failed write and the file could not be opened again
-    /// yet (see [`Store::reopen`]).
+    /// yet; the next request tries to open it first.
     #[error(
         "the database file cannot be opened after a failed write; the next request tries again"
     )]
@@ -261,17 +261,16 @@ fn describe_value(value: &Value) -> String {
     }
 }
 
-fn side_letter(side: Side) -> &'static str {
-    match side {
-        Side::South => "S",
-        Side::North => "N",
-    }
+/// A side as the database writes it, `S` or `N`.
+fn side_text(side: Side) -> String {
+    side.letter().to_string()
 }
 
+/// A side the database wrote: `S` or `N` exactly, anything else is damage.
 fn parse_side(text: &str) -> Option<Side> {
-    match text {
-        "S" => Some(Side::South),
-        "N" => Some(Side::North),
+    let mut letters = text.chars();
+    match (letters.next(), letters.next()) {
+        (Some(letter), None) => Side::from_letter(letter),
         _ => None,
     }
 }
@@ -386,7 +385,7 @@ impl Store {
         if let Some(side) = free {
             tx.execute(
                 "DELETE FROM players WHERE game_id = ?1 AND side = ?2",
-                params![id, side_letter(side)],
+                params![id, side_text(side)],
             )?;
         }
         tx.execute(
@@ -753,7 +752,7 @@ impl Store {
                 }
             },
             rematch: match rematch {
-                Some(r) if crate::ids::valid_id(&r) => Some(r),
+                Some(r) if crate::game::ids::valid_id(&r) => Some(r),
                 None => None,
                 Some(r) => return Err(damaged(format!("rematch {r:?}"))),
             },
@@ -947,9 +946,9 @@ fn insert_game(
     seats: &[SeatRow],
     invite: Option<&str>,
 ) -> Result<(), StoreError> {
-    let now = (crate::clock::now_ms() / 1000) as i64;
+    let now = (crate::game::clock::now_ms() / 1000) as i64;
     let (mode, computer_side) = match setup.mode {
-        GameMode::Computer { side, .. } => ("computer", Some(side_letter(side))),
+        GameMode::Computer { side, .. } => ("computer", Some(side_text(side))),
         GameMode::Friend => ("friend", None),
     };
     let level = match setup.mode {
@@ -973,7 +972,7 @@ fn insert_game(
             clock_ms,
             increment_ms,
             invite,
-            invite.and(seats.first()).map(|s| side_letter(s.side)),
+            invite.and(seats.first()).map(|s| side_text(s.side)),
             setup.clock_ms.map(|_| i64::from(setup.per_move))
         ],
     )?;
@@ -986,7 +985,7 @@ fn insert_game(
 fn insert_seat(conn: &Connection, id: &str, seat: SeatRow) -> Result<(), StoreError> {
     conn.execute(
         "INSERT INTO players(token, game_id, side, name) VALUES (?1, ?2, ?3, ?4)",
-        params![seat.token, id, side_letter(seat.side), seat.name],
+        params![seat.token, id, side_text(seat.side), seat.name],
     )?;
     Ok(())
 }
@@ -999,7 +998,7 @@ fn write_clock(conn: &Connection, id: &str, clock: &GameClock) -> Result<(), Sto
             clock.remaining_ms[0] as i64,
             clock.remaining_ms[1] as i64,
             clock.running_since.map(|s| s as i64),
-            clock.flagged.map(side_letter)
+            clock.flagged.map(side_text)
         ],
     )?;
     Ok(())

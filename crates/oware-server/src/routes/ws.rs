@@ -7,24 +7,26 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use axum::Extension;
+use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 
 use oware_rules::Move;
 
 use crate::api_error::ApiError;
 use crate::app::Shared;
-use crate::cookie::cookie_token;
-use crate::forwarded::ClientAddr;
-use crate::limits::{close_too_big, message_too_big, too_many_sockets};
-use crate::model::{side_letter, OfferKind, QuickMessage, Seat};
-use crate::protocol::{parse_client_message, ClientMessage, ServerMessage, MAX_CLIENT_MESSAGE};
-use crate::rate_limit::RateLimit;
-use crate::room::Room;
+use crate::edge::cookie::cookie_token;
+use crate::edge::forwarded::ClientAddr;
+use crate::edge::rate_limit::RateLimit;
+use crate::game::model::{OfferKind, QuickMessage, Seat};
+use crate::play::protocol::{
+    parse_client_message, ClientMessage, ServerMessage, MAX_CLIENT_MESSAGE,
+};
+use crate::play::room::Room;
 
 /// Counts an open WebSocket; the count goes down when this is dropped.
 struct ConnectionSlot(Shared);
@@ -82,7 +84,7 @@ async fn play_over_socket(
     let (mut sink, mut stream) = socket.split();
     let mut updates = room.subscribe();
     let you = match room.seat(token.as_deref()) {
-        Seat::Player(side) => Some(side_letter(side)),
+        Seat::Player(side) => Some(side.letter()),
         Seat::Watcher => None,
     };
     let hello = [
@@ -205,11 +207,11 @@ async fn handle_message(
                 Seat::Player(side) => {
                     *seat = Some(offered);
                     ServerMessage::Welcome {
-                        you: Some(side_letter(side)),
+                        you: Some(side.letter()),
                     }
                 }
                 Seat::Watcher => {
-                    let e = crate::room::GameError::NotAPlayer;
+                    let e = crate::play::room::GameError::NotAPlayer;
                     ServerMessage::error(e.code(), e.to_string())
                 }
             });
@@ -259,4 +261,67 @@ async fn handle_message(
     result
         .err()
         .map(|e| ServerMessage::error(e.code(), e.to_string()))
+}
+
+/// The refusal of a WebSocket over its address's share of connections.
+fn too_many_sockets(state: &Shared) -> ApiError {
+    ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too-many-sockets",
+        format!(
+            "this address has {} connections open, the limit; close some pages",
+            state.config.sockets_per_address.max(1)
+        ),
+    )
+}
+
+/// Whether a WebSocket read failed on a message over the size limit (answered with close code
+/// 1009, "message too big", rather than a dropped connection).
+fn message_too_big(error: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = source {
+        if let Some(tungstenite::Error::Capacity(_)) = e.downcast_ref::<tungstenite::Error>() {
+            return true;
+        }
+        source = e.source();
+    }
+    false
+}
+
+/// The close code for a message too big to handle (RFC 6455, 7.4.1).
+const CLOSE_TOO_BIG: u16 = 1009;
+
+/// How long the server waits, having said "message too big", before it lets the socket go.
+const CLOSE_LINGER: Duration = Duration::from_millis(200);
+
+/// Closes a WebSocket whose client sent a message over the size limit, with code 1009 and a
+/// reason. The rest of that message is still unread: closing the socket at once would reset the
+/// connection, and a reset can discard the close frame before it reaches the client, which then
+/// sees a dropped connection instead of the reason. A short linger lets the frame go first.
+async fn close_too_big(sink: &mut SplitSink<WebSocket, Message>) {
+    let close = Message::Close(Some(CloseFrame {
+        code: CLOSE_TOO_BIG,
+        reason: "message too big".into(),
+    }));
+    if let Ok(Ok(())) = tokio::time::timeout(Duration::from_secs(1), sink.send(close)).await {
+        tokio::time::sleep(CLOSE_LINGER).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capacity_errors_are_told_apart() {
+        let too_long =
+            tungstenite::Error::Capacity(tungstenite::error::CapacityError::MessageTooLong {
+                size: 20,
+                max_size: 10,
+            });
+        assert!(message_too_big(&axum::Error::new(too_long)));
+        assert!(!message_too_big(&axum::Error::new(
+            tungstenite::Error::ConnectionClosed
+        )));
+    }
 }

@@ -2,7 +2,7 @@
 //! response on its way out.
 //!
 //! - The client's address ([`ClientAddr`]), the forwarding headers of untrusted peers removed
-//!   (see [`crate::forwarded`]).
+//!   (see [`crate::edge::forwarded`]).
 //! - Hosts: a request must name the server by an address it serves (the `Host` header, or the
 //!   authority of an absolute request URI): an IP address, `localhost`, the public address's host
 //!   (`--public-url`) or a name allowed by `--allowed-host`. Any other is answered 421, in the
@@ -20,9 +20,10 @@
 //!   server's own scripts, styles, images and connections (no inline script or style, no
 //!   framing), `nosniff`, `Referrer-Policy: same-origin`, and HSTS when the public address is
 //!   `https://`. The errors that the HTTP layer writes itself, for a request it cannot read (400,
-//!   414, 431), get the same headers on their way out (see [`crate::accept`]).
+//!   414, 431), get the same headers on their way out (see [`crate::edge::accept`]).
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -32,8 +33,8 @@ use axum::response::{IntoResponse, Response};
 use oware_coach::Lang;
 
 use crate::api_error::ApiError;
-use crate::app::Shared;
-use crate::forwarded::{self, ClientAddr};
+use crate::config::Config;
+use crate::edge::forwarded::{self, ClientAddr};
 
 /// What the page may load: its own scripts, styles, images and connections (WebSockets to the
 /// same host included: CSP Level 3's `'self'` covers `ws:` and `wss:`), nothing inline, no
@@ -47,23 +48,23 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
 const HSTS: &str = "max-age=31536000";
 
 /// The middleware every request goes through (see the module's documentation).
-pub async fn edge(State(state): State<Shared>, mut request: Request, next: Next) -> Response {
+pub async fn edge(State(config): State<Arc<Config>>, mut request: Request, next: Next) -> Response {
     let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-    let trusted = &state.config.trusted_proxies;
+    let trusted = &config.trusted_proxies;
     forwarded::drop_untrusted_headers(peer, request.headers_mut(), trusted);
     let client = forwarded::client_address(peer, request.headers(), trusted);
     request.extensions_mut().insert(ClientAddr(client));
-    let mut response = match misdirected(&state, &request) {
+    let mut response = match misdirected(&config, &request) {
         Some(refusal) => refusal,
-        None => match screen(&state, request).await {
+        None => match screen(&config, request).await {
             Ok(request) => next.run(request).await,
             Err(refusal) => refusal.into_response(),
         },
     };
-    for (name, value) in security_headers(state.config.public_url.as_deref()) {
+    for (name, value) in security_headers(config.public_url.as_deref()) {
         response.headers_mut().insert(name, value);
     }
     response
@@ -71,7 +72,7 @@ pub async fn edge(State(state): State<Shared>, mut request: Request, next: Next)
 
 /// The refusal of a request that names another host than this server's (see the module's
 /// documentation), or `None` when it names this one.
-fn misdirected(state: &Shared, request: &Request) -> Option<Response> {
+fn misdirected(config: &Config, request: &Request) -> Option<Response> {
     let named = request.uri().authority().map(|a| a.as_str()).or_else(|| {
         request
             .headers()
@@ -80,7 +81,6 @@ fn misdirected(state: &Shared, request: &Request) -> Option<Response> {
     });
     // A request without a host (HTTP/1.0) comes from no browser: rebinding needs one.
     let host = named?;
-    let config = &state.config;
     if is_own_host(host, config.public_url.as_deref(), &config.allowed_hosts) {
         return None;
     }
@@ -165,13 +165,13 @@ fn is_own_host(authority: &str, public_url: Option<&str>, allowed: &[String]) ->
 }
 
 /// The request, its body read, if it may go on to its handler.
-async fn screen(state: &Shared, request: Request) -> Result<Request, ApiError> {
+async fn screen(config: &Config, request: Request) -> Result<Request, ApiError> {
     let unsafe_method = !matches!(
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     );
     if unsafe_method || is_websocket_handshake(request.headers()) {
-        check_origin(request.headers(), state.config.public_url.as_deref())?;
+        check_origin(request.headers(), config.public_url.as_deref())?;
     }
     if !unsafe_method || !has_body(request.headers()) {
         return Ok(request);
@@ -183,7 +183,7 @@ async fn screen(state: &Shared, request: Request) -> Result<Request, ApiError> {
             "send the request's body as JSON, with Content-Type: application/json",
         ));
     }
-    crate::limits::read_body_within(request, state.config.request_read_timeout).await
+    crate::edge::body::read_body_within(request, config.request_read_timeout).await
 }
 
 fn is_websocket_handshake(headers: &HeaderMap) -> bool {

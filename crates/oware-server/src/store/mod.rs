@@ -1,0 +1,10 @@
+//! Storage: SQLite holds the games, the players' tokens and the moves, one transaction per change,
+//! its schema versioned by ordered migrations ([`sqlite`]); one thread owns the connection, so no
+//! SQLite call runs on the async runtime ([`writer`]); and a game's record as text ([`record`]).
+
+pub(crate) mod record;
+mod sqlite;
+pub(crate) mod writer;
+
+pub use sqlite::StoreError;
+pub(crate) use sqlite::{LastAlive, SeatRow, Store, StoredGame, WalReport};
