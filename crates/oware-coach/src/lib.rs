@@ -12,7 +12,6 @@
 //!   a house of one or two seeds, the opponent's kroo overlooked), for the engine's player.
 //! - [`puzzle`]: the puzzle set, each puzzle with its theme, and the classifier that tags them.
 //! - [`messages`]: the words, from the catalogue the web app shares (`web/coach-messages.json`).
-//! - [`json`]: the same for the web app.
 //! - [`engine`]: the one module that asks the engine: the one analysis of a position (every move's
 //!   score and line at one fixed depth) that every view of the position shows.
 //!
@@ -30,7 +29,6 @@
 pub mod detect;
 pub mod engine;
 pub mod explain;
-pub mod json;
 pub mod messages;
 pub mod oversight;
 pub mod puzzle;

@@ -27,6 +27,7 @@ mod interface;
 mod ordering;
 pub mod perfect;
 pub mod player;
+mod probe_set;
 pub mod protocol;
 pub mod referee;
 mod search;
@@ -43,6 +44,7 @@ pub use eval::{
 pub use hash::key as position_key;
 pub use interface::{Analysis, MoveScore, Probe, SearchControl, SearchResult};
 pub use player::{choose_move, Level, Oversight, HUMAN_LEVELS, LEVELS};
+pub use probe_set::{ProbeSet, ProbeSetError};
 pub use search::{plies_to_end, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD};
 pub use time::{Clock, Limits, DEFAULT_MOVE_OVERHEAD};
 pub use tt::{Bound, Entry, Table};

@@ -6,11 +6,11 @@ use std::time::Duration;
 
 use oware_engine::player::{self, Level, Source};
 use oware_engine::tablebase::proven_by_database;
-use oware_engine::tablebase::TablebaseProbe;
 use oware_engine::{
-    describe_score, plies_to_end, Engine, EngineOptions, Limits, Probe, SearchControl, LEVELS,
+    describe_score, plies_to_end, Engine, EngineOptions, Limits, Probe, ProbeSet, ProbeSetError,
+    SearchControl, LEVELS,
 };
-use oware_rules::{Game, Move, Position, RuleSet};
+use oware_rules::{Game, Position, RuleSet};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyAny;
@@ -52,19 +52,6 @@ impl PySearchResult {
             self.nodes,
             self.source
         )
-    }
-}
-
-/// The databases of several rule sets as one probe: each answers for its own rule set only.
-struct Databases(Vec<Arc<TablebaseProbe>>);
-
-impl Probe for Databases {
-    fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32> {
-        self.0.iter().find_map(|db| db.probe(pos, rules))
-    }
-
-    fn root_move(&self, game: &Game) -> Option<(Move, i32)> {
-        self.0.iter().find_map(|db| db.root_move(game))
     }
 }
 
@@ -166,21 +153,11 @@ fn databases_of(egtb: &Bound<'_, PyAny>) -> PyResult<Arc<dyn Probe>> {
     let dir: PathBuf = egtb.extract().map_err(|_| {
         PyValueError::new_err("egtb is a Tablebase or the path of a database directory")
     })?;
-    let mut found = Vec::new();
-    for rules in [RuleSet::Abapa, RuleSet::Awari] {
-        match TablebaseProbe::open(&dir, rules) {
-            Ok(db) => found.push(Arc::new(db)),
-            Err(oware_egtb::EgtbError::NoDatabase { .. }) => {}
-            Err(e) => return Err(egtb_error(e)),
-        }
+    match ProbeSet::open(&dir, None) {
+        Ok(set) => Ok(Arc::new(set)),
+        Err(ProbeSetError::Unusable { error, .. }) => Err(egtb_error(error)),
+        Err(e) => Err(PyValueError::new_err(e.to_string())),
     }
-    if found.is_empty() {
-        return Err(PyValueError::new_err(format!(
-            "{}: no endgame database here (no abapa or awari level 0 file)",
-            dir.display()
-        )));
-    }
-    Ok(Arc::new(Databases(found)))
 }
 
 #[pymethods]

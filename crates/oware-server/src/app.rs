@@ -4,10 +4,10 @@
 use std::sync::atomic::AtomicUsize;
 use std::sync::Arc;
 
-use crate::analysis::engines::{AnalysisCache, AnalysisLimits, EnginePool};
+use crate::analysis::engines::{AnalysisBudget, AnalysisCache, EnginePool};
 use crate::config::Config;
-use crate::edge::rate_limit::AddressLimit;
-use crate::edge::shares::AddressLimits;
+use crate::edge::rate_limit::HourlyQuota;
+use crate::edge::shares::AddressShares;
 use crate::game::clock::now_ms;
 use crate::play::games::Games;
 use crate::store::writer::StoreWriter;
@@ -43,9 +43,9 @@ pub struct AppState {
     /// The latest positions' analyses, shared by the analysis board, the coach and the review.
     pub analyses: Arc<AnalysisCache>,
     /// The games each address created in the last hour.
-    pub creations: AddressLimit,
+    pub creations: HourlyQuota,
     /// What each address holds open now: WebSockets, analyses.
-    pub per_address: AddressLimits,
+    pub shares: AddressShares,
 }
 
 /// The state as the handlers hold it.
@@ -119,8 +119,8 @@ impl AppState {
         );
         let analyses = Arc::new(AnalysisCache::new(config.analysis_cache));
         Ok(Arc::new(AppState {
-            creations: AddressLimit::new(config.games_per_address),
-            per_address: AddressLimits::new(&config),
+            creations: HourlyQuota::new(config.games_per_address),
+            shares: AddressShares::new(&config),
             config: Arc::new(config),
             games,
             connections: AtomicUsize::new(0),
@@ -130,8 +130,8 @@ impl AppState {
     }
 
     /// How a position is analysed.
-    pub fn analysis_limits(&self) -> AnalysisLimits {
-        AnalysisLimits {
+    pub fn analysis_budget(&self) -> AnalysisBudget {
+        AnalysisBudget {
             depth: self.config.analysis_depth,
             cap: self.config.analysis_time,
         }

@@ -4,7 +4,7 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::analysis::databases;
+use oware_engine::ProbeSet;
 
 /// How the server runs.
 #[derive(Debug, Clone)]
@@ -32,7 +32,7 @@ pub struct Config {
     /// Messages a second one WebSocket may send on average (bursts of twice as many).
     pub messages_per_second: u32,
     /// Endgame databases: the engines probe them, the analysis board shows their values.
-    pub databases: databases::Databases,
+    pub databases: ProbeSet,
     /// How long one minute of a game clock lasts: a minute, except in tests, which shorten it to
     /// see flags fall.
     pub clock_minute: Duration,
@@ -87,7 +87,7 @@ impl Default for Config {
             analysis_cache: 4096,
             idle_timeout: Duration::from_secs(90),
             messages_per_second: 20,
-            databases: databases::Databases::none(),
+            databases: ProbeSet::none(),
             clock_minute: Duration::from_secs(60),
             public_url: None,
             moves_per_second: 10,

@@ -31,7 +31,6 @@ mod play;
 mod routes;
 mod store;
 
-pub use analysis::databases::{DatabaseError, Databases};
 pub use app::{AppState, ServerError, Shared};
 pub use config::Config;
 pub use game::ids::new_token;

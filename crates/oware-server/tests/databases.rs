@@ -8,9 +8,9 @@ use serde_json::json;
 
 use oware_egtb_build::build::build;
 use oware_egtb_build::store::DirStore;
+use oware_engine::{ProbeSet, ProbeSetError};
 use oware_rules::RuleSet;
 use oware_server::Config;
-use oware_server::{DatabaseError, Databases};
 
 /// An awari database up to `seeds` seeds in a fresh temporary directory.
 fn awari_database(seeds: usize) -> tempfile::TempDir {
@@ -42,7 +42,7 @@ async fn assert_no_database_values(addr: std::net::SocketAddr, position: &str, r
 #[tokio::test]
 async fn the_analysis_board_shows_database_values() {
     let dir = awari_database(6);
-    let databases = Databases::open(dir.path()).unwrap();
+    let databases = ProbeSet::open(dir.path(), None).unwrap();
     assert!(databases.of(RuleSet::Awari).is_some());
     assert!(
         databases.of(RuleSet::Abapa).is_none(),
@@ -109,7 +109,7 @@ async fn growing_databases_are_used_as_soon_as_they_are_handed_over() {
     use oware_engine::tablebase::{LiveProbe, TablebaseProbe};
     use std::sync::Arc;
     let awari = Arc::new(LiveProbe::new(RuleSet::Awari));
-    let databases = Databases::growing(None, Some(awari.clone()));
+    let databases = ProbeSet::growing([awari.clone()]);
     assert!(!databases.is_empty(), "databases to come are not none");
     assert_eq!(databases.describe(), "");
     let server = TestServer::start(Config {
@@ -151,7 +151,7 @@ async fn growing_databases_are_used_as_soon_as_they_are_handed_over() {
 async fn the_computer_plays_the_database_move_where_it_covers_the_position() {
     let dir = awari_database(4);
     let server = TestServer::start(Config {
-        databases: Databases::open(dir.path()).unwrap(),
+        databases: ProbeSet::open(dir.path(), None).unwrap(),
         ..quick_config()
     })
     .await;
@@ -172,8 +172,8 @@ async fn the_computer_plays_the_database_move_where_it_covers_the_position() {
 #[test]
 fn a_directory_without_databases_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let err = Databases::open(dir.path()).unwrap_err();
-    assert!(matches!(err, DatabaseError::NoneFound(_)), "{err}");
+    let err = ProbeSet::open(dir.path(), None).unwrap_err();
+    assert!(matches!(err, ProbeSetError::NoneFound(_)), "{err}");
     assert!(err.to_string().contains("oware egtb build"), "{err}");
 }
 
@@ -187,11 +187,11 @@ fn a_damaged_database_is_refused_with_its_file_named() {
     let last = bytes.len() - 1;
     bytes[last] ^= 0x5a;
     std::fs::write(&path, bytes).unwrap();
-    let err = Databases::open(dir.path()).unwrap_err();
+    let err = ProbeSet::open(dir.path(), None).unwrap_err();
     assert!(
         matches!(
             err,
-            DatabaseError::Unusable {
+            ProbeSetError::Unusable {
                 rules: RuleSet::Awari,
                 ..
             }
@@ -213,7 +213,7 @@ fn level_files_left_unused_are_listed() {
         .unwrap()
     };
     remove(3);
-    let databases = Databases::open(dir.path()).unwrap();
+    let databases = ProbeSet::open(dir.path(), None).unwrap();
     assert_eq!(databases.describe(), "awari up to 2 seeds");
     let unused: Vec<String> = databases.unused().iter().map(|u| u.to_string()).collect();
     assert_eq!(unused.len(), 1, "{unused:?}");
@@ -223,8 +223,8 @@ fn level_files_left_unused_are_listed() {
     );
     // Without level 0 nothing is usable: refused, saying why.
     remove(0);
-    let err = Databases::open(dir.path()).unwrap_err();
-    assert!(matches!(err, DatabaseError::Incomplete(_)), "{err}");
+    let err = ProbeSet::open(dir.path(), None).unwrap_err();
+    assert!(matches!(err, ProbeSetError::Incomplete(_)), "{err}");
     assert!(
         err.to_string()
             .contains("levels 1-2, 4-5 are not used because level 0 is missing"),
@@ -238,7 +238,7 @@ fn level_files_left_unused_are_listed() {
 async fn a_database_file_truncated_while_the_server_runs_does_not_stop_it() {
     let dir = awari_database(6);
     let server = TestServer::start(Config {
-        databases: Databases::open(dir.path()).unwrap(),
+        databases: ProbeSet::open(dir.path(), None).unwrap(),
         ..quick_config()
     })
     .await;

@@ -3,10 +3,12 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
+use oware_engine::ProbeSet;
 use oware_rules::RuleSet;
-use oware_server::{AppState, Config, Databases};
+use oware_server::{AppState, Config};
 
 use super::{egtb_home, Exit};
 
@@ -75,20 +77,17 @@ fn public_url(url: &str) -> Result<String, String> {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let databases = match &args.egtb {
-        None if args.no_egtb => Databases::none(),
+        None if args.no_egtb => ProbeSet::none(),
         None => {
             let rules = [RuleSet::Abapa, RuleSet::Awari];
             match egtb_home::start("oware serve", &rules, egtb_home::Report::EachLevel)? {
-                None => Databases::none(),
-                Some(probes) => {
-                    let of = |r| probes.iter().find(|p| p.rules() == r).cloned();
-                    Databases::growing(of(RuleSet::Abapa), of(RuleSet::Awari))
-                }
+                None => ProbeSet::none(),
+                Some(probes) => ProbeSet::growing(probes),
             }
         }
         Some(dir) => {
-            let databases =
-                Databases::open(dir).map_err(|e| Exit::bad_input(format!("--egtb: {e}")))?;
+            let databases = ProbeSet::open(dir, Some(Arc::new(|e| eprintln!("oware serve: {e}"))))
+                .map_err(|e| Exit::bad_input(format!("--egtb: {e}")))?;
             eprintln!("oware serve: endgame databases: {}", databases.describe());
             databases
         }

@@ -22,7 +22,8 @@ use oware_coach::engine::{moves_in, PositionAnalysis};
 use oware_engine::{plies_to_end, Engine, EngineOptions, Probe};
 use oware_rules::{format_move_letters, Game, Position, RuleSet};
 
-use crate::analysis::databases::{DatabaseValue, Databases};
+use crate::analysis::databases::{move_values, DatabaseValue};
+use oware_engine::ProbeSet;
 
 /// Transposition table per pooled engine, in MiB: the analysis' own size, so that the server's
 /// numbers are the terminal's.
@@ -53,7 +54,7 @@ pub enum PoolError {
 impl EnginePool {
     /// A pool that runs at most `searches` searches at once (at least one).
     /// Its engines probe `databases` (if any).
-    pub fn new(searches: usize, databases: &Databases) -> Arc<EnginePool> {
+    pub fn new(searches: usize, databases: &ProbeSet) -> Arc<EnginePool> {
         let searches = searches.max(1);
         let probe = (!databases.is_empty()).then(|| Arc::new(databases.clone()) as Arc<dyn Probe>);
         Arc::new(EnginePool {
@@ -196,7 +197,7 @@ impl AnalysisCache {
 /// How the server analyses a position: the depth every move is searched to, and the most time one
 /// position may take (a safety net for a slow machine; the depth reached is then less and said).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AnalysisLimits {
+pub struct AnalysisBudget {
     /// Plies.
     pub depth: u32,
     /// The most time for one position.
@@ -209,7 +210,7 @@ pub fn analysis_of(
     cache: &AnalysisCache,
     engine: &mut Engine,
     game: &Game,
-    limits: AnalysisLimits,
+    limits: AnalysisBudget,
 ) -> Arc<PositionAnalysis> {
     if let Some(kept) = cache.get(game) {
         return kept;
@@ -243,7 +244,7 @@ pub struct MoveRow {
     /// The move and the expected reply line, in move letters.
     pub line: String,
     /// The endgame database's value of the move where the server has databases covering the
-    /// position (see [`Databases::move_values`]).
+    /// position (see [`move_values`]).
     pub database: Option<DatabaseValue>,
 }
 
@@ -258,13 +259,13 @@ pub struct Evaluation {
 
 /// The analysis board's table from a position's analysis, with the databases' values where they
 /// cover the position.
-pub fn evaluation(game: &Game, analysis: &PositionAnalysis, databases: &Databases) -> Evaluation {
+pub fn evaluation(game: &Game, analysis: &PositionAnalysis, databases: &ProbeSet) -> Evaluation {
     let mut moves: Vec<MoveRow> = analysis
         .values
         .iter()
         .map(|v| move_row(v, analysis))
         .collect();
-    if let Some(values) = databases.move_values(game) {
+    if let Some(values) = move_values(databases, game) {
         for m in &mut moves {
             m.database = values
                 .iter()
@@ -316,7 +317,7 @@ mod tests {
         })
     }
 
-    const LIMITS: AnalysisLimits = AnalysisLimits {
+    const LIMITS: AnalysisBudget = AnalysisBudget {
         depth: 6,
         cap: Duration::from_secs(30),
     };
@@ -324,7 +325,7 @@ mod tests {
     fn table(position: &str) -> Evaluation {
         let game = Game::from_position(position.parse().unwrap(), RuleSet::Abapa);
         let analysis = oware_coach::analyse(&mut engine(), &game, LIMITS.depth, None);
-        evaluation(&game, &analysis, &Databases::none())
+        evaluation(&game, &analysis, &ProbeSet::none())
     }
 
     #[test]
@@ -394,7 +395,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_pool_bounds_concurrent_searches() {
-        let pool = EnginePool::new(1, &Databases::none());
+        let pool = EnginePool::new(1, &ProbeSet::none());
         let held = pool.acquire().await;
         assert_eq!(
             pool.acquire_within(Duration::from_millis(20)).await.err(),

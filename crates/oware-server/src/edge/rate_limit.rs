@@ -3,9 +3,9 @@
 
 /// A per-connection message budget (a token bucket): `rate` messages a second on average, bursts
 /// of up to `burst`. A client over it gets an error for each message dropped; one that keeps on
-/// is disconnected (see [`RateLimit::should_disconnect`]).
+/// is disconnected (see [`TokenBucket::should_disconnect`]).
 #[derive(Debug, Clone)]
-pub struct RateLimit {
+pub struct TokenBucket {
     rate: f64,
     burst: f64,
     tokens: f64,
@@ -17,11 +17,11 @@ pub struct RateLimit {
 /// Dropped messages in a row after which a connection is closed: no honest page sends that many.
 pub const MAX_DROPPED_IN_A_ROW: u32 = 50;
 
-impl RateLimit {
+impl TokenBucket {
     /// A full bucket of `rate` messages a second (at least one), bursts of twice as many.
-    pub fn new(rate: u32, now: std::time::Instant) -> RateLimit {
+    pub fn new(rate: u32, now: std::time::Instant) -> TokenBucket {
         let rate = f64::from(rate.max(1));
-        RateLimit {
+        TokenBucket {
             rate,
             burst: rate * 2.0,
             tokens: rate * 2.0,
@@ -59,7 +59,7 @@ mod tests {
     #[test]
     fn bursts_then_the_rate_then_disconnect() {
         let t0 = Instant::now();
-        let mut limit = RateLimit::new(5, t0);
+        let mut limit = TokenBucket::new(5, t0);
         let allowed = (0..30).filter(|_| limit.allow(t0)).count();
         assert_eq!(allowed, 10, "a burst of twice the rate");
         assert!(!limit.should_disconnect());
@@ -77,7 +77,7 @@ mod tests {
 
 /// How many games one address may create in an hour, so that one client cannot fill the database.
 /// Counted in memory: a restart forgets the counts, which only ever lets a client create more.
-pub struct AddressLimit {
+pub struct HourlyQuota {
     per_hour: usize,
     created: std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, Vec<std::time::Instant>>>,
 }
@@ -85,10 +85,10 @@ pub struct AddressLimit {
 /// The window the address limit counts over.
 const ADDRESS_WINDOW: std::time::Duration = std::time::Duration::from_secs(3600);
 
-impl AddressLimit {
+impl HourlyQuota {
     /// No address has created a game yet; each may create `per_hour` an hour.
-    pub fn new(per_hour: usize) -> AddressLimit {
-        AddressLimit {
+    pub fn new(per_hour: usize) -> HourlyQuota {
+        HourlyQuota {
             per_hour,
             created: Default::default(),
         }
@@ -119,7 +119,7 @@ mod address_tests {
 
     #[test]
     fn each_address_has_its_own_hourly_count() {
-        let limit = AddressLimit::new(3);
+        let limit = HourlyQuota::new(3);
         let (a, b) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
         let t0 = Instant::now();
         assert_eq!((0..5).filter(|_| limit.allow(a, t0)).count(), 3);

@@ -95,17 +95,17 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// The per-address limits the server keeps.
-pub struct AddressLimits {
+pub struct AddressShares {
     /// Open WebSockets.
     pub sockets: PerAddress,
     /// Analysis and coach requests running or waiting for an engine.
     pub analyses: PerAddress,
 }
 
-impl AddressLimits {
+impl AddressShares {
     /// Limits with the caps the configuration gives.
-    pub fn new(config: &crate::Config) -> AddressLimits {
-        AddressLimits {
+    pub fn new(config: &crate::Config) -> AddressShares {
+        AddressShares {
             sockets: PerAddress::new(config.sockets_per_address, 0),
             analyses: PerAddress::new(
                 config.analyses_per_address,

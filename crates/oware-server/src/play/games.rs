@@ -273,8 +273,8 @@ async fn run_to_the_end<T: Send + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::databases::Databases;
     use crate::store::Store;
+    use oware_engine::ProbeSet;
     use oware_rules::{Position, RuleSet};
     use std::sync::atomic::AtomicBool;
 
@@ -282,7 +282,7 @@ mod tests {
     fn games_on(store: &StoreWriter) -> Games {
         Games::new(
             store.clone(),
-            EnginePool::new(1, &Databases::none()),
+            EnginePool::new(1, &ProbeSet::none()),
             Duration::from_millis(10),
             10,
             10,

@@ -15,7 +15,7 @@ use tokio::sync::broadcast;
 
 use oware_rules::{format_move_letters, Game, Move, PlayError, Side};
 
-use crate::edge::rate_limit::RateLimit;
+use crate::edge::rate_limit::TokenBucket;
 use crate::game::clock::{now_ms, GameClock};
 use crate::game::ids::same_token;
 use crate::game::model::{
@@ -174,7 +174,7 @@ pub struct Room {
     /// Taken by every change, for as long as it takes to store it.
     turn: tokio::sync::Mutex<()>,
     /// The players' moves a second this game accepts (each is a write to the database).
-    moves: Mutex<RateLimit>,
+    moves: Mutex<TokenBucket>,
     moves_per_second: u32,
     updates: broadcast::Sender<Arc<str>>,
 }
@@ -219,7 +219,10 @@ impl Room {
                 rematch: stored.rematch,
             }),
             turn: tokio::sync::Mutex::new(()),
-            moves: Mutex::new(RateLimit::new(moves_per_second, std::time::Instant::now())),
+            moves: Mutex::new(TokenBucket::new(
+                moves_per_second,
+                std::time::Instant::now(),
+            )),
             moves_per_second,
             updates,
         })

@@ -115,7 +115,7 @@ pub(super) async fn with_analyser<T: Send + 'static>(
 ) -> Result<T, ApiError> {
     let (share, permit) = analysis_permit(state, client, ANALYSIS_PATIENCE).await?;
     let cache = state.analyses.clone();
-    let limits = state.analysis_limits();
+    let limits = state.analysis_budget();
     tokio::task::spawn_blocking(move || {
         let _share = share;
         let mut analyse =
@@ -137,7 +137,7 @@ async fn analysis_permit(
     client: IpAddr,
     patience: Duration,
 ) -> Result<(AnalysisTurn, Permit), ApiError> {
-    let share = state.per_address.analyses.take(client).ok_or_else(|| {
+    let share = state.shares.analyses.take(client).ok_or_else(|| {
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "too-many-analyses",

@@ -7,7 +7,7 @@ use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::Value;
 
-use oware_coach::json::{explain_answer, parse_player, review, Request, RequestError};
+use super::coach_json::{explain_answer, parse_player, review, Request, RequestError};
 
 use super::analysis::{analysed, with_analyser};
 use super::parse_body;

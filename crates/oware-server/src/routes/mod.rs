@@ -3,6 +3,7 @@
 
 mod analysis;
 mod coach;
+mod coach_json;
 mod games;
 mod pages;
 mod puzzles;

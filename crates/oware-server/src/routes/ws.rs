@@ -21,7 +21,7 @@ use crate::api_error::ApiError;
 use crate::app::Shared;
 use crate::edge::cookie::cookie_token;
 use crate::edge::forwarded::ClientAddr;
-use crate::edge::rate_limit::RateLimit;
+use crate::edge::rate_limit::TokenBucket;
 use crate::game::model::{OfferKind, QuickMessage, Seat};
 use crate::play::protocol::{
     parse_client_message, ClientMessage, ServerMessage, MAX_CLIENT_MESSAGE,
@@ -56,7 +56,7 @@ pub async fn websocket(
         ));
     }
     let share = state
-        .per_address
+        .shares
         .sockets
         .take(client)
         .ok_or_else(|| too_many_sockets(&state))?;
@@ -110,7 +110,7 @@ async fn play_over_socket(
     pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     pings.tick().await; // the first tick is immediate
     let mut last_heard = tokio::time::Instant::now();
-    let mut limit = RateLimit::new(state.config.messages_per_second, std::time::Instant::now());
+    let mut limit = TokenBucket::new(state.config.messages_per_second, std::time::Instant::now());
     loop {
         tokio::select! {
             incoming = stream.next() => {

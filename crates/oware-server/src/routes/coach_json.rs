@@ -1,14 +1,14 @@
 //! The coach's findings as JSON, for the web app: the explanation of every legal move (the analysis
-//! board), the threats on the board now (the coach's marks during a game) and a game's review.
+//! board), the threats on the board now (the coach's marks during a game) and a game's review. The
+//! coach's crate speaks in Rust types; its words become JSON only here.
 
 use oware_rules::{Game, Position, RuleSet, Side};
 use serde_json::{json, Value};
 
-use crate::detect::{self, Capture};
-use crate::engine::PositionAnalysis;
-use crate::explain::{render_line, Explanation, Fact};
-use crate::messages::{self as msg, Lang};
-use crate::review::{Mark, Review};
+use oware_coach::detect::{self, Capture};
+use oware_coach::explain::{render_line, rule_note};
+use oware_coach::messages::{self as msg, Lang};
+use oware_coach::{explain_all, Explanation, Fact, Mark, PositionAnalysis, Review};
 
 fn capture_json(by: Side, c: &Capture, lang: Lang) -> Value {
     let text = msg::format(
@@ -71,7 +71,7 @@ pub fn explanation(e: &Explanation, lang: Lang) -> Value {
     })
 }
 
-/// Every legal move explained (see [`crate::explain_all`]), best first.
+/// Every legal move explained (see [`explain_all`]), best first.
 pub fn explanations(all: &[Explanation], lang: Lang) -> Value {
     Value::Array(all.iter().map(|e| explanation(e, lang)).collect())
 }
@@ -262,45 +262,21 @@ pub fn parse_player(player: Option<&str>) -> Result<Option<Side>, RequestError> 
 /// The coach's answer for a position: its threats, the feeding rule's note, and every legal move
 /// explained with the position's `analysis` (the one the analysis table shows).
 pub fn explain_answer(game: &Game, lang: Lang, analysis: &PositionAnalysis) -> Value {
-    let all = crate::explain_all(game, analysis);
+    let all = explain_all(game, analysis);
     json!({
         "position": game.position().to_string(),
         "lang": lang.code(),
         "depth": analysis.depth,
         "threats": threats(game.position(), game.rules(), lang),
-        "rule": crate::explain::rule_note(game, lang),
+        "rule": rule_note(game, lang),
         "moves": explanations(&all, lang),
     })
-}
-
-/// [`explain_answer`] for a request, with `analyse` giving the analysis of a position.
-pub fn answer_explain(
-    request: &Request,
-    analyse: &mut dyn FnMut(&Game) -> PositionAnalysis,
-) -> Result<Value, RequestError> {
-    let (game, lang) = request.game()?;
-    let analysis = analyse(&game);
-    Ok(explain_answer(&game, lang, &analysis))
-}
-
-/// The review page's answer for a request: the game of `player` (`S`, `N`, or both when absent)
-/// reviewed with `analyse`, mistakes from `threshold` centiseeds.
-pub fn answer_review(
-    request: &Request,
-    player: Option<&str>,
-    analyse: &mut dyn FnMut(&Game) -> PositionAnalysis,
-    threshold: i32,
-) -> Result<Value, RequestError> {
-    let (game, lang) = request.game()?;
-    let player = parse_player(player)?;
-    let reviewed = crate::review(&game, player, analyse, threshold);
-    Ok(review(&game, &reviewed, lang))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{explain_all, Analyst};
+    use oware_coach::Analyst;
 
     fn analyst(depth: u32) -> impl FnMut(&Game) -> PositionAnalysis {
         let mut analyst = Analyst::new(depth);
@@ -375,7 +351,10 @@ mod tests {
             lang: Some("es".into()),
             ..Request::default()
         };
-        let answer = answer_review(&request, Some("S"), &mut analyst(3), 100).unwrap();
+        let (game, lang) = request.game().unwrap();
+        let player = parse_player(Some("S")).unwrap();
+        let reviewed = oware_coach::review(&game, player, &mut analyst(3), 100);
+        let answer = review(&game, &reviewed, lang);
         assert_eq!(answer["plies"], 2);
         let mistakes = answer["mistakes"].as_array().unwrap();
         assert_eq!(mistakes.len(), 1);
@@ -386,8 +365,8 @@ mod tests {
             .starts_with("1. B pierde"));
         assert_eq!(answer["evaluation"].as_array().unwrap().len(), 3);
         assert_eq!(answer["moves"].as_array().unwrap().len(), 2);
-        assert!(answer_review(&request, Some("W"), &mut analyst(3), 100).is_err());
-        let answer = answer_explain(&request, &mut analyst(3)).unwrap();
+        assert!(parse_player(Some("W")).is_err());
+        let answer = explain_answer(&game, lang, &analyst(3)(&game));
         assert_eq!(answer["depth"], 3);
         assert_eq!(answer["lang"], "es");
         assert_eq!(answer["position"], "0-0-5-5-5-5-4-4-0-5-5-2-3-5-S");
