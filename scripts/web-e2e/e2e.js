@@ -795,7 +795,7 @@ async function colours(browser) {
 // coach's advice and marks on the game page against the computer.
 async function coach(browser) {
   for (const [lang, words] of [['en', 'F sows 3 seeds and takes b and c: 5 seeds.'], ['ca', 'F sembra 3 llavors i captura b i c: 5 llavors.'],
-    ['es', 'F siembra 3 semillas y captura b y c: 5 semillas.'], ['fr', 'F sème 3 graines et prend b et c : 5 graines.']]) {
+    ['es', 'F siembra 3 semillas y captura b y c: 5 semillas.'], ['fr', 'F sème 3 graines et prend b et c\u00a0: 5 graines.']]) {
     const { context, page } = await newPage(browser, { locale: lang });
     await page.goto(BASE + '/analysis');
     await page.fill('#analysis-text', '4-4-4-4-4-3-4-1-2-4-4-4-3-3-S');

@@ -54,7 +54,7 @@ fn the_language_comes_from_the_option_or_the_locale() {
     let text = common::stdout(&out);
     assert!(text.contains("Sud joue"), "{text}");
     assert!(
-        text.contains("F sème 3 graines et prend b et c : 5 graines."),
+        text.contains("F sème 3 graines et prend b et c\u{a0}: 5 graines."),
         "{text}"
     );
     let out = explain(

@@ -905,7 +905,7 @@ mod tests {
             .render(Lang::Ca)
             .starts_with("F sembra 3 llavors i captura b i c: 5 llavors."));
         assert!(e.render(Lang::Es).contains("captura b y c: 5 semillas"));
-        assert!(e.render(Lang::Fr).contains("prend b et c : 5 graines"));
+        assert!(e.render(Lang::Fr).contains("prend b et c\u{a0}: 5 graines"));
     }
 
     #[test]
@@ -953,7 +953,7 @@ mod tests {
         let g = awari("0-0-0-0-4-2-1-1-0-0-0-0-20-20-S");
         assert_eq!(
             rule_note(&g, Lang::Fr).unwrap(),
-            "En awari, F est interdit : il laisserait Nord sans graines."
+            "En awari, F est interdit\u{a0}: il laisserait Nord sans graines."
         );
         assert!(rule_note(&game("0-0-0-0-4-2-1-1-0-0-0-0-20-20-S"), Lang::En).is_none());
         assert!(rule_note(&Game::new(RuleSet::Abapa), Lang::En).is_none());
@@ -1071,7 +1071,7 @@ mod tests {
             .unwrap()
             .render(Lang::Fr);
         assert!(
-            fr.starts_with("C laisse passer F, qui prend b et c : 5 graines."),
+            fr.starts_with("C laisse passer F, qui prend b et c\u{a0}: 5 graines."),
             "{fr}"
         );
     }

@@ -527,7 +527,7 @@ mod tests {
         assert!(p
             .answer("F".parse().unwrap(), Lang::Fr)
             .text()
-            .starts_with("Bravo ! F sème 3 graines et prend b et c : 5 graines. "));
+            .starts_with("Bravo\u{a0}! F sème 3 graines et prend b et c\u{a0}: 5 graines. "));
         assert!(p.reveal(Lang::Ca).starts_with("La solució és F."));
         assert_eq!(
             p.title(1, 9, Lang::Es),

@@ -37,7 +37,10 @@ async fn the_coach_explains_every_move_and_reviews_a_game() {
     )
     .await;
     assert_eq!(status, 200, "{v}");
-    assert_eq!(v["threats"][0]["text"], "c de Nord prend A : 2 graines.");
+    assert_eq!(
+        v["threats"][0]["text"],
+        "c de Nord prend A\u{a0}: 2 graines."
+    );
     // A review: South's B leaves A to North.
     let (status, v) = post_json(
         server.addr,

@@ -42,7 +42,10 @@ async fn puzzles_of_a_theme_come_with_the_coachs_answers() {
         assert_eq!(right, vec![p["solution"].as_str().unwrap()], "{p}");
         let solution = &answers[p["solution"].as_str().unwrap()];
         assert!(
-            solution["text"].as_str().unwrap().starts_with("Bravo !"),
+            solution["text"]
+                .as_str()
+                .unwrap()
+                .starts_with("Bravo\u{a0}!"),
             "{p}"
         );
         assert!(p["hint"].as_str().unwrap().starts_with("Comptez"), "{p}");

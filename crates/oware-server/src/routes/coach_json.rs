@@ -295,7 +295,7 @@ mod tests {
         assert!(f["text"]
             .as_str()
             .unwrap()
-            .starts_with("F sème 3 graines et prend b et c : 5 graines."));
+            .starts_with("F sème 3 graines et prend b et c\u{a0}: 5 graines."));
         assert_eq!(f["gain"], json!([7, 8]));
         assert!(f["score"].is_i64());
         assert_eq!(list[0]["loss"], json!(0));
