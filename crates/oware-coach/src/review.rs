@@ -5,7 +5,7 @@
 
 use oware_rules::{Game, Move, Side};
 
-use crate::engine::{decided_in, seeds_value, PositionAnalysis};
+use crate::engine::{decided_in, loss, seeds_value, PositionAnalysis};
 use crate::explain::{explain, render_line, render_outlook, Explanation, CLOSE};
 use crate::messages::{self as msg, Lang};
 
@@ -115,15 +115,63 @@ impl Review {
         (!losses.is_empty()).then(|| (losses.iter().sum::<i64>() / losses.len() as i64) as i32)
     }
 
-    /// The game's turning points: the `most` mistakes that gave away the most, in the order
-    /// played.
+    /// The game's turning points, in the order played: the mistakes that change the result the
+    /// engine expects for the mover, or give away [`TURNING_LOSS`] or more while the game is still
+    /// open (see [`is_turning_point`]). Of more than `most`, those that gave away the most.
     pub fn turning_points(&self, most: usize) -> Vec<&Mistake> {
-        let mut by_loss: Vec<&Mistake> = self.mistakes.iter().collect();
-        by_loss.sort_by_key(|m| (std::cmp::Reverse(m.loss), m.ply));
-        by_loss.truncate(most);
-        by_loss.sort_by_key(|m| m.ply);
-        by_loss
+        let mut turning: Vec<&Mistake> = self
+            .mistakes
+            .iter()
+            .filter(|m| {
+                self.plies
+                    .get(m.ply)
+                    .is_some_and(|p| is_turning_point(p.best_score, p.score))
+            })
+            .collect();
+        turning.sort_by_key(|m| (std::cmp::Reverse(m.loss), m.ply));
+        turning.truncate(most);
+        turning.sort_by_key(|m| m.ply);
+        turning
     }
+}
+
+/// What a score says the game will come to for the mover: a win or a loss (decided, or by
+/// [`WIDE_MARGIN`] or more), or still open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outlook {
+    /// Won, or ahead by a wide margin.
+    Winning,
+    /// Neither side far ahead.
+    Open,
+    /// Lost, or behind by a wide margin.
+    Losing,
+}
+
+/// A lead in seeds that the weaker side rarely makes up; a move in a game already this far apart
+/// is a turning point only if it changes the result.
+pub const WIDE_MARGIN: i32 = 800;
+
+/// The loss, in centiseeds, that makes a move a turning point of an open game.
+pub const TURNING_LOSS: i32 = 200;
+
+impl Outlook {
+    /// The outlook of a score in centiseeds for the mover.
+    pub fn of(score: i32) -> Outlook {
+        match seeds_value(score) {
+            s if s >= WIDE_MARGIN => Outlook::Winning,
+            s if s <= -WIDE_MARGIN => Outlook::Losing,
+            _ => Outlook::Open,
+        }
+    }
+}
+
+/// Whether a move scored `played` where the best scored `best` (centiseeds for the mover) turned
+/// the game: it changes the outlook (a won game let go, a lost one reached from an open one), or
+/// gives away [`TURNING_LOSS`] or more while the game is open. Seeds given away in a game already
+/// won or lost by a wide margin do not turn it: a review that marks them hides the real swings.
+pub fn is_turning_point(best: i32, played: i32) -> bool {
+    let before = Outlook::of(best);
+    before != Outlook::of(played) || (before == Outlook::Open && loss(best, played) >= TURNING_LOSS)
 }
 
 /// The record's move number of `ply` in a game that starts with `first` to move.
@@ -249,12 +297,8 @@ impl Mistake {
                 ],
             ),
         };
+        // The engine's line is not in the words: the page shows it on request, beside them.
         let mut text = format!("{head} {}", played.render_facts(lang));
-        if let Some(v) = &played.verdict {
-            let line = render_line(&v.line, lang);
-            text.push(' ');
-            text.push_str(&msg::format(lang, "review.line", &[("line", &line)]));
-        }
         let better = match self.better.best_point() {
             Some(fact) => self.better.render_fact(fact, lang),
             None => {
@@ -276,6 +320,16 @@ impl Mistake {
     }
 }
 
+impl Mistake {
+    /// The line the engine expects after the mistake, in words ("The engine expects …"), shown
+    /// apart from [`Mistake::render`]'s plain words.
+    pub fn render_line(&self, lang: Lang) -> Option<String> {
+        let verdict = self.played.verdict.as_ref()?;
+        let line = render_line(&verdict.line, lang);
+        Some(msg::format(lang, "review.line", &[("line", &line)]))
+    }
+}
+
 /// The line a review prints when no move reaches the threshold.
 pub fn render_clean(lang: Lang, player: Side, threshold: i32) -> String {
     msg::format(
@@ -291,6 +345,25 @@ pub fn render_clean(lang: Lang, player: Side, threshold: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn turning_points_are_changed_results_and_big_losses_in_open_games() {
+        let win_in = |plies: i32| oware_engine::WIN - plies;
+        // An open game thrown away: +1 to -2 seeds.
+        assert!(is_turning_point(100, -200));
+        // A won game let go, even for a seed's difference on the board.
+        assert!(is_turning_point(win_in(9), 300));
+        // An open game turned into a loss.
+        assert!(is_turning_point(200, -900));
+        // A seed and a half in an open game: a mistake, not a turning point.
+        assert!(!is_turning_point(100, -50));
+        // A lost game lost faster, or with fewer seeds: nothing turned.
+        assert!(!is_turning_point(-1000, -win_in(9)));
+        assert!(!is_turning_point(-900, -1400));
+        // A win by a wide margin kept with fewer seeds to spare.
+        assert!(!is_turning_point(1500, 900));
+        assert!(!is_turning_point(win_in(5), win_in(9)));
+    }
 
     #[test]
     fn move_labels_follow_records() {

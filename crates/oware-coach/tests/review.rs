@@ -84,7 +84,10 @@ fn a_blunder_is_reviewed_with_why_and_the_better_move() {
     assert_eq!(mistakes.len(), 1, "{mistakes:?}");
     assert_eq!(reviewed.accuracy(Side::South), Some(0));
     assert_eq!(reviewed.accuracy(Side::North), Some(100));
-    assert_eq!(reviewed.turning_points(5).len(), 1);
+    // About 1.7 seeds given away in an open game: a mistake, not a turning point.
+    let p = &reviewed.plies[0];
+    assert!(p.loss < 200 && p.best_score > -800, "{p:?}");
+    assert!(reviewed.turning_points(5).is_empty());
     let m: &Mistake = &mistakes[0];
     assert_eq!((m.ply, m.label.as_str()), (0, "1."));
     assert_eq!(m.played.mv.letter(), 'B');

@@ -87,7 +87,10 @@ pub fn review_game(
     )?;
     let reviewed = reviewed(game, analyst, REVIEW_THRESHOLD);
     for m in &reviewed.mistakes {
-        writeln!(out, "{}", m.render(lang))?;
+        match m.render_line(lang) {
+            Some(line) => writeln!(out, "{} {line}", m.render(lang))?,
+            None => writeln!(out, "{}", m.render(lang))?,
+        }
     }
     for side in Side::BOTH {
         if !reviewed.mistakes.iter().any(|m| m.played.mover == side) {
