@@ -10,6 +10,7 @@
 //!   accuracy, and the mistakes over a threshold of seeds, with why and the better move.
 //! - [`oversight`]: the weak levels' human mistakes ([`HumanMistakes`]: a double attack, a threat on
 //!   a house of one or two seeds, the opponent's kroo overlooked), for the engine's player.
+//! - [`lesson`]: the lessons of the seeds' strategy, step by step.
 //! - [`puzzle`]: the puzzle set, each puzzle with its theme, and the classifier that tags them.
 //! - [`messages`]: the words, from the catalogue the web app shares (`web/coach-messages.json`).
 //! - [`engine`]: the one module that asks the engine: the one analysis of a position (every move's
@@ -29,6 +30,7 @@
 pub mod detect;
 pub mod engine;
 pub mod explain;
+pub mod lesson;
 pub mod messages;
 pub mod oversight;
 pub mod puzzle;

@@ -5,6 +5,7 @@ mod analysis;
 mod coach;
 mod coach_json;
 mod games;
+mod lessons;
 mod pages;
 mod puzzles;
 mod ws;
@@ -30,6 +31,7 @@ pub fn router(state: Shared) -> Router {
         .route("/analysis", get(pages::index))
         .route("/rules", get(pages::index))
         .route("/puzzles", get(pages::index))
+        .route("/learn", get(pages::index))
         .route("/static/{name}", get(pages::static_file))
         .route("/api/games", post(games::create_game))
         .route("/api/games/{id}", get(games::game_view))
@@ -44,6 +46,7 @@ pub fn router(state: Shared) -> Router {
         .route("/api/coach/explain", post(coach::explain))
         .route("/api/coach/review", post(coach::review_game))
         .route("/api/puzzles", get(puzzles::puzzles))
+        .route("/api/lessons", get(lessons::lessons))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(

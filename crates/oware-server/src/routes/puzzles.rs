@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use oware_coach::puzzle::{self, Puzzle, Theme};
 use oware_coach::Lang;
 
+use super::lessons::parse_lang;
 use crate::api_error::ApiError;
 
 #[derive(Deserialize)]
@@ -67,12 +68,7 @@ pub(super) async fn puzzles(
     query: Result<Query<PuzzleQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request("bad-request", e.body_text()))?;
-    let lang: Lang = match query.lang.as_deref() {
-        None => Lang::En,
-        Some(code) => code
-            .parse()
-            .map_err(|e| ApiError::bad_request("bad-lang", format!("{e}")))?,
-    };
+    let lang = parse_lang(query.lang.as_deref())?;
     let theme: Option<Theme> = match query.theme.as_deref() {
         None | Some("") => None,
         Some(code) => Some(
