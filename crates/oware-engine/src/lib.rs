@@ -28,7 +28,6 @@ mod ordering;
 pub mod perfect;
 pub mod player;
 pub mod protocol;
-pub mod referee;
 mod search;
 pub mod tablebase;
 mod time;

@@ -1,5 +1,5 @@
 //! The UCI-style engine protocol (`oware engine`), over any line input and output: the engine side
-//! of what GUIs, engine tools and [`crate::referee`] speak.
+//! of what GUIs, engine tools and the referee (the `oware-referee` crate) speak.
 //!
 //! Commands: `uci`, `isready`, `setoption name X value Y` (`Hash`, `Threads`, `Level`, `Rules`,
 //! `EngineTurn`, …),
