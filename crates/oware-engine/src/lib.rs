@@ -18,7 +18,7 @@
 
 #![warn(missing_docs)]
 
-mod bench;
+pub mod bench;
 mod engine;
 mod eval;
 mod hash;
