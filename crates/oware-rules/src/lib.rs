@@ -23,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod diagram;
 mod game;
 pub mod ogn;
 mod packed;

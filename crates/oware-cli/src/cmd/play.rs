@@ -25,7 +25,7 @@ use oware_rules::ogn::Record;
 use oware_rules::{Game, Move, PlayError, Side};
 
 use super::{coach, PositionArgs};
-use crate::display::diagram;
+use oware_rules::diagram::diagram;
 use oware_engine::input::{read_line, Line};
 
 #[derive(clap::Args, Debug)]
