@@ -29,6 +29,7 @@ pub mod ogn;
 mod packed;
 pub mod perft;
 mod position;
+pub mod random;
 mod suite;
 mod text;
 mod types;
