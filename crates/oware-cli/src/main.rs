@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cmd;
-mod display;
 
 #[derive(Parser)]
 #[command(name = "oware", version, about = "Oware (awalé, awari): play, analyse, solve", long_about = None)]

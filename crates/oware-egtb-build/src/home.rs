@@ -25,6 +25,76 @@ use crate::store::DirStore;
 /// awari 0-16 in about 17 s), 33 MB of files. abapa first, the default rule set.
 pub const FIRST_USE: [(RuleSet, usize); 2] = [(RuleSet::Abapa, 12), (RuleSet::Awari, 16)];
 
+/// The environment variable that replaces [`FIRST_USE`], as `abapa=N,awari=N` (one or both rule
+/// sets): for tests and small machines.
+pub const FIRST_USE_VARIABLE: &str = "OWARE_EGTB_FIRST_USE";
+
+/// Why [`FIRST_USE_VARIABLE`] names no levels to build.
+#[derive(Debug, thiserror::Error)]
+pub enum FirstUseError {
+    /// The variable is set to something that is not Unicode.
+    #[error("{FIRST_USE_VARIABLE} is not text")]
+    NotText,
+    /// The variable's text is not a list of levels.
+    #[error("{FIRST_USE_VARIABLE}={text:?}: {error}")]
+    Levels {
+        /// The variable's text.
+        text: String,
+        /// What is wrong with it.
+        error: LevelsError,
+    },
+}
+
+/// Why a text is not a list of levels `abapa=N,awari=N` ([`parse_levels`]).
+#[derive(Debug, thiserror::Error)]
+pub enum LevelsError {
+    /// An item without `=`.
+    #[error("{0:?} is not RULES=SEEDS (such as awari=16)")]
+    NotAnItem(String),
+    /// An unknown rule set.
+    #[error("{0}")]
+    Rules(#[from] oware_rules::UnknownRuleSet),
+    /// A count of seeds that is not a number.
+    #[error("{0:?} is not a number of seeds")]
+    Seeds(String),
+    /// A level above the highest the rule set's databases have.
+    #[error("{0}")]
+    TooHigh(EgtbError),
+    /// A rule set named more than once.
+    #[error("{0} is named twice")]
+    Twice(RuleSet),
+}
+
+/// The levels to build on first use: [`FIRST_USE`], or those of [`FIRST_USE_VARIABLE`].
+pub fn first_use_levels() -> Result<Vec<(RuleSet, usize)>, FirstUseError> {
+    match std::env::var(FIRST_USE_VARIABLE) {
+        Err(std::env::VarError::NotPresent) => Ok(FIRST_USE.to_vec()),
+        Err(std::env::VarError::NotUnicode(_)) => Err(FirstUseError::NotText),
+        Ok(text) => parse_levels(&text).map_err(|error| FirstUseError::Levels { text, error }),
+    }
+}
+
+/// `abapa=N,awari=N` (either or both, each once) as levels to build.
+pub fn parse_levels(text: &str) -> Result<Vec<(RuleSet, usize)>, LevelsError> {
+    let mut levels: Vec<(RuleSet, usize)> = Vec::new();
+    for item in text.split(',') {
+        let (rules, max) = item
+            .split_once('=')
+            .ok_or_else(|| LevelsError::NotAnItem(item.to_string()))?;
+        let rules: RuleSet = rules.trim().parse()?;
+        let max: usize = max
+            .trim()
+            .parse()
+            .map_err(|_| LevelsError::Seeds(max.to_string()))?;
+        crate::build::check_max_seeds(rules, max).map_err(LevelsError::TooHigh)?;
+        if levels.iter().any(|(r, _)| *r == rules) {
+            return Err(LevelsError::Twice(rules));
+        }
+        levels.push((rules, max));
+    }
+    Ok(levels)
+}
+
 /// The name of the lock file in the directory.
 pub const LOCK_FILE: &str = "build.lock";
 
@@ -248,6 +318,25 @@ fn lock(path: &Path, on_event: &mut (dyn FnMut(HomeEvent) + Send)) -> Result<Fil
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_use_levels_are_read_and_checked() {
+        assert_eq!(
+            parse_levels("awari=8, abapa=4").unwrap(),
+            [(RuleSet::Awari, 8), (RuleSet::Abapa, 4)]
+        );
+        assert_eq!(parse_levels("abapa=0").unwrap(), [(RuleSet::Abapa, 0)]);
+        for bad in [
+            "",
+            "awari",
+            "awari=x",
+            "chess=3",
+            "awari=3,awari=4",
+            "awari=99",
+        ] {
+            assert!(parse_levels(bad).is_err(), "{bad:?}");
+        }
+    }
 
     /// The events of a [`prepare`] as words, and the levels each `Ready` held.
     fn prepare_logged(dir: &Path, plan: &[(RuleSet, usize)]) -> (Vec<String>, Vec<usize>) {

@@ -8,7 +8,7 @@
 //! - [`build`]: the level loop, over a [`store::LevelStore`] (files in a directory, or memory).
 //! - [`distributed`]: the level loop spread over the ranks of a job, each holding a slice of every
 //!   level and telling the others about their boards by batched messages over a
-//!   [`transport::Transport`] (MPI with the `mpi` feature, threads in one process for tests).
+//!   [`distributed::transport::Transport`] (MPI with the `mpi` feature, threads in one process for tests).
 //! - [`home`]: the databases of the user's data directory, checked and built on first use.
 //! - [`check`]: re-deriving every entry (or a sample) from its successors (`verify`), solving each
 //!   level again to compare it byte for byte (`verify --deep`), and counting (`stats`).
@@ -39,14 +39,12 @@ pub mod check;
 pub mod distributed;
 pub mod home;
 pub mod in_level;
-#[cfg(feature = "mpi")]
-pub mod mpi_transport;
+mod kernel;
 pub mod path_search;
 pub mod pn_search;
 pub mod refine;
 pub mod solve;
 pub mod store;
-pub mod transport;
 
 pub use refine::SearchBudget;
 

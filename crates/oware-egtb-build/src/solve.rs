@@ -1,4 +1,5 @@
-//! Retrograde analysis of one level, by thresholds.
+//! Retrograde analysis of one level, by thresholds, in one process: the kernel (`crate::kernel`)
+//! with news told to predecessors directly.
 //!
 //! For a threshold `t`, `A_t` is the set of boards where the mover can force the game to leave the
 //! level (by a capture, or into a board where the game is over) with a value of at least `t`, and
@@ -23,286 +24,32 @@
 //! `hi` is `k - t` for `B` (`k` if never); a board's value with no earlier history lies between them,
 //! since following the attractor strategy never repeats a position.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+use std::ops::Range;
 
 use oware_rules::RuleSet;
 use rayon::prelude::*;
 
-use oware_egtb::index::{rotate, Board, LevelIndex};
-use oware_egtb::values::{encode, successors, terminal_value, through_move, Bounds};
-use oware_rules::{Move, Position, Side};
+use oware_egtb::index::{Board, LevelIndex};
+use oware_egtb::values::{successors, terminal_value, through_move, Bounds};
 
+use crate::in_level::row;
+use crate::kernel::{
+    flagged_boards, removal, widen, AbapaScheme, AwariScheme, LevelState, Scheme, NEW_A, NEW_B,
+    REMOVE_B, SAFE_A, SAFE_B, SAFE_REGION_ROUNDS,
+};
 use crate::{LowerLevels, Progress};
 
-/// Boards per unit of parallel work and of dirty tracking.
-pub(crate) const CHUNK: u64 = 1 << 12;
-
-/// The flags of a board that joined a set and whose predecessors are still to be told. Each scheme
-/// keeps them in two bits of its own.
-pub(crate) const NEW_A: u8 = 1;
-pub(crate) const NEW_B: u8 = 2;
-
-/// abapa's safe regions, while they are worked out (no board carries a flag then, so they share the
-/// flags' bits): the board still meets A's (B's) conditions.
-pub(crate) const SAFE_A: u8 = NEW_A;
-pub(crate) const SAFE_B: u8 = NEW_B;
+pub use crate::kernel::predecessors;
 
 /// Work units a level reports to [`Progress`]: one pass to set up and one per threshold.
 pub fn work_units(index: &LevelIndex) -> u64 {
     index.count() * (1 + index.seeds() as u64)
 }
 
-/// Where the per-board state lives; the two rule sets pack it differently.
-pub(crate) trait Scheme: Sync {
-    fn set_terminal(&self, i: usize, v: i8);
-    /// A board that can move: its best exits, and its count of moves that stay in the level.
-    fn set_open(&self, i: usize, exit: Option<Bounds>, inside: u8);
-    /// At the start of threshold `t`: whether the board joins `A_t` by an exit of at least `t` (it is
-    /// then in `A_t` and must be flagged).
-    fn joins_a_by_exit(&self, i: usize, t: i8) -> bool;
-    /// Not in `A_t` (during threshold `t`, after its first scan).
-    fn a_open(&self, i: usize, t: i8) -> bool;
-    fn b_open(&self, i: usize) -> bool;
-    fn exit_hi(&self, i: usize) -> Option<i8>;
-    fn join_a(&self, i: usize, t: i8) -> bool;
-    fn join_b(&self, i: usize, t: i8) -> bool;
-    /// The value a board gets below `t` on the other side of `B_t`.
-    fn neg(&self, t: i8) -> i8;
-    /// The count of moves in the level to boards not yet in `A`.
-    fn count(&self, i: usize) -> u8;
-    /// Lowers the count by one; returns the count before.
-    fn decrement(&self, i: usize) -> u8;
-    /// Sets flags (`NEW_A`, `NEW_B`, or the safe-region bits that share them).
-    fn set_flags(&self, i: usize, flags: u8);
-    fn flags(&self, i: usize) -> u8;
-    /// Clears the flags in `mask`, returning all flags as they were.
-    fn clear_flags(&self, i: usize, mask: u8) -> u8;
-    fn finish(self) -> Vec<u8>;
-}
-
-const JOINED: u8 = 0x80;
-const COUNT_MASK: u8 = 0b111;
-
-/// abapa: at most this many alternations of safe region and attractor per threshold (each costs a
-/// pass over the level's moves).
-pub(crate) const SAFE_REGION_ROUNDS: usize = 4;
-
-/// awari, two bytes per board: the value, `JOINED | (v + 64)` once solved, else the best exit `+ 64`
-/// (0: none); and the count of moves in the level (bits 0..3) with the flags (bits 3..5).
-pub(crate) struct AwariScheme {
-    state: Vec<AtomicU8>,
-    work: Vec<AtomicU8>,
-}
-
-const AWARI_FLAGS_SHIFT: u32 = 3;
-
-impl AwariScheme {
-    /// The state of `n` boards, all still to be set up.
-    pub(crate) fn new(n: usize) -> AwariScheme {
-        AwariScheme {
-            state: atomics(n),
-            work: atomics(n),
-        }
-    }
-
-    fn join(&self, i: usize, v: i8) -> bool {
-        let code = JOINED | (v + 64) as u8;
-        self.state[i]
-            .fetch_update(Relaxed, Relaxed, |s| (s & JOINED == 0).then_some(code))
-            .is_ok()
-    }
-
-    fn exit_lo(&self, i: usize) -> Option<i8> {
-        let s = self.state[i].load(Relaxed);
-        (s != 0).then(|| (s & !JOINED) as i8 - 64)
-    }
-}
-
-impl Scheme for AwariScheme {
-    fn set_terminal(&self, i: usize, v: i8) {
-        self.state[i].store(JOINED | (v + 64) as u8, Relaxed);
-    }
-    fn set_open(&self, i: usize, exit: Option<Bounds>, inside: u8) {
-        self.state[i].store(exit.map_or(0, |e| (e.lo + 64) as u8), Relaxed);
-        self.work[i].store(inside, Relaxed);
-    }
-    fn joins_a_by_exit(&self, i: usize, t: i8) -> bool {
-        self.a_open(i, t) && self.exit_lo(i).is_some_and(|e| e >= t) && self.join(i, t)
-    }
-    fn a_open(&self, i: usize, _: i8) -> bool {
-        self.state[i].load(Relaxed) & JOINED == 0
-    }
-    fn b_open(&self, i: usize) -> bool {
-        self.state[i].load(Relaxed) & JOINED == 0
-    }
-    fn exit_hi(&self, i: usize) -> Option<i8> {
-        self.exit_lo(i)
-    }
-    fn join_a(&self, i: usize, t: i8) -> bool {
-        self.join(i, t)
-    }
-    fn join_b(&self, i: usize, t: i8) -> bool {
-        self.join(i, -t)
-    }
-    fn neg(&self, t: i8) -> i8 {
-        -t
-    }
-    fn count(&self, i: usize) -> u8 {
-        self.work[i].load(Relaxed) & COUNT_MASK
-    }
-    fn decrement(&self, i: usize) -> u8 {
-        self.work[i].fetch_sub(1, Relaxed) & COUNT_MASK
-    }
-    fn set_flags(&self, i: usize, flags: u8) {
-        self.work[i].fetch_or(flags << AWARI_FLAGS_SHIFT, Relaxed);
-    }
-    fn flags(&self, i: usize) -> u8 {
-        self.work[i].load(Relaxed) >> AWARI_FLAGS_SHIFT
-    }
-    fn clear_flags(&self, i: usize, mask: u8) -> u8 {
-        self.work[i].fetch_and(!(mask << AWARI_FLAGS_SHIFT), Relaxed) >> AWARI_FLAGS_SHIFT
-    }
-    fn finish(self) -> Vec<u8> {
-        drop(self.work);
-        // In place: the value bytes become the entries.
-        self.state
-            .into_iter()
-            .map(|s| {
-                let s = s.into_inner();
-                let v = if s & JOINED != 0 {
-                    (s & !JOINED) as i8 - 64
-                } else {
-                    0
-                };
-                encode(RuleSet::Awari, Bounds::exact(v))
-            })
-            .collect()
-    }
-}
-
-/// abapa, two bytes per board.
-///
-/// `low`: the count of moves in the level (bits 0..3; 7 marks a board where the game is over) and the
-/// lower bound (bits 3..8). The lower bound needs no "joined" mark: thresholds only go down, and a
-/// board joins `A_t` at the latest at `t` = its best exit's lower bound, so during threshold `t` a
-/// stored value of at least `t` is the threshold it joined at, and one below `t` is its best exit
-/// still waiting (0: none, or none that matters).
-///
-/// `high`: `HI_JOINED | t` once in `B_t`, else the best exit's upper bound `+ 1` (0: none), in bits
-/// 0..6, and the flags in bits 6..8.
-pub(crate) struct AbapaScheme {
-    seeds: i8,
-    low: Vec<AtomicU8>,
-    high: Vec<AtomicU8>,
-}
-
-const LO_SHIFT: u32 = 3;
-const TERMINAL_COUNT: u8 = 7;
-const HI_JOINED: u8 = 0x20;
-const HI_MASK: u8 = 0x3f;
-const ABAPA_FLAGS_SHIFT: u32 = 6;
-
-impl AbapaScheme {
-    /// The state of `n` boards of the level of `seeds` seeds, all still to be set up.
-    pub(crate) fn new(seeds: usize, n: usize) -> AbapaScheme {
-        AbapaScheme {
-            seeds: seeds as i8,
-            low: atomics(n),
-            high: atomics(n),
-        }
-    }
-
-    fn lo(&self, i: usize) -> i8 {
-        (self.low[i].load(Relaxed) >> LO_SHIFT) as i8
-    }
-}
-
-impl Scheme for AbapaScheme {
-    fn set_terminal(&self, i: usize, v: i8) {
-        self.low[i].store(((v as u8) << LO_SHIFT) | TERMINAL_COUNT, Relaxed);
-        self.high[i].store(HI_JOINED | (self.seeds - v) as u8, Relaxed);
-    }
-    fn set_open(&self, i: usize, exit: Option<Bounds>, inside: u8) {
-        let lo = exit.map_or(0, |e| e.lo as u8);
-        self.low[i].store((lo << LO_SHIFT) | inside, Relaxed);
-        self.high[i].store(exit.map_or(0, |e| (e.hi + 1) as u8), Relaxed);
-    }
-    fn joins_a_by_exit(&self, i: usize, t: i8) -> bool {
-        // Exits above `t` joined at their own thresholds.
-        let w = self.low[i].load(Relaxed);
-        (w >> LO_SHIFT) as i8 == t && w & COUNT_MASK != TERMINAL_COUNT
-    }
-    fn a_open(&self, i: usize, t: i8) -> bool {
-        self.lo(i) < t
-    }
-    fn b_open(&self, i: usize) -> bool {
-        self.high[i].load(Relaxed) & HI_JOINED == 0
-    }
-    fn exit_hi(&self, i: usize) -> Option<i8> {
-        let s = self.high[i].load(Relaxed) & HI_MASK;
-        (s & HI_JOINED == 0 && s != 0).then(|| s as i8 - 1)
-    }
-    fn join_a(&self, i: usize, t: i8) -> bool {
-        self.low[i]
-            .fetch_update(Relaxed, Relaxed, |w| {
-                ((w >> LO_SHIFT) < t as u8).then_some(((t as u8) << LO_SHIFT) | (w & COUNT_MASK))
-            })
-            .is_ok()
-    }
-    fn join_b(&self, i: usize, t: i8) -> bool {
-        self.high[i]
-            .fetch_update(Relaxed, Relaxed, |w| {
-                (w & HI_JOINED == 0).then_some((w & !HI_MASK) | HI_JOINED | t as u8)
-            })
-            .is_ok()
-    }
-    fn neg(&self, t: i8) -> i8 {
-        self.seeds - t
-    }
-    fn count(&self, i: usize) -> u8 {
-        self.low[i].load(Relaxed) & COUNT_MASK
-    }
-    fn decrement(&self, i: usize) -> u8 {
-        self.low[i].fetch_sub(1, Relaxed) & COUNT_MASK
-    }
-    fn set_flags(&self, i: usize, flags: u8) {
-        self.high[i].fetch_or(flags << ABAPA_FLAGS_SHIFT, Relaxed);
-    }
-    fn flags(&self, i: usize) -> u8 {
-        self.high[i].load(Relaxed) >> ABAPA_FLAGS_SHIFT
-    }
-    fn clear_flags(&self, i: usize, mask: u8) -> u8 {
-        self.high[i].fetch_and(!(mask << ABAPA_FLAGS_SHIFT), Relaxed) >> ABAPA_FLAGS_SHIFT
-    }
-    fn finish(self) -> Vec<u8> {
-        let k = self.seeds;
-        let AbapaScheme { low, mut high, .. } = self;
-        // In place: the `high` bytes become the entries, then `low` goes.
-        for (h, l) in high.iter_mut().zip(&low) {
-            let w = *h.get_mut();
-            let hi = if w & HI_JOINED != 0 {
-                k - (w & HI_MASK & !HI_JOINED) as i8
-            } else {
-                k
-            };
-            let lo = (l.load(Relaxed) >> LO_SHIFT) as i8;
-            *h.get_mut() = encode(RuleSet::Abapa, Bounds { lo, hi });
-        }
-        drop(low);
-        high.into_iter().map(AtomicU8::into_inner).collect()
-    }
-}
-
-pub(crate) fn atomics(n: usize) -> Vec<AtomicU8> {
-    (0..n).map(|_| AtomicU8::new(0)).collect()
-}
-
 struct Solver<'a, S: Scheme> {
     rules: RuleSet,
     index: &'a LevelIndex,
-    scheme: S,
-    /// Per chunk: whether any board in it carries a flag.
-    dirty: Vec<AtomicBool>,
+    state: LevelState<S>,
     progress: &'a dyn Progress,
 }
 
@@ -329,35 +76,26 @@ pub fn solve_level(
 
 impl<'a, S: Scheme> Solver<'a, S> {
     fn new(rules: RuleSet, index: &'a LevelIndex, scheme: S, progress: &'a dyn Progress) -> Self {
-        let n = index.count() as usize;
-        let chunks = n.div_ceil(CHUNK as usize);
         Solver {
             rules,
             index,
-            scheme,
-            dirty: (0..chunks).map(|_| AtomicBool::new(false)).collect(),
+            state: LevelState::new(scheme, index.count() as usize),
             progress,
         }
     }
 
     fn chunks(&self) -> usize {
-        self.dirty.len()
+        self.state.chunks()
     }
 
-    fn chunk_range(&self, c: usize) -> std::ops::Range<usize> {
-        let start = c * CHUNK as usize;
-        start..(start + CHUNK as usize).min(self.index.count() as usize)
+    fn chunk_range(&self, c: usize) -> Range<usize> {
+        self.state.chunk_range(c)
     }
 
     /// The boards of chunk `c` with their indices.
     fn chunk_boards(&self, c: usize) -> impl Iterator<Item = (usize, Board)> + '_ {
         let range = self.chunk_range(c);
         range.clone().zip(self.index.iter_from(range.start as u64))
-    }
-
-    fn flag(&self, i: usize, flags: u8) {
-        self.scheme.set_flags(i, flags);
-        self.dirty[i / CHUNK as usize].store(true, Relaxed);
     }
 
     fn run(self, lower: &dyn LowerLevels) -> Vec<u8> {
@@ -382,15 +120,13 @@ impl<'a, S: Scheme> Solver<'a, S> {
                 }
             }
         }
-        let Solver { scheme, dirty, .. } = self;
-        drop(dirty);
-        scheme.finish()
+        self.state.finish()
     }
 
     /// Terminal value, or the best exits and the count of moves staying in the level.
     fn set_up(&self, i: usize, board: &Board, lower: &dyn LowerLevels) {
         if let Some(v) = terminal_value(board, self.rules) {
-            self.scheme.set_terminal(i, v);
+            self.state.scheme.set_terminal(i, v);
             return;
         }
         let k = self.index.seeds();
@@ -406,16 +142,9 @@ impl<'a, S: Scheme> Solver<'a, S> {
                 inside += 1;
                 continue;
             };
-            let exit = through_move(self.rules, k, after_seeds, after);
-            best = Some(match best {
-                None => exit,
-                Some(b) => Bounds {
-                    lo: b.lo.max(exit.lo),
-                    hi: b.hi.max(exit.hi),
-                },
-            });
+            best = widen(best, through_move(self.rules, k, after_seeds, after));
         }
-        self.scheme.set_open(i, best, inside);
+        self.state.scheme.set_open(i, best, inside);
     }
 
     /// The exit of a move that leaves the level (a capture, or a board where the game is over), or
@@ -442,7 +171,7 @@ impl<'a, S: Scheme> Solver<'a, S> {
             Some(e) => e.lo >= t,
             None => {
                 let j = self.rank(&s.board);
-                !self.scheme.b_open(j) || self.scheme.flags(j) & SAFE_B != 0
+                !self.state.scheme.b_open(j) || self.state.scheme.flags(j) & SAFE_B != 0
             }
         })
     }
@@ -464,9 +193,9 @@ impl<'a, S: Scheme> Solver<'a, S> {
             .flat_map_iter(|c| {
                 let mut out = Vec::new();
                 for (i, board) in self.chunk_boards(c) {
-                    let row: i8 = board[..6].iter().map(|&v| v as i8).sum();
-                    let row_a = row >= t && self.scheme.a_open(i, t);
-                    let row_b = row <= k - t && self.scheme.b_open(i);
+                    let r = row(&board);
+                    let row_a = r >= t && self.state.scheme.a_open(i, t);
+                    let row_b = r <= k - t && self.state.scheme.b_open(i);
                     if !(row_a || row_b) || terminal_value(&board, self.rules).is_some() {
                         continue;
                     }
@@ -481,13 +210,14 @@ impl<'a, S: Scheme> Solver<'a, S> {
                                 // Boards already won for one side count as good exits; the others
                                 // must meet the row condition to be in the other side's region.
                                 let j = self.rank(&s.board);
-                                let q_row: i8 = s.board[..6].iter().map(|&v| v as i8).sum();
-                                a_stays |= !self.scheme.b_open(j) || q_row <= k - t;
-                                bad_b |= self.scheme.a_open(j, t) && q_row < t;
+                                let q_row = row(&s.board);
+                                a_stays |= !self.state.scheme.b_open(j) || q_row <= k - t;
+                                bad_b |= self.state.scheme.a_open(j, t) && q_row < t;
                             }
                         }
                     }
-                    self.scheme
+                    self.state
+                        .scheme
                         .set_flags(i, (row_a as u8 * SAFE_A) | (row_b as u8 * SAFE_B));
                     if row_a && !a_stays {
                         out.push(i as u32);
@@ -502,13 +232,13 @@ impl<'a, S: Scheme> Solver<'a, S> {
         // Take out boards that cannot stay, and with them what depended on them.
         while let Some(entry) = removals.pop() {
             let (i, which) = removal(entry);
-            if self.scheme.clear_flags(i, which) & which == 0 {
+            if self.state.scheme.clear_flags(i, which) & which == 0 {
                 continue;
             }
             let board = self.index.unrank(i as u64).expect("index in range");
             predecessors(&board, self.rules, |p| {
                 let Some(j) = self.index.rank(&p) else { return };
-                let flags = self.scheme.flags(j as usize);
+                let flags = self.state.scheme.flags(j as usize);
                 if which == SAFE_B && flags & SAFE_A != 0 && !self.a_can_stay(&p, t, lower) {
                     removals.push(j as u32);
                 } else if which == SAFE_A && flags & SAFE_B != 0 {
@@ -516,42 +246,12 @@ impl<'a, S: Scheme> Solver<'a, S> {
                 }
             });
         }
-        (0..self.chunks())
-            .into_par_iter()
-            .map(|c| {
-                let mut joined = 0;
-                for i in self.chunk_range(c) {
-                    let safe = self.scheme.clear_flags(i, SAFE_A | SAFE_B);
-                    let mut new = 0;
-                    if safe & SAFE_A != 0 && self.scheme.a_open(i, t) && self.scheme.join_a(i, t) {
-                        new |= NEW_A;
-                    }
-                    if safe & SAFE_B != 0 && self.scheme.b_open(i) && self.scheme.join_b(i, t) {
-                        new |= NEW_B;
-                    }
-                    if new != 0 {
-                        self.flag(i, new);
-                        joined += new.count_ones() as u64;
-                    }
-                }
-                joined
-            })
-            .sum()
+        self.state.join_safe_regions(t)
     }
 
     fn threshold(&self, t: i8) {
         // Boards that join by their exits alone, or whose moves in the level all lead into A already.
-        (0..self.chunks()).into_par_iter().for_each(|c| {
-            let range = self.chunk_range(c);
-            let done = range.len() as u64;
-            for i in range {
-                let new = joins_by_scan(&self.scheme, i, t);
-                if new != 0 {
-                    self.flag(i, new);
-                }
-            }
-            self.progress.advance(done);
-        });
+        self.state.scan(t, self.progress);
         self.propagate(t);
     }
 
@@ -560,176 +260,26 @@ impl<'a, S: Scheme> Solver<'a, S> {
     fn propagate(&self, t: i8) {
         loop {
             let dirty: Vec<usize> = (0..self.chunks())
-                .filter(|&c| self.dirty[c].swap(false, Relaxed))
+                .filter(|&c| self.state.take_dirty(c))
                 .collect();
             if dirty.is_empty() {
                 break;
             }
             dirty.into_par_iter().for_each(|c| {
-                let boards = flagged_boards(&self.scheme, self.index, self.chunk_range(c), 0);
+                let boards = flagged_boards(&self.state.scheme, self.index, self.chunk_range(c), 0);
                 for (i, board) in boards {
-                    let w = self.scheme.clear_flags(i, NEW_A | NEW_B);
+                    let w = self.state.scheme.clear_flags(i, NEW_A | NEW_B);
                     for (bit, b_news) in [(NEW_A, false), (NEW_B, true)] {
                         if w & bit == 0 {
                             continue;
                         }
                         predecessors(&board, self.rules, |p| {
                             let Some(j) = self.index.rank(&p) else { return };
-                            let new = told(&self.scheme, j as usize, t, b_news);
-                            if new != 0 {
-                                self.flag(j as usize, new);
-                            }
+                            self.state.tell(j as usize, t, b_news);
                         });
                     }
                 }
             });
-        }
-    }
-}
-
-/// The sets board `i` joins at the start of threshold `t`, as flags: A by its exits alone, B when
-/// its exits are low enough and all its moves in the level lead into A already.
-pub(crate) fn joins_by_scan<S: Scheme>(scheme: &S, i: usize, t: i8) -> u8 {
-    let mut new = 0;
-    if scheme.joins_a_by_exit(i, t) {
-        new |= NEW_A;
-    }
-    if scheme.b_open(i) && scheme.count(i) == 0 && b_ready(scheme, i, t) && scheme.join_b(i, t) {
-        new |= NEW_B;
-    }
-    new
-}
-
-/// Whether board `i`'s exits let it join `B_t` once its moves in the level all lead into A.
-pub(crate) fn b_ready<S: Scheme>(scheme: &S, i: usize, t: i8) -> bool {
-    scheme.exit_hi(i).is_none_or(|e| e <= scheme.neg(t))
-}
-
-/// Board `i` is told that a successor in the level joined A (`b_news` false) or B; returns the
-/// flag of the set it joins by that news (0: none).
-pub(crate) fn told<S: Scheme>(scheme: &S, i: usize, t: i8, b_news: bool) -> u8 {
-    if b_news {
-        if scheme.a_open(i, t) && scheme.join_a(i, t) {
-            return NEW_A;
-        }
-    } else if scheme.b_open(i) {
-        let before = scheme.decrement(i);
-        debug_assert!(before > 0, "move count underflow");
-        if before == 1 && b_ready(scheme, i, t) && scheme.join_b(i, t) {
-            return NEW_B;
-        }
-    }
-    0
-}
-
-/// The boards of `range` (indices into the scheme; the level's index is `first +` that) that carry
-/// news, with their boards. Few flags: unrank each; many: walk the range in order, which is cheaper
-/// per board.
-pub(crate) fn flagged_boards<S: Scheme>(
-    scheme: &S,
-    index: &LevelIndex,
-    range: std::ops::Range<usize>,
-    first: u64,
-) -> Vec<(usize, Board)> {
-    let flagged = |i: &usize| scheme.flags(*i) & (NEW_A | NEW_B) != 0;
-    let few: Vec<usize> = range.clone().filter(flagged).collect();
-    if few.len() < CHUNK as usize / 16 {
-        few.iter()
-            .map(|&i| (i, index.unrank(first + i as u64).expect("index in range")))
-            .collect()
-    } else {
-        range
-            .clone()
-            .zip(index.iter_from(first + range.start as u64))
-            .filter(|(i, _)| flagged(i))
-            .collect()
-    }
-}
-
-/// In a removal list entry: the board leaves B's safe region (else A's). Board indices of abapa
-/// levels stay far below 2^31.
-pub(crate) const REMOVE_B: u32 = 1 << 31;
-
-/// A removal list entry's board index, and the safe region it leaves ([`SAFE_A`] or [`SAFE_B`]).
-pub(crate) fn removal(entry: u32) -> (usize, u8) {
-    let which = if entry & REMOVE_B != 0 {
-        SAFE_B
-    } else {
-        SAFE_A
-    };
-    ((entry & !REMOVE_B) as usize, which)
-}
-
-/// Every board from which the opponent's non-capturing move leads to `board` (the mover's view, the
-/// board the mover sees), calling `found` with each predecessor seen by its own mover.
-///
-/// The opponent's move sowed from an empty house of its row (houses 6..12): take the seeds back one
-/// house at a time, and keep each candidate that really plays to `board` without a capture. Legality
-/// needs no check when the mover of `board` can move: then the move fed the mover's row.
-#[inline]
-pub fn predecessors(board: &Board, rules: RuleSet, mut found: impl FnMut(Board)) {
-    for house in 6..12 {
-        if board[house] != 0 {
-            continue;
-        }
-        let mut taken = *board;
-        let mut at = house;
-        let mut sown = 0u8;
-        loop {
-            at = if at == 11 { 0 } else { at + 1 };
-            if at == house {
-                at = if at == 11 { 0 } else { at + 1 };
-            }
-            if taken[at] == 0 {
-                break;
-            }
-            taken[at] -= 1;
-            sown += 1;
-            let mut before = taken;
-            before[house] = sown;
-            let position =
-                Position::from_board(before, Side::North).expect("a level holds at most 48 seeds");
-            let played = position.play_unchecked(Move::new(house).expect("house below 12"), rules);
-            if played.captured == 0 && played.position.houses() == board {
-                found(rotate(&before));
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use oware_egtb::index::IndexKind;
-
-    /// Every non-capturing move into a non-terminal board is found backwards, exactly once.
-    #[test]
-    fn predecessors_invert_non_capturing_moves() {
-        for rules in [RuleSet::Abapa, RuleSet::Awari] {
-            for k in 0..=6 {
-                let index = LevelIndex::new(k, IndexKind::Full);
-                let mut forward = Vec::new();
-                for p in index.iter_from(0) {
-                    if terminal_value(&p, rules).is_some() {
-                        continue;
-                    }
-                    for s in successors(&p, rules) {
-                        if s.captured == 0 && terminal_value(&s.board, rules).is_none() {
-                            forward.push((s.board, p));
-                        }
-                    }
-                }
-                let mut backward = Vec::new();
-                for q in index.iter_from(0) {
-                    if terminal_value(&q, rules).is_some() {
-                        continue;
-                    }
-                    predecessors(&q, rules, |p| backward.push((q, p)));
-                }
-                forward.sort();
-                backward.sort();
-                assert_eq!(forward, backward, "{rules} k={k}");
-            }
         }
     }
 }

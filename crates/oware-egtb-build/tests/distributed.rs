@@ -12,11 +12,11 @@ use oware_egtb::values::max_level;
 use oware_egtb::EgtbError;
 use oware_egtb::Levels;
 use oware_egtb_build::build::{build_in_memory, build_with};
+use oware_egtb_build::distributed::transport::{run_local, Slices, Transport};
 use oware_egtb_build::distributed::{
     build_distributed, check_request, DistributedError, LevelEvent, LowerMode, RankLevels,
 };
 use oware_egtb_build::store::DirStore;
-use oware_egtb_build::transport::{run_local, Slices, Transport};
 use oware_egtb_build::{LowerLevels, SearchBudget};
 use oware_rules::RuleSet;
 

@@ -1,7 +1,13 @@
-//! The fixed positions of `oware bench`: the start, positions along a master game (with their history,
-//! so repetitions count) and a few endgames. Changing this list changes the node signature.
+//! `oware bench`'s searches: the fixed positions (the start, positions along a master game, with
+//! their history so repetitions count, and a few endgames; changing this list changes the node
+//! signature) and [`run`], the loop that searches them and sums the nodes, which the command, the
+//! tests that pin the signature and anything else that measures the search share.
+
+use std::time::Duration;
 
 use oware_rules::{Game, Move, Position, ReplayError, RuleSet};
+
+use crate::{plies_to_end, Engine, EngineOptions, Limits, SearchResult};
 
 /// A master game (abapa) that the bench positions are taken from.
 const MASTER_GAME: &str =
@@ -55,8 +61,155 @@ pub fn games_along(
     Ok(games)
 }
 
+/// One position's search in a [`run`], told as it ends.
+pub struct Searched<'a> {
+    /// The position's number in the run, from 0.
+    pub number: usize,
+    /// The game searched (its position, with its history).
+    pub game: &'a Game,
+    /// What the search found.
+    pub result: &'a SearchResult,
+    /// The bytes of the transposition table in use after the search.
+    pub table_bytes: usize,
+}
+
+/// The sums of a [`run`].
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Totals {
+    /// Positions searched.
+    pub positions: usize,
+    /// Nodes over all searches: the signature, at a fixed depth.
+    pub nodes: u64,
+    /// The searches' wall-clock time.
+    pub time: Duration,
+    /// The depths reached, summed.
+    pub depth: u64,
+    /// Positions whose search stopped because it proved the result ([`proven_early`]).
+    pub proven: usize,
+    /// The depths reached in the other positions, summed.
+    pub open_depth: u64,
+    /// Processor time (user and system, all threads of this process) spent in the searches; `None`
+    /// where the system does not tell.
+    pub cpu: Option<Duration>,
+}
+
+/// Searches every position of `games` (grouped by game) within `limits`, each with a fresh engine
+/// of `options`, so that the node total does not depend on what came before; with `keep_table`,
+/// one engine per game, its table kept from one position to the next as in play. `searched` is
+/// told of each position as its search ends.
+pub fn run(
+    games: &[Vec<Game>],
+    options: &EngineOptions,
+    limits: &Limits,
+    keep_table: bool,
+    mut searched: impl FnMut(Searched),
+) -> Totals {
+    let new_engine = || Engine::new(options.clone());
+    let mut totals = Totals {
+        cpu: Some(Duration::ZERO),
+        ..Totals::default()
+    };
+    let mut engine = new_engine();
+    for (number, (game, first_of_game)) in games
+        .iter()
+        .flat_map(|g| g.iter().enumerate().map(|(k, game)| (game, k == 0)))
+        .enumerate()
+    {
+        if number > 0 && (first_of_game || !keep_table) {
+            engine = new_engine();
+        }
+        let cpu_before = cpu_time();
+        let r = engine.search(game, limits, &mut |_| {});
+        totals.cpu = match (totals.cpu, cpu_before, cpu_time()) {
+            (Some(total), Some(before), Some(after)) => Some(total + after.saturating_sub(before)),
+            _ => None,
+        };
+        searched(Searched {
+            number,
+            game,
+            result: &r,
+            table_bytes: engine.table_bytes_in_use(),
+        });
+        totals.positions += 1;
+        totals.nodes += r.nodes;
+        totals.time += r.time;
+        totals.depth += u64::from(r.depth);
+        if proven_early(&r) {
+            totals.proven += 1;
+        } else {
+            totals.open_depth += u64::from(r.depth);
+        }
+    }
+    totals
+}
+
+/// Whether the search stopped because it had proved the result: a decided score (a won or lost
+/// game) within fewer plies than the depth searched, so deeper iterations could not change it (the
+/// condition on which iterative deepening stops before its time is spent).
+pub fn proven_early(r: &SearchResult) -> bool {
+    plies_to_end(r.score).is_some_and(|p| p.unsigned_abs() < r.depth)
+}
+
+/// Processor time (user + system) used so far by this process, all threads.
+#[cfg(unix)]
+fn cpu_time() -> Option<Duration> {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes a `rusage` into the pointer it is given, which is valid and large
+    // enough; on failure (non-zero) the value is not read.
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0;
+    if !ok {
+        return None;
+    }
+    // SAFETY: getrusage succeeded, so the struct is initialised (and it was zeroed before).
+    let usage = unsafe { usage.assume_init() };
+    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    Some(Duration::from_micros(
+        micros(usage.ru_utime) + micros(usage.ru_stime),
+    ))
+}
+
+#[cfg(not(unix))]
+fn cpu_time() -> Option<Duration> {
+    None
+}
+
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::WIN;
+
+    fn result(score: i32, depth: u32) -> SearchResult {
+        SearchResult {
+            best: None,
+            ponder: None,
+            score,
+            depth,
+            seldepth: depth,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+            hashfull: 0,
+        }
+    }
+
+    #[test]
+    fn only_results_proved_within_the_depth_count_as_proven_early() {
+        assert!(
+            proven_early(&result(WIN - 7, 8)),
+            "a win in 7 seen at depth 8"
+        );
+        assert!(
+            proven_early(&result(-WIN + 9, 10)),
+            "a loss in 9 seen at depth 10"
+        );
+        assert!(!proven_early(&result(WIN - 12, 12)), "a win at the horizon");
+        assert!(!proven_early(&result(350, 24)), "an ordinary score");
+        assert!(
+            !proven_early(&result(0, 30)),
+            "a draw is a score like any other"
+        );
+    }
+
     #[test]
     fn bench_positions_are_playable() {
         let games = super::bench_games();

@@ -6,13 +6,8 @@
 //! entry per house (thirteen loads): it is computed for nearly every interior child, and it depends
 //! on nothing but the word, so it is the same on every run and machine.
 
+use oware_rules::random::SplitMix64;
 use oware_rules::{PackedPosition, Position};
-
-/// Odd constants with well-spread bits (the golden ratio's, and the finalizer of MurmurHash3's
-/// successor variants).
-const K1: u64 = 0x9e37_79b9_7f4a_7c15;
-const K2: u64 = 0xbf58_476d_1ce4_e5b9;
-const K3: u64 = 0x94d0_49bb_1331_11eb;
 
 /// The key of a position (houses, stores, side to move).
 #[inline]
@@ -28,10 +23,7 @@ pub fn board_key(board: PackedPosition) -> u64 {
     // Folding the high half in through a multiplication spreads its few bytes (houses 8..12, the
     // stores, the side) over all 64 bits before they meet the low half; the rest is a bijective
     // finalizer (SplitMix64's), so keys collide only where the fold does.
-    let mut x = low ^ high.wrapping_mul(K1);
-    x = (x ^ (x >> 30)).wrapping_mul(K2);
-    x = (x ^ (x >> 27)).wrapping_mul(K3);
-    x ^ (x >> 31)
+    SplitMix64::mix(low ^ high.wrapping_mul(SplitMix64::GAMMA))
 }
 
 #[cfg(test)]

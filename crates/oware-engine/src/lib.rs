@@ -18,7 +18,7 @@
 
 #![warn(missing_docs)]
 
-mod bench;
+pub mod bench;
 mod engine;
 mod eval;
 mod hash;
@@ -29,7 +29,6 @@ pub mod perfect;
 pub mod player;
 mod probe_set;
 pub mod protocol;
-pub mod referee;
 mod search;
 pub mod tablebase;
 mod time;

@@ -9,7 +9,10 @@
 //! own value is.
 
 use oware_egtb::Tablebase;
-use oware_rules::{Move, Position, RuleSet};
+use oware_rules::{Game, Move, Position, RuleSet};
+
+use crate::player::{choose, Level};
+use crate::{Engine, Limits, LEVELS};
 
 /// How one move compares with perfect play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,6 +103,58 @@ impl Tally {
         }
         100.0 * count as f64 / self.judged as f64
     }
+}
+
+/// A move that lost the result, as [`measure`] found it.
+#[derive(Debug, Clone, Copy)]
+pub struct Miss {
+    /// The position.
+    pub position: Position,
+    /// The move the engine chose.
+    pub played: Move,
+    /// What the databases say of it.
+    pub verdict: Verdict,
+}
+
+/// The moves `engine` chooses at full strength within `limits` in each of `positions` (games of
+/// `rules` with no earlier history), judged by `tablebase`: their tally, and the moves that lost
+/// the result. The engine starts a new game at each position, and its random state the same way on
+/// every run, so that a run with a node budget repeats itself.
+pub fn measure(
+    engine: &mut Engine,
+    tablebase: &Tablebase,
+    positions: &[Position],
+    rules: RuleSet,
+    limits: &Limits,
+) -> (Tally, Vec<Miss>) {
+    let mut tally = Tally::default();
+    let mut random = 1;
+    let mut misses = Vec::new();
+    for position in positions {
+        engine.new_game();
+        let game = Game::from_position(*position, rules);
+        let chosen = choose(
+            engine,
+            &game,
+            Level::new(*LEVELS.end()),
+            limits,
+            &mut random,
+            &mut |_| {},
+        )
+        .and_then(|choice| choice.result.best);
+        let verdict = chosen.and_then(|mv| judge(tablebase, position, mv));
+        if let (Some(played), Some(verdict)) = (chosen, verdict) {
+            if !verdict.result_kept {
+                misses.push(Miss {
+                    position: *position,
+                    played,
+                    verdict,
+                });
+            }
+        }
+        tally.add(verdict);
+    }
+    (tally, misses)
 }
 
 #[cfg(test)]

@@ -284,13 +284,8 @@ pub fn seed_from_clock() -> u64 {
         .map_or(0, |d| d.as_nanos() as u64);
     nanos ^ (t.elapsed().as_nanos() as u64).rotate_left(32) ^ 0x5851_f42d_4c95_7f2d
 }
-/// SplitMix64 step.
 fn next_random(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    oware_rules::random::SplitMix64::step(state)
 }
 
 #[cfg(test)]

@@ -360,17 +360,16 @@ fn the_probe_hook_is_consulted_after_captures() {
 /// 359,442; the singular extension from 66,212 and 296,344; its multi-cut from 64,378 and 425,337).
 #[test]
 fn bench_signature_at_depths_12_and_16_is_pinned() {
-    let total = |depth: u32| -> u64 {
-        oware_engine::bench_games()
-            .iter()
-            .map(|g| {
-                let mut engine = Engine::new(EngineOptions {
-                    hash_mb: 64,
-                    ..EngineOptions::default()
-                });
-                engine.search(g, &Limits::depth(depth), &mut |_| {}).nodes
-            })
-            .sum()
+    let games: Vec<Vec<Game>> = oware_engine::bench_games()
+        .into_iter()
+        .map(|g| vec![g])
+        .collect();
+    let options = EngineOptions {
+        hash_mb: 64,
+        ..EngineOptions::default()
+    };
+    let total = |depth: u32| {
+        oware_engine::bench::run(&games, &options, &Limits::depth(depth), false, |_| {}).nodes
     };
     assert_eq!(total(12), 63_873);
     assert_eq!(total(16), 383_000);

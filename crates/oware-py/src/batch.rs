@@ -372,15 +372,10 @@ fn random_column(flags: &[bool], seed: u64, row: usize) -> i64 {
     legal[((r * count as u64) >> 32) as usize]
 }
 
-/// The `index`-th output of SplitMix64 started at `seed` (a counter-based generator: the state
-/// after `index + 1` steps is `seed + (index + 1) * gamma`).
+/// The `index`-th output of SplitMix64 started at `seed`, without the ones before it.
 #[inline]
 fn splitmix64(seed: u64, index: u64) -> u64 {
-    const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut z = seed.wrapping_add(GAMMA.wrapping_mul(index.wrapping_add(1)));
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    oware_rules::random::SplitMix64::nth(seed, index)
 }
 
 /// One game of `Games`: what `Game` keeps to decide repetitions, on packed positions. `Game` is

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use numpy::PyArray1;
 use oware_engine::player::Level;
+use oware_rules::random::SplitMix64;
 use oware_engine::{Limits, LEVELS};
 use oware_rules::{Game, Position, RuleSet, Side};
 use pyo3::exceptions::PyValueError;
@@ -60,7 +61,7 @@ impl EnvCore {
                     opponent.random,
                 )
                 .ok_or_else(|| PyValueError::new_err("the engine found no move"))?;
-            opponent.random = opponent.random.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            opponent.random = opponent.random.wrapping_add(SplitMix64::GAMMA);
             let mv = choice.result.best.expect("a choice has a move");
             self.game.play(mv).map_err(value_error)?;
         }

@@ -136,6 +136,13 @@ impl PyPosition {
         PyArray1::from_slice(py, &observation(&self.position))
     }
 
+    /// A board diagram, as the ``oware show`` command draws it: North on top, the stores beside
+    /// their rows, an arrow at the side to move.
+    fn diagram(&self) -> String {
+        let text = oware_rules::diagram::diagram(&self.position);
+        text.trim_end_matches('\n').to_string()
+    }
+
     fn __str__(&self) -> String {
         self.position.to_string()
     }

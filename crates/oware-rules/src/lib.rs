@@ -23,11 +23,13 @@
 
 #![warn(missing_docs)]
 
+pub mod diagram;
 mod game;
 pub mod ogn;
 mod packed;
 pub mod perft;
 mod position;
+pub mod random;
 mod suite;
 mod text;
 mod types;

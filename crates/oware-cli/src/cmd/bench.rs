@@ -8,12 +8,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use oware_engine::perfect::{judge, Tally};
-use oware_engine::player::{choose, Level};
+use oware_engine::bench::{self, Totals};
+use oware_engine::perfect::{measure, Miss};
 use oware_engine::tablebase::TablebaseProbe;
-use oware_engine::{
-    bench_games, games_along, plies_to_end, Engine, EngineOptions, Limits, SearchResult, LEVELS,
-};
+use oware_engine::{bench_games, games_along, Engine, EngineOptions, Limits};
 use oware_rules::{Game, GameLine, Position, RuleSet};
 
 #[derive(clap::Args, Debug)]
@@ -90,63 +88,39 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(ms) => Limits::movetime(Duration::from_millis(ms)),
         None => Limits::depth(args.depth),
     };
-    let mut total_nodes = 0u64;
-    let mut total_time = Duration::ZERO;
-    let mut total_depth = 0u64;
-    // Positions whose search stopped because it proved the result, and the depths of the others.
-    let mut proven = 0usize;
-    let mut open_depth = 0u64;
-    let mut total_cpu = Some(Duration::ZERO);
     let games: Vec<Vec<Game>> = match &args.suite {
         Some(path) => suite_games(path, args.every)?,
         None => bench_games().into_iter().map(|g| vec![g]).collect(),
     };
-    let new_engine = || {
-        Engine::new(EngineOptions {
-            hash_mb: args.hash,
-            threads: args.threads,
-            ..EngineOptions::default()
-        })
+    let options = EngineOptions {
+        hash_mb: args.hash,
+        threads: args.threads,
+        ..EngineOptions::default()
     };
-    let positions = games.iter().map(Vec::len).sum::<usize>();
-    let mut engine = new_engine();
-    for (i, (game, first_of_game)) in games
-        .iter()
-        .flat_map(|g| g.iter().enumerate().map(|(k, game)| (game, k == 0)))
-        .enumerate()
-    {
-        // A fresh engine per position, so that the signature does not depend on what came before;
-        // with --keep-table, per game.
-        if i > 0 && (first_of_game || !args.keep_table) {
-            engine = new_engine();
-        }
-        let cpu_before = cpu_time();
-        let r = engine.search(game, &limits, &mut |_| {});
-        total_cpu = match (total_cpu, cpu_before, cpu_time()) {
-            (Some(total), Some(before), Some(after)) => Some(total + after.saturating_sub(before)),
-            _ => None,
-        };
+    let totals = bench::run(&games, &options, &limits, args.keep_table, |s| {
+        let r = s.result;
         println!(
             "{:>2} {:<32} depth {:>2} score {:>6} best {} nodes {:>11} time {:>6} ms nps {:>9} table {:>4} MiB",
-            i + 1,
-            game.position().to_string(),
+            s.number + 1,
+            s.game.position().to_string(),
             r.depth,
             r.score,
             r.best.map_or('-', |m| m.letter()),
             r.nodes,
             r.time.as_millis(),
             r.nps(),
-            engine.table_bytes_in_use() >> 20
+            s.table_bytes >> 20
         );
-        total_nodes += r.nodes;
-        total_time += r.time;
-        total_depth += u64::from(r.depth);
-        if proven_early(&r) {
-            proven += 1;
-        } else {
-            open_depth += u64::from(r.depth);
-        }
-    }
+    });
+    let Totals {
+        positions,
+        nodes: total_nodes,
+        time: total_time,
+        depth: total_depth,
+        proven,
+        open_depth,
+        cpu: total_cpu,
+    } = totals;
     let micros = total_time.as_micros().max(1) as u64;
     println!("positions {positions}");
     println!("average depth {:.1}", total_depth as f64 / positions as f64);
@@ -257,29 +231,13 @@ fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
         if with_databases {
             engine.set_probe(Some(tablebase.clone()));
         }
-        let mut tally = Tally::default();
-        let mut random = 1;
-        let mut misses = Vec::new();
-        for position in &positions {
-            engine.new_game();
-            let game = Game::from_position(*position, args.rules);
-            let chosen = choose(
-                &mut engine,
-                &game,
-                Level::new(*LEVELS.end()),
-                &limits,
-                &mut random,
-                &mut |_| {},
-            )
-            .and_then(|choice| choice.result.best);
-            let verdict = chosen.and_then(|mv| judge(tablebase.tablebase(), position, mv));
-            if let (Some(mv), Some(v)) = (chosen, verdict) {
-                if !v.result_kept {
-                    misses.push((*position, mv, v));
-                }
-            }
-            tally.add(verdict);
-        }
+        let (tally, misses) = measure(
+            &mut engine,
+            tablebase.tablebase(),
+            &positions,
+            args.rules,
+            &limits,
+        );
         println!(
             "{:<9}  {:>6}  {:>5} ({:>6.2}%)   {:>5} ({:>6.2}%)   {:>16}  {:>9}",
             if with_databases { "on" } else { "off" },
@@ -292,7 +250,12 @@ fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
             tally.unsettled
         );
         if args.misses {
-            for (position, mv, v) in misses {
+            for Miss {
+                position,
+                played: mv,
+                verdict: v,
+            } in misses
+            {
                 let best: String = tablebase
                     .tablebase()
                     .best_moves(&position)
@@ -340,72 +303,4 @@ fn suite_games(path: &std::path::Path, every: usize) -> anyhow::Result<Vec<Vec<G
         )));
     }
     Ok(games)
-}
-
-/// Whether the search stopped because it had proved the result: a decided score (a won or lost
-/// game) within fewer plies than the depth searched, so deeper iterations could not change it (the
-/// condition on which iterative deepening stops before its time is spent).
-fn proven_early(r: &SearchResult) -> bool {
-    plies_to_end(r.score).is_some_and(|p| p.unsigned_abs() < r.depth)
-}
-
-/// Processor time (user + system) used so far by this process, all threads.
-#[cfg(unix)]
-fn cpu_time() -> Option<Duration> {
-    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage writes a `rusage` into the pointer it is given, which is valid and large
-    // enough; on failure (non-zero) the value is not read.
-    let ok = unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } == 0;
-    if !ok {
-        return None;
-    }
-    // SAFETY: getrusage succeeded, so the struct is initialised (and it was zeroed before).
-    let usage = unsafe { usage.assume_init() };
-    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
-    Some(Duration::from_micros(
-        micros(usage.ru_utime) + micros(usage.ru_stime),
-    ))
-}
-
-#[cfg(not(unix))]
-fn cpu_time() -> Option<Duration> {
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use oware_engine::WIN;
-
-    fn result(score: i32, depth: u32) -> SearchResult {
-        SearchResult {
-            best: None,
-            ponder: None,
-            score,
-            depth,
-            seldepth: depth,
-            nodes: 0,
-            time: Duration::ZERO,
-            pv: Vec::new(),
-            hashfull: 0,
-        }
-    }
-
-    #[test]
-    fn only_results_proved_within_the_depth_count_as_proven_early() {
-        assert!(
-            proven_early(&result(WIN - 7, 8)),
-            "a win in 7 seen at depth 8"
-        );
-        assert!(
-            proven_early(&result(-WIN + 9, 10)),
-            "a loss in 9 seen at depth 10"
-        );
-        assert!(!proven_early(&result(WIN - 12, 12)), "a win at the horizon");
-        assert!(!proven_early(&result(350, 24)), "an ordinary score");
-        assert!(
-            !proven_early(&result(0, 30)),
-            "a draw is a score like any other"
-        );
-    }
 }

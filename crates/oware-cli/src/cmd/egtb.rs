@@ -264,8 +264,8 @@ fn run_build_mpi(
     search: SearchBudget,
     kill: Option<(usize, usize)>,
 ) -> anyhow::Result<()> {
+    use oware_egtb_build::distributed::mpi_transport::MpiTransport;
     use oware_egtb_build::distributed::{build_distributed, check_request, LevelEvent};
-    use oware_egtb_build::mpi_transport::MpiTransport;
     use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
     check_request(rules, max_seeds, lower).map_err(|e| Exit::bad_input(e.to_string()))?;

@@ -6,15 +6,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use oware_egtb_build::home::{self, HomeEvent, FIRST_USE};
+use oware_egtb_build::home::{self, HomeEvent};
 use oware_engine::tablebase::{LiveProbe, TablebaseProbe};
 use oware_rules::RuleSet;
 
 use super::Exit;
-
-/// The environment variable that replaces the levels built on first use, as `abapa=N,awari=N`
-/// (one or both rule sets): for tests and small machines.
-pub const LEVELS_VARIABLE: &str = "OWARE_EGTB_FIRST_USE";
 
 /// Which lines to write as the databases grow.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -34,7 +30,7 @@ pub fn start(
     rules: &[RuleSet],
     report: Report,
 ) -> anyhow::Result<Option<Vec<Arc<LiveProbe>>>> {
-    let first_use = first_use_levels()?;
+    let first_use = home::first_use_levels().map_err(|e| Exit::bad_input(e.to_string()))?;
     let plan: Vec<(RuleSet, usize)> = rules
         .iter()
         .filter_map(|r| first_use.iter().find(|(f, _)| f == r).copied())
@@ -130,63 +126,5 @@ fn build(
             said_of(probes)
         ),
         Ok(()) => {}
-    }
-}
-
-/// The levels to build on first use: [`FIRST_USE`], or those of [`LEVELS_VARIABLE`].
-fn first_use_levels() -> anyhow::Result<Vec<(RuleSet, usize)>> {
-    match std::env::var(LEVELS_VARIABLE) {
-        Err(std::env::VarError::NotPresent) => Ok(FIRST_USE.to_vec()),
-        Err(std::env::VarError::NotUnicode(_)) => {
-            Err(Exit::bad_input(format!("{LEVELS_VARIABLE} is not text")))
-        }
-        Ok(text) => parse_levels(&text)
-            .map_err(|e| Exit::bad_input(format!("{LEVELS_VARIABLE}={text:?}: {e}"))),
-    }
-}
-
-/// `abapa=N,awari=N` (either or both, each once) as levels to build.
-fn parse_levels(text: &str) -> Result<Vec<(RuleSet, usize)>, String> {
-    let mut levels: Vec<(RuleSet, usize)> = Vec::new();
-    for item in text.split(',') {
-        let (rules, max) = item
-            .split_once('=')
-            .ok_or_else(|| format!("{item:?} is not RULES=SEEDS (such as awari=16)"))?;
-        let rules: RuleSet = rules.trim().parse().map_err(|e| format!("{e}"))?;
-        let max: usize = max
-            .trim()
-            .parse()
-            .map_err(|_| format!("{max:?} is not a number of seeds"))?;
-        oware_egtb_build::build::check_max_seeds(rules, max).map_err(|e| e.to_string())?;
-        if levels.iter().any(|(r, _)| *r == rules) {
-            return Err(format!("{rules} is named twice"));
-        }
-        levels.push((rules, max));
-    }
-    Ok(levels)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_levels;
-    use oware_rules::RuleSet;
-
-    #[test]
-    fn first_use_levels_are_read_and_checked() {
-        assert_eq!(
-            parse_levels("awari=8, abapa=4").unwrap(),
-            [(RuleSet::Awari, 8), (RuleSet::Abapa, 4)]
-        );
-        assert_eq!(parse_levels("abapa=0").unwrap(), [(RuleSet::Abapa, 0)]);
-        for bad in [
-            "",
-            "awari",
-            "awari=x",
-            "chess=3",
-            "awari=3,awari=4",
-            "awari=99",
-        ] {
-            assert!(parse_levels(bad).is_err(), "{bad:?}");
-        }
     }
 }

@@ -1,6 +1,6 @@
 //! `oware match`: a referee between two engines that speak the protocol of `oware engine`, or the
 //! ladder of this engine's playing levels (`--ladder`); the match itself is
-//! [`oware_engine::referee`]'s, and this is its arguments and what it prints.
+//! [`oware_referee`]'s, and this is its arguments and what it prints.
 //!
 //! Each opening is played twice, the engines swapping sides. The games are written as OGN, each move
 //! followed by what its engine last reported of its search (`{depth 12 score cp 25 pv CdB}`); the
@@ -15,11 +15,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use oware_engine::referee::{
+use oware_engine::{EngineOptions, LEVELS};
+use oware_referee::{
     default_openings, ladder, parse_openings, EngineProcess, GameReport, Match, Opening, Pace,
     TimeControl,
 };
-use oware_engine::{EngineOptions, LEVELS};
 use oware_rules::RuleSet;
 
 use super::Exit;

@@ -22,11 +22,12 @@ use oware_coach::{Analyst, Lang, MoveValue};
 use oware_engine::player;
 use oware_engine::{Engine, EngineOptions, Probe};
 use oware_rules::ogn::Record;
+use oware_rules::random::SplitMix64;
 use oware_rules::{Game, Move, PlayError, Side};
 
 use super::{coach, PositionArgs};
-use crate::display::diagram;
 use oware_engine::input::{read_line, Line};
+use oware_rules::diagram::diagram;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -211,7 +212,7 @@ impl<W: Write> TerminalGame<W> {
         let mv = self.thinking(&label, move |engine, game| {
             player::choose_move_with(engine, game, level, time, &mut random)
         })?;
-        self.random = self.random.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        self.random = self.random.wrapping_add(SplitMix64::GAMMA);
         match mv {
             Some(mv) => self.play_move(mv),
             None => Ok(()),

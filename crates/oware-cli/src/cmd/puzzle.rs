@@ -9,7 +9,7 @@ use oware_engine::input::{read_line, Line};
 use oware_rules::{Move, Side};
 
 use super::{coach, Exit};
-use crate::display::{diagram_in, Words};
+use oware_rules::diagram::{diagram_in, Words};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -1,6 +1,6 @@
 //! `oware show`: a board diagram.
 
-use crate::display::diagram;
+use oware_rules::diagram::diagram;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -12,12 +12,12 @@ use oware_rules::RuleSet;
 
 use super::parts::{assemble, part_path, remove_leftovers, write_part, PartReport};
 use super::searches::refine_slice;
+use super::transport::{all_sum, broadcast, Counted, Slices, Transport, TransportError};
 use super::{
     check_request, solve_slice, DistributedError, DistributedLevelReport, LevelEvent, LowerMode,
     RankLevels,
 };
 use crate::refine::SearchBudget;
-use crate::transport::{all_sum, broadcast, Counted, Slices, Transport, TransportError};
 use crate::Progress;
 
 /// Status words sent to rank 0 and back.

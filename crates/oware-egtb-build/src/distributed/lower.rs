@@ -9,8 +9,8 @@ use oware_egtb::values::{index_kind, stored_bounds, Bounds};
 use oware_egtb::{EgtbError, LevelData, Levels};
 use oware_rules::RuleSet;
 
+use super::transport::{read_ref, Outbox, Slices, Ticket, Transport, TransportError, REF_BYTES};
 use super::LowerMode;
-use crate::transport::{read_ref, Outbox, Slices, Ticket, Transport, TransportError, REF_BYTES};
 use crate::LowerLevels;
 /// The levels below the one being built, as one rank holds them.
 pub enum RankLevels {

@@ -1,12 +1,12 @@
-//! A build spread over the ranks of a job (MPI on a cluster, see `crate::mpi_transport`; threads in
-//! one process for tests, see [`crate::transport::LocalTransport`]), for both rule sets.
+//! A build spread over the ranks of a job (MPI on a cluster, see `mpi_transport`; threads in
+//! one process for tests, see [`transport::LocalTransport`]), for both rule sets.
 //!
-//! Each rank owns a contiguous slice of every level ([`Slices`](crate::transport::Slices)) and
-//! holds only the working state of its slice (the solver's two bytes per board). The level is
-//! solved by the threshold method of [`crate::solve`], with the same per-board state
-//! (`AwariScheme`, `AbapaScheme`): a board that joins a set tells its predecessors, and
-//! predecessors owned by other ranks are told by batched messages, one buffer per destination per
-//! round ([`Outbox`](crate::transport::Outbox)), exchanged all-to-all until no rank has news left.
+//! Each rank owns a contiguous slice of every level ([`Slices`](transport::Slices)) and holds only
+//! the working state of its slice (the solver's two bytes per board). The level is solved by the
+//! retrograde kernel that [`crate::solve`] runs too, with the same per-board state (`AwariScheme`,
+//! `AbapaScheme`): a board that joins a set tells its predecessors, and predecessors owned by other
+//! ranks are told by batched messages, one buffer per destination per round
+//! ([`Outbox`](transport::Outbox)), exchanged all-to-all until no rank has news left.
 //! The sets a threshold ends with are the least fixpoints of their rules whatever the order of the
 //! news (and abapa's safe regions the greatest sets that meet theirs), so the entries are those of
 //! the one-process build, byte for byte, for any number of ranks.
@@ -26,20 +26,24 @@
 //! level with any number of ranks.
 //!
 //! One module per job: `lower` (the lower levels a rank holds), `slice` (the slice solver),
-//! `searches` (abapa's searches across ranks), `parts` (part files and their assembly) and `levels`
-//! (the level loop, each step decided by rank 0).
+//! `searches` (abapa's searches across ranks), `parts` (part files and their assembly), `levels`
+//! (the level loop, each step decided by rank 0), and [`transport`] with `mpi_transport` (how the
+//! ranks exchange their batches).
 
 use oware_egtb::EgtbError;
 use oware_rules::RuleSet;
 
 use crate::build::check_max_seeds;
-use crate::transport::TransportError;
+use transport::TransportError;
 
 mod levels;
 mod lower;
+#[cfg(feature = "mpi")]
+pub mod mpi_transport;
 mod parts;
 mod searches;
 mod slice;
+pub mod transport;
 
 pub use levels::build_distributed;
 pub use lower::RankLevels;

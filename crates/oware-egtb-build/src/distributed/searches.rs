@@ -10,11 +10,11 @@ use std::sync::Mutex;
 
 use oware_egtb::index::LevelIndex;
 
-use crate::in_level::Share;
-use crate::refine::{refine_shared, SearchBudget};
-use crate::transport::{
+use super::transport::{
     all_gather, all_max, read_ref, Outbox, Slices, Transport, TransportError, REF_BYTES,
 };
+use crate::in_level::Share;
+use crate::refine::{refine_shared, SearchBudget};
 use crate::LowerLevels;
 
 /// Bytes of its slice a rank sends per exchange while the level is gathered: well under the 2 GiB

@@ -1,5 +1,5 @@
 //! The slice solver: one rank's part of a level, solved with the other ranks by the threshold
-//! method of [`crate::solve`], news for boards of other ranks sent in batches.
+//! method of the retrograde kernel (`crate::kernel`), news for boards of other ranks sent in batches.
 //!
 //! abapa's safe regions are worked out across ranks too. The one-process solver takes a board out
 //! of A's region by looking at its successors again; here a successor may live on another rank,
@@ -10,7 +10,7 @@
 //! their conditions whatever the order of removals, so they are the one-process regions.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
 use oware_egtb::index::{Board, LevelIndex};
@@ -18,14 +18,14 @@ use oware_egtb::values::{successors, terminal_value, through_move, Bounds};
 use oware_rules::RuleSet;
 use rayon::prelude::*;
 
+use super::transport::{
+    all_gather, all_max, all_sum, read_ref, Outbox, Slices, Transport, TransportError, REF_BYTES,
+};
 use super::RankLevels;
 use crate::in_level::row;
-use crate::solve::{
-    atomics, b_ready, flagged_boards, joins_by_scan, predecessors, removal, told, AbapaScheme,
-    AwariScheme, Scheme, CHUNK, NEW_A, NEW_B, REMOVE_B, SAFE_A, SAFE_B, SAFE_REGION_ROUNDS,
-};
-use crate::transport::{
-    all_gather, all_max, all_sum, read_ref, Outbox, Slices, Transport, TransportError, REF_BYTES,
+use crate::kernel::{
+    atomics, b_ready, flagged_boards, predecessors, removal, widen, AbapaScheme, AwariScheme,
+    LevelState, Scheme, CHUNK, NEW_A, NEW_B, REMOVE_B, SAFE_A, SAFE_B, SAFE_REGION_ROUNDS,
 };
 use crate::Progress;
 
@@ -59,16 +59,6 @@ struct Pending {
     best: Option<Bounds>,
     inside: u8,
     captures: u8,
-}
-
-fn widen(best: Option<Bounds>, exit: Bounds) -> Option<Bounds> {
-    Some(match best {
-        None => exit,
-        Some(b) => Bounds {
-            lo: b.lo.max(exit.lo),
-            hi: b.hi.max(exit.hi),
-        },
-    })
 }
 
 /// This rank's part of a level under `rules`: solves its slice of the level described by `index`
@@ -117,10 +107,7 @@ fn solve_with<S: Scheme>(
         slices: &slices,
         lo,
         me,
-        scheme,
-        dirty: (0..n.div_ceil(CHUNK as usize))
-            .map(|_| AtomicBool::new(false))
-            .collect(),
+        level: LevelState::new(scheme, n),
         n,
     };
 
@@ -141,7 +128,7 @@ fn solve_with<S: Scheme>(
                 let (mut pending, mut queries) = (Vec::new(), Vec::new());
                 for (i, board) in (from..to).zip(index.iter_from(lo + from as u64)) {
                     if let Some(v) = terminal_value(&board, rules) {
-                        state.scheme.set_terminal(i, v);
+                        state.level.scheme.set_terminal(i, v);
                         continue;
                     }
                     let mut p = Pending {
@@ -183,7 +170,7 @@ fn solve_with<S: Scheme>(
                 best = widen(best, through_move(rules, k, *seeds, *v));
             }
             at += p.captures as usize;
-            state.scheme.set_open(p.i, best, p.inside);
+            state.level.scheme.set_open(p.i, best, p.inside);
         }
         progress.advance(block.boards);
     };
@@ -207,8 +194,7 @@ fn solve_with<S: Scheme>(
     }
 
     for threshold in (1..=k as i8).rev() {
-        state.scan(threshold);
-        progress.advance(n as u64);
+        state.level.scan(threshold, progress);
         state.propagate(
             t,
             &Updates {
@@ -232,7 +218,7 @@ fn solve_with<S: Scheme>(
             }
         }
     }
-    Ok(state.scheme.finish())
+    Ok(state.level.scheme.finish())
 }
 
 /// A rank's working state for its slice (local indices `0..n`, `lo + i` in the level).
@@ -242,8 +228,7 @@ struct SliceState<'a, S: Scheme> {
     slices: &'a Slices,
     lo: u64,
     me: usize,
-    scheme: S,
-    dirty: Vec<AtomicBool>,
+    level: LevelState<S>,
     n: usize,
 }
 
@@ -270,7 +255,7 @@ impl<S: Scheme> Phase for Updates<'_, '_, S> {
         (buffers, dirty, dirty >= ROUND_CHUNKS)
     }
     fn apply(&self, i: usize, b_news: bool) {
-        self.state.apply(i, b_news, self.threshold);
+        self.state.level.tell(i, self.threshold, b_news);
     }
 }
 
@@ -305,7 +290,7 @@ impl<S: Scheme> Phase for Removals<'_, '_, S> {
         let mut out = Outbox::new(t.size());
         for entry in batch {
             let (i, which) = removal(entry);
-            if state.scheme.clear_flags(i, which) & which == 0 {
+            if state.level.scheme.clear_flags(i, which) & which == 0 {
                 continue;
             }
             let board = state
@@ -324,7 +309,7 @@ impl<S: Scheme> Phase for Removals<'_, '_, S> {
         (out.into_buffers(), left, left >= ROUND_REMOVALS)
     }
     fn apply(&self, i: usize, left_a: bool) {
-        let flags = self.state.scheme.flags(i);
+        let flags = self.state.level.scheme.flags(i);
         if left_a {
             if flags & SAFE_B != 0 {
                 self.remove(i as u32 | REMOVE_B);
@@ -360,12 +345,12 @@ impl<S: Scheme> SliceState<'_, S> {
                 return 0;
             }
             let r = row(board);
-            let keeps_a = !self.scheme.b_open(i) || r <= k - threshold;
-            let ends_b = self.scheme.a_open(i, threshold) && r < threshold;
+            let keeps_a = !self.level.scheme.b_open(i) || r <= k - threshold;
+            let ends_b = self.level.scheme.a_open(i, threshold) && r < threshold;
             (keeps_a as u8 * KEEPS_A) | (ends_b as u8 * ENDS_B)
         };
         // Chunks hold a multiple of four boards, so each packs into whole bytes.
-        let mine: Vec<u8> = (0..self.dirty.len())
+        let mine: Vec<u8> = (0..self.level.chunks())
             .into_par_iter()
             .flat_map_iter(|c| {
                 let range = self.chunk_range(c);
@@ -409,7 +394,7 @@ impl<S: Scheme> SliceState<'_, S> {
         };
         // Row conditions, marked with the flag bits; a board whose exits are too good for the
         // opponent cannot stay in B's region.
-        let candidates: u64 = (0..self.dirty.len())
+        let candidates: u64 = (0..self.level.chunks())
             .into_par_iter()
             .map(|c| {
                 let range = self.chunk_range(c);
@@ -417,15 +402,16 @@ impl<S: Scheme> SliceState<'_, S> {
                 let mut found = 0;
                 for (i, board) in range.zip(self.index.iter_from(first)) {
                     let r = row(&board);
-                    let row_a = r >= threshold && self.scheme.a_open(i, threshold);
-                    let row_b = r <= k - threshold && self.scheme.b_open(i);
+                    let row_a = r >= threshold && self.level.scheme.a_open(i, threshold);
+                    let row_b = r <= k - threshold && self.level.scheme.b_open(i);
                     if !(row_a || row_b) || terminal_value(&board, self.rules).is_some() {
                         continue;
                     }
-                    self.scheme
+                    self.level
+                        .scheme
                         .set_flags(i, (row_a as u8 * SAFE_A) | (row_b as u8 * SAFE_B));
                     found += 1;
-                    if row_b && !b_ready(&self.scheme, i, threshold) {
+                    if row_b && !b_ready(&self.level.scheme, i, threshold) {
                         removals.remove(i as u32 | REMOVE_B);
                     }
                 }
@@ -440,12 +426,12 @@ impl<S: Scheme> SliceState<'_, S> {
         // B's region; it puts a board out of B's: it is not in A, nor in A's region), then counts
         // the moves of its own boards of the regions.
         let news = self.gather_news(t, threshold)?;
-        let chunks = self.dirty.len();
+        let chunks = self.level.chunks();
         (0..chunks).into_par_iter().for_each(|c| {
             let range = self.chunk_range(c);
             let first = self.lo + range.start as u64;
             for (i, board) in range.zip(self.index.iter_from(first)) {
-                let flags = self.scheme.flags(i);
+                let flags = self.level.scheme.flags(i);
                 if flags == 0 {
                     continue;
                 }
@@ -477,65 +463,12 @@ impl<S: Scheme> SliceState<'_, S> {
         // Boards that cannot stay leave their regions, then what depended on them, across ranks.
         self.propagate(t, &removals)?;
         drop(removals);
-        let joined = (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let mut joined = 0;
-                for i in self.chunk_range(c) {
-                    let safe = self.scheme.clear_flags(i, SAFE_A | SAFE_B);
-                    let mut new = 0;
-                    if safe & SAFE_A != 0
-                        && self.scheme.a_open(i, threshold)
-                        && self.scheme.join_a(i, threshold)
-                    {
-                        new |= NEW_A;
-                    }
-                    if safe & SAFE_B != 0
-                        && self.scheme.b_open(i)
-                        && self.scheme.join_b(i, threshold)
-                    {
-                        new |= NEW_B;
-                    }
-                    if new != 0 {
-                        self.flag(i, new);
-                        joined += new.count_ones() as u64;
-                    }
-                }
-                joined
-            })
-            .sum();
+        let joined = self.level.join_safe_regions(threshold);
         all_sum(t, joined)
     }
 
-    fn flag(&self, i: usize, flags: u8) {
-        self.scheme.set_flags(i, flags);
-        self.dirty[i / CHUNK as usize].store(true, Relaxed);
-    }
-
     fn chunk_range(&self, c: usize) -> std::ops::Range<usize> {
-        let start = c * CHUNK as usize;
-        start..(start + CHUNK as usize).min(self.n)
-    }
-
-    /// Boards that join at threshold `t` by their exits alone, or whose moves in the level all lead
-    /// into A already.
-    fn scan(&self, t: i8) {
-        (0..self.dirty.len()).into_par_iter().for_each(|c| {
-            for i in self.chunk_range(c) {
-                let new = joins_by_scan(&self.scheme, i, t);
-                if new != 0 {
-                    self.flag(i, new);
-                }
-            }
-        });
-    }
-
-    /// News for board `i` of this slice: a successor joined A (`b_news` false), or joined B.
-    fn apply(&self, i: usize, b_news: bool, t: i8) {
-        let new = told(&self.scheme, i, t, b_news);
-        if new != 0 {
-            self.flag(i, new);
-        }
+        self.level.chunk_range(c)
     }
 
     /// Rounds of news until no rank has any: each round handles up to a round of work (for
@@ -597,12 +530,12 @@ impl<S: Scheme> SliceState<'_, S> {
     /// each). Returns the batches for the other ranks and the number of dirty chunks left.
     fn round(&self, t: &dyn Transport, threshold: i8, cursor: &mut usize) -> (Vec<Vec<u8>>, usize) {
         let ranks = t.size();
-        let total = self.dirty.len();
+        let total = self.level.chunks();
         let mut chunks = Vec::new();
         let mut seen = 0;
         while seen < total && chunks.len() < ROUND_CHUNKS {
             let c = (*cursor + seen) % total;
-            if self.dirty[c].swap(false, Relaxed) {
+            if self.level.take_dirty(c) {
                 chunks.push(c);
             }
             seen += 1;
@@ -612,16 +545,17 @@ impl<S: Scheme> SliceState<'_, S> {
             .into_par_iter()
             .map(|c| {
                 let mut out = Outbox::new(ranks);
-                let boards = flagged_boards(&self.scheme, self.index, self.chunk_range(c), self.lo);
+                let boards =
+                    flagged_boards(&self.level.scheme, self.index, self.chunk_range(c), self.lo);
                 for (i, board) in boards {
-                    let w = self.scheme.clear_flags(i, NEW_A | NEW_B);
+                    let w = self.level.scheme.clear_flags(i, NEW_A | NEW_B);
                     for (bit, b_news) in [(NEW_A, false), (NEW_B, true)] {
                         if w & bit == 0 {
                             continue;
                         }
                         self.to_predecessors(&board, |owner, offset| {
                             if owner == self.me {
-                                self.apply(offset as usize, b_news, threshold);
+                                self.level.tell(offset as usize, threshold, b_news);
                             } else {
                                 out.push(owner, offset, b_news);
                             }
@@ -637,7 +571,7 @@ impl<S: Scheme> SliceState<'_, S> {
                     a
                 },
             );
-        let dirty = self.dirty.iter().filter(|d| d.load(Relaxed)).count();
+        let dirty = self.level.dirty_chunks();
         (out.into_buffers(), dirty)
     }
 

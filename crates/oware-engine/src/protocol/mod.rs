@@ -1,5 +1,5 @@
 //! The UCI-style engine protocol (`oware engine`), over any line input and output: the engine side
-//! of what GUIs, engine tools and [`crate::referee`] speak.
+//! of what GUIs, engine tools and the referee (the `oware-referee` crate) speak.
 //!
 //! Commands: `uci`, `isready`, `setoption name X value Y` (`Hash`, `Threads`, `Level`, `Rules`,
 //! `EngineTurn`, …),
@@ -49,6 +49,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use oware_rules::random::SplitMix64;
 use oware_rules::{format_move_letters, quoted, Game, RuleSet, Side};
 
 use crate::input::Line;
@@ -505,7 +506,7 @@ impl Session {
         let game = self.game.clone();
         let level = Level::new(self.level);
         let mut random = self.random;
-        self.random = self.random.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        self.random = self.random.wrapping_add(SplitMix64::GAMMA);
         let Go { mut limits, ponder } = go;
         limits.move_overhead = self.move_overhead;
         let wait_for_stop = limits.infinite || ponder;

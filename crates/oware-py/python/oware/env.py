@@ -54,22 +54,9 @@ def _start_position(start, rules):
 
 
 def render_position(position):
-    """A board diagram of ``position`` (a ``Position``), as the ``oware show`` command draws it."""
-    houses = position.houses
-    south, north = position.stores
-    line = "      +----+----+----+----+----+----+"
-    north_row = "".join(f" {h:2d} |" for h in reversed(houses[6:]))
-    south_row = "".join(f" {h:2d} |" for h in houses[:6])
-    mark = "  <- to move"
-    return "\n".join([
-        "         f    e    d    c    b    a",
-        line,
-        f"North |{north_row}  store {north:2d}{mark if position.to_move == 'north' else ''}",
-        line,
-        f"South |{south_row}  store {south:2d}{mark if position.to_move == 'south' else ''}",
-        line,
-        "         A    B    C    D    E    F",
-    ])
+    """A board diagram of ``position`` (a ``Position``), as the ``oware show`` command draws it
+    (``Position.diagram()``)."""
+    return position.diagram()
 
 
 class OwareEnv(gymnasium.Env):

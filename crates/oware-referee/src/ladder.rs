@@ -3,8 +3,8 @@
 
 use std::ops::RangeInclusive;
 
-use super::{GameReport, LevelPlayer, Match, Opening, Pace, RefereeError, Tally};
-use crate::EngineOptions;
+use crate::{GameReport, LevelPlayer, Match, Opening, Pace, RefereeError, Tally};
+use oware_engine::EngineOptions;
 
 /// One step of the ladder: `lower` against `lower + 1`.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -2,20 +2,25 @@
 //! the engine protocol, [`EngineProcess`], or a playing level in this process, [`LevelPlayer`]),
 //! game by game ([`play_game`], [`Match`]) on a time per move or on clocks the referee keeps, with
 //! the tally of the match and its Elo difference, and the level ladder ([`ladder`]). `oware match`
-//! is this module with arguments and printing.
+//! is this crate with arguments and printing.
 //!
 //! Every move is checked with the rules crate: an illegal move, a malformed answer, a crash or a
 //! long silence loses the game. An engine whose clock runs out (by more than the margin) loses. An
 //! engine that offers the `EngineTurn` option (the Aualé GUI's engines do) is told its side before
 //! each search. What a player last said of its search before each move (depth, score, pv, read in
 //! either form of the pv: [`SearchInfo`]) is kept for the game's record.
+//!
+//! A crate of its own rather than a module of the engine: it runs processes and keeps clocks, which
+//! the engine library, a search and its protocol, has no use for.
+
+#![warn(missing_docs)]
 
 use std::time::Duration;
 
 use oware_rules::ogn::{Outcome, Record};
 use oware_rules::{Game, GameText, Move, RuleSet, Side};
 
-use crate::{Clock, Limits};
+use oware_engine::{Clock, Limits};
 
 mod clock;
 mod ladder;
@@ -462,9 +467,9 @@ mod tests {
     #[test]
     fn a_match_between_levels_swaps_sides_and_keeps_the_tally() {
         let openings = default_openings(RuleSet::Abapa);
-        let options = crate::EngineOptions {
+        let options = oware_engine::EngineOptions {
             hash_mb: 1,
-            ..crate::EngineOptions::default()
+            ..oware_engine::EngineOptions::default()
         };
         let mut strong = LevelPlayer::new(3, options.clone(), 1);
         let mut weak = LevelPlayer::new(1, options, 2);

@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 
 use oware_rules::{format_move_letters, Game, Move, Position, RuleSet, Side};
 
-use super::Competitor;
-use crate::input::{read_line, Line};
-use crate::Limits;
+use crate::Competitor;
+use oware_engine::input::{read_line, Line};
+use oware_engine::Limits;
 
 /// What the referee holds of an engine's output, whatever the engine writes: lines longer than
-/// [`crate::input::MAX_LINE`] are dropped, at most `QUEUED_LINES` wait to be read, and of one
+/// [`oware_engine::input::MAX_LINE`] are dropped, at most `QUEUED_LINES` wait to be read, and of one
 /// answer (up to `uciok`, `readyok` or `bestmove`) the first `KEPT_LINES` are kept, where the `id`
 /// lines, the options and a refusal come.
 const QUEUED_LINES: usize = 256;
@@ -468,7 +468,7 @@ mod tests {
     fn limits_are_sent_as_the_protocol_writes_them() {
         let ms = Duration::from_millis;
         assert_eq!(go_words(&Limits::movetime(ms(250))), "movetime 250");
-        let clock = |time, increment| crate::Clock { time, increment };
+        let clock = |time, increment| oware_engine::Clock { time, increment };
         let limits = Limits {
             clocks: Some([clock(ms(9_500), ms(100)), clock(ms(10_000), ms(100))]),
             moves_to_go: Some(12),

@@ -1,14 +1,14 @@
 //! A playing level as one side of a match, in this process: the engine's own choice of a move
-//! ([`crate::player::choose`]) at that level, with the options it is given (the databases, the
+//! ([`oware_engine::player::choose`]) at that level, with the options it is given (the databases, the
 //! weak levels' mistakes).
 
 use std::time::{Duration, Instant};
 
 use oware_rules::Game;
 
-use super::{Answer, Competitor, RefereeError, SearchInfo};
-use crate::player::{self, Level};
-use crate::{Engine, EngineOptions, Limits, LEVELS};
+use crate::{Answer, Competitor, RefereeError, SearchInfo};
+use oware_engine::player::{self, Level};
+use oware_engine::{Engine, EngineOptions, Limits, LEVELS};
 
 /// A level (1..=10) of this engine, playing in this process.
 pub struct LevelPlayer {

@@ -19,7 +19,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
 
-use crate::transport::{Ticket, Transport, TransportError};
+use super::transport::{Ticket, Transport, TransportError};
 
 type Reply = Result<Vec<Vec<u8>>, TransportError>;
 /// An exchange the worker asks of the MPI thread: the outgoing buffers, and where to reply.

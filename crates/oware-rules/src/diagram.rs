@@ -1,6 +1,7 @@
-//! Text diagrams of the board for the terminal.
+//! Text diagrams of the board, for a terminal or any text: `oware show`, the interactive game and the
+//! Python package's `Position.diagram()` all draw this one.
 
-use oware_rules::{Position, Side};
+use crate::{Position, Side};
 
 /// The board with North on top (its houses `f`..`a` from left to right, as the ring runs
 /// counter-clockwise), South below (`A`..`F`), the stores beside their rows and the side to move.

@@ -1,5 +1,5 @@
 //! How the ranks of a distributed build talk: one collective primitive, an all-to-all exchange of
-//! byte buffers, that MPI provides (`MPI_Alltoallv`, see `crate::mpi_transport`) and that
+//! byte buffers, that MPI provides (`MPI_Alltoallv`, see `super::mpi_transport`) and that
 //! [`LocalTransport`] mirrors with threads in one process for tests. Everything else (sums,
 //! broadcasts, batched updates of boards owned by other ranks) is built on it here, once.
 //!
