@@ -29,7 +29,8 @@ enum Command {
     /// Speak the UCI-style engine protocol on standard input and output
     Engine(cmd::engine::Args),
     /// Analyse a position or a game record
-    Analyze(cmd::analyze::Args),
+    #[command(alias = "analyze")]
+    Analyse(cmd::analyse::Args),
     /// Referee a match between two protocol engines
     Match(cmd::matches::Args),
     /// Search a fixed set of positions and print a node-count signature
@@ -47,7 +48,7 @@ fn main() -> ExitCode {
         Command::Perft(_)
             | Command::Replay(_)
             | Command::Show(_)
-            | Command::Analyze(_)
+            | Command::Analyse(_)
             | Command::Bench(_)
             | Command::Egtb(_)
     ) {
@@ -60,7 +61,7 @@ fn main() -> ExitCode {
         Command::Play(args) => cmd::play::run(args),
         Command::Puzzle(args) => cmd::puzzle::run(args),
         Command::Engine(args) => cmd::engine::run(args),
-        Command::Analyze(args) => cmd::analyze::run(args),
+        Command::Analyse(args) => cmd::analyse::run(args),
         Command::Match(args) => cmd::matches::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Egtb(args) => cmd::egtb::run(args),

@@ -1,4 +1,4 @@
-//! `oware analyze` and `oware bench` as a user runs them.
+//! `oware analyse` and `oware bench` as a user runs them.
 
 use std::process::Command;
 
@@ -15,9 +15,9 @@ fn oware(args: &[&str]) -> (Option<i32>, String, String) {
 }
 
 #[test]
-fn analyze_lists_every_legal_move_of_a_position() {
+fn analyse_lists_every_legal_move_of_a_position() {
     let (code, out, _) = oware(&[
-        "analyze",
+        "analyse",
         "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S",
         "--movetime",
         "50",
@@ -30,20 +30,20 @@ fn analyze_lists_every_legal_move_of_a_position() {
         );
     }
     // A forced win is reported as such.
-    let (_, out, _) = oware(&["analyze", "0-0-0-1-0-1-1-1-0-0-0-0-23-21-S", "--depth", "4"]);
+    let (_, out, _) = oware(&["analyse", "0-0-0-1-0-1-1-1-0-0-0-0-23-21-S", "--depth", "4"]);
     assert!(
         out.lines()
             .any(|l| l.starts_with("F ") && l.contains("South wins in 1 move (1 ply)")),
         "{out}"
     );
     // Bad input: status 2 and a reason.
-    let (code, _, err) = oware(&["analyze", "4-4-4"]);
+    let (code, _, err) = oware(&["analyse", "4-4-4"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("15 fields"), "{err}");
 }
 
 #[test]
-fn analyze_gives_the_same_numbers_every_run() {
+fn analyse_gives_the_same_numbers_every_run() {
     // The one analysis: a fixed depth on a cleared table, one thread.
     let moves = |out: &str| -> Vec<String> {
         out.lines()
@@ -52,7 +52,7 @@ fn analyze_gives_the_same_numbers_every_run() {
             .collect()
     };
     let run = || {
-        let (code, out, err) = oware(&["analyze", "4-4-4-4-4-3-4-1-2-4-4-4-3-3-S", "--depth", "8"]);
+        let (code, out, err) = oware(&["analyse", "4-4-4-4-4-3-4-1-2-4-4-4-3-3-S", "--depth", "8"]);
         assert_eq!(code, Some(0), "{err}");
         moves(&out)
     };
@@ -60,17 +60,17 @@ fn analyze_gives_the_same_numbers_every_run() {
     assert_eq!(first.len(), 6, "{first:?}");
     assert!(first[0].starts_with("F "), "the seeds' example: {first:?}");
     assert_eq!(first, run());
-    let (code, _, err) = oware(&["analyze", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "--threads", "2"]);
+    let (code, _, err) = oware(&["analyse", "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S", "--threads", "2"]);
     assert_eq!(code, Some(2), "no --threads: {err}");
 }
 
 #[test]
-fn analyze_marks_the_losses_of_a_game() {
-    let dir = std::env::temp_dir().join(format!("oware-analyze-test-{}", std::process::id()));
+fn analyse_marks_the_losses_of_a_game() {
+    let dir = std::env::temp_dir().join(format!("oware-analyse-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("game.txt");
     std::fs::write(&file, "FfBeBc\n").unwrap();
-    let (code, out, err) = oware(&["analyze", file.to_str().unwrap(), "--depth", "4"]);
+    let (code, out, err) = oware(&["analyse", file.to_str().unwrap(), "--depth", "4"]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(
         out.lines()
@@ -81,7 +81,7 @@ fn analyze_marks_the_losses_of_a_game() {
     );
     assert!(out.contains("South: ") && out.contains("North: "), "{out}");
     std::fs::write(&file, "FF\n").unwrap();
-    let (code, _, err) = oware(&["analyze", file.to_str().unwrap()]);
+    let (code, _, err) = oware(&["analyse", file.to_str().unwrap()]);
     assert_eq!(code, Some(2));
     assert!(err.contains("ply 2"), "{err}");
     std::fs::remove_dir_all(&dir).ok();

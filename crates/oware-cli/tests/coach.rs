@@ -1,4 +1,4 @@
-//! `oware analyze --explain` as a user runs it: every move explained, in the language asked for or
+//! `oware analyse --explain` as a user runs it: every move explained, in the language asked for or
 //! the environment's, and a game's mistakes reviewed.
 
 mod common;
@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 fn explain(args: &[&str], envs: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_oware"));
     command
-        .args(["analyze", "--explain", "--depth", "4"])
+        .args(["analyse", "--explain", "--depth", "4"])
         .args(args)
         .env_remove("LC_ALL")
         .env_remove("LC_MESSAGES")

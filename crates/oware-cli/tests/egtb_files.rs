@@ -44,7 +44,7 @@ fn levels_above_a_missing_one_are_reported() {
     );
 
     let out = oware(&[
-        "analyze", "--rules", "awari", "--egtb", d, "--depth", "2", POSITION,
+        "analyse", "--rules", "awari", "--egtb", d, "--depth", "2", POSITION,
     ]);
     assert!(out.status.success(), "{}", text(&out));
     assert_eq!(stderr(&out).matches(&unused).count(), 1, "{}", text(&out));

@@ -1,5 +1,5 @@
 //! Endgame databases in use: `oware engine` (the `EGTB` option and `--egtb`), `oware play --egtb`
-//! and `oware analyze --egtb` play and show database values where a database covers the position.
+//! and `oware analyse --egtb` play and show database values where a database covers the position.
 
 mod common;
 
@@ -10,7 +10,7 @@ use common::*;
 const POSITION: &str = "0-0-0-1-0-2-0-2-0-0-0-0-22-21-S";
 
 #[test]
-fn engine_and_analyze_use_the_databases() {
+fn engine_and_analyse_use_the_databases() {
     let dir = awari_databases(6);
     let d = dir.path().to_str().unwrap();
 
@@ -39,7 +39,7 @@ fn engine_and_analyze_use_the_databases() {
     assert!(t.contains("readyok"), "{t}");
 
     let out = oware(&[
-        "analyze",
+        "analyse",
         "--rules",
         "awari",
         "--egtb",
@@ -57,7 +57,7 @@ fn engine_and_analyze_use_the_databases() {
         .expect("a line for D");
     assert!(d_line.split_whitespace().any(|w| w == "-5"), "{d_line}");
 
-    let out = oware(&["analyze", "--egtb", "/nonexistent-oware-egtb", POSITION]);
+    let out = oware(&["analyse", "--egtb", "/nonexistent-oware-egtb", POSITION]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
 

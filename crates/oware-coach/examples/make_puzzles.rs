@@ -24,9 +24,9 @@ use std::collections::BTreeSet;
 
 use oware_coach::engine::{decided_in, loss};
 use oware_coach::puzzle::{classify, Puzzle};
-use oware_coach::{Analyst, MoveValue};
+use oware_coach::{Analyst, ScoredMove};
 use oware_engine::tablebase::TablebaseProbe;
-use oware_engine::{Level, MoveScore};
+use oware_engine::{MoveScore, Strength};
 use oware_rules::{Game, GameLine, Move, RuleSet};
 
 /// Depth of the cheap first look at every position.
@@ -49,7 +49,7 @@ const GAP: usize = 6;
 const PER_THEME: usize = 80;
 
 /// The solution's value when the values show exactly one winning move by a clear margin.
-fn single_winner<'a>(game: &Game, values: &'a [MoveValue]) -> Option<&'a MoveValue> {
+fn single_winner<'a>(game: &Game, values: &'a [ScoredMove]) -> Option<&'a ScoredMove> {
     let [best, second, ..] = values else {
         return None;
     };
@@ -280,7 +280,7 @@ fn main() {
 /// levels' rule for noise on the scores (never a move lost by force while another is not), with the
 /// noise the set was made with: random slips leave the tactics about that puzzles need, and the
 /// setting is the generator's own, apart from how the playing levels evolve.
-fn pick(strength: u8, values: &[MoveValue], random: &mut u64) -> Option<Move> {
+fn pick(strength: u8, values: &[ScoredMove], random: &mut u64) -> Option<Move> {
     let noise = match strength {
         2 => 200,
         3 => 120,
@@ -288,7 +288,7 @@ fn pick(strength: u8, values: &[MoveValue], random: &mut u64) -> Option<Move> {
         5 => 70,
         _ => 50,
     };
-    let level = Level {
+    let level = Strength {
         depth: None,
         noise,
         mistakes: None,

@@ -21,7 +21,7 @@ pub const HASH_MB: usize = 16;
 
 /// One legal move as the engine sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MoveValue {
+pub struct ScoredMove {
     /// The move.
     pub mv: Move,
     /// Centiseeds for the side to move; decided games are beyond ±29 000 (see [`plies_to_end`]).
@@ -42,17 +42,17 @@ pub struct PositionAnalysis {
     /// Plies every move was searched to (less than asked only when the time cap ran out).
     pub depth: u32,
     /// Every legal move, best first; empty when the game is over.
-    pub values: Vec<MoveValue>,
+    pub values: Vec<ScoredMove>,
 }
 
 impl PositionAnalysis {
     /// The best move's value, if the game goes on.
-    pub fn best(&self) -> Option<&MoveValue> {
+    pub fn best(&self) -> Option<&ScoredMove> {
         self.values.first()
     }
 
     /// The value of `mv`, if it is legal.
-    pub fn value_of(&self, mv: Move) -> Option<&MoveValue> {
+    pub fn value_of(&self, mv: Move) -> Option<&ScoredMove> {
         self.values.iter().find(|v| v.mv == mv)
     }
 
@@ -79,7 +79,7 @@ pub fn analyse(
     engine.new_game();
     let threads = engine.options().threads;
     engine.set_threads(1);
-    let found = engine.analyze(
+    let found = engine.analyse(
         game,
         &Limits {
             depth: Some(depth.max(1)),
@@ -89,10 +89,10 @@ pub fn analyse(
     );
     engine.set_threads(threads);
     let probe = engine.options().probe.clone();
-    let mut values: Vec<MoveValue> = found
+    let mut values: Vec<ScoredMove> = found
         .moves
         .into_iter()
-        .map(|MoveScore { mv, score, pv }| MoveValue {
+        .map(|MoveScore { mv, score, pv }| ScoredMove {
             mv,
             score,
             by_database: decided_in(score).is_some()
@@ -152,7 +152,7 @@ impl Analyst {
     }
 
     /// Every legal move of the game's current position, best first; empty when the game is over.
-    pub fn values(&mut self, game: &Game) -> Vec<MoveValue> {
+    pub fn values(&mut self, game: &Game) -> Vec<ScoredMove> {
         self.analysis(game).values
     }
 }
@@ -211,7 +211,7 @@ mod tests {
         let first = analyst.analysis(&game);
         let mut deeper = Analyst::new(12);
         let engine = &mut deeper.engine;
-        engine.analyze(&game, &Limits::depth(12));
+        engine.analyse(&game, &Limits::depth(12));
         let again = analyse(engine, &game, 6, None);
         assert_eq!(again, first);
     }

@@ -4,7 +4,7 @@
 use oware_rules::{Game, GameEnd, Move, Position, Side};
 
 use crate::detect::{self, Capture};
-use crate::engine::{decided_in, loss, moves_in, MoveValue, PositionAnalysis};
+use crate::engine::{decided_in, loss, moves_in, PositionAnalysis, ScoredMove};
 use crate::messages::{self as msg, Lang};
 
 /// Losses below this (centiseeds) make a move "nearly as good" as the best.
@@ -361,7 +361,7 @@ pub struct Judgement {
     /// Centiseeds for the mover.
     pub score: i32,
     /// `score` is a decided game the endgame databases proved, at an unknown distance (see
-    /// [`MoveValue::by_database`]).
+    /// [`ScoredMove::by_database`]).
     pub by_database: bool,
     /// The best move.
     pub best: Move,
@@ -391,7 +391,7 @@ pub struct Explanation {
 /// The explanation of `mv` with the engine's `values` of the position (from
 /// [`crate::engine::analyse`]; an empty slice gives an explanation without a verdict). `None` when
 /// the move is not legal.
-pub fn explain(game: &Game, mv: Move, values: &[MoveValue]) -> Option<Explanation> {
+pub fn explain(game: &Game, mv: Move, values: &[ScoredMove]) -> Option<Explanation> {
     game.check_move(mv).ok()?;
     let verdict = values.first().and_then(|best| {
         let played = values.iter().find(|v| v.mv == mv)?;
@@ -581,7 +581,7 @@ pub fn rule_note(game: &Game, lang: Lang) -> Option<String> {
 /// A score as the coach says it, for `mover`: `+1.5` in seeds, or who wins in how many moves
 /// (each player's sowing is a move, as the move list numbers them) and plies: "South wins in 7
 /// moves (13 plies)"; or, for a decided score the endgame databases proved (`by_database`, see
-/// [`MoveValue::by_database`]), who wins and how it is known: "South wins (endgame database)".
+/// [`ScoredMove::by_database`]), who wins and how it is known: "South wins (endgame database)".
 pub fn render_score(score: i32, by_database: bool, mover: Side, lang: Lang) -> String {
     match decided_in(score) {
         Some(p) if by_database => {

@@ -31,12 +31,12 @@ pub struct Lesson {
     /// The rules its positions are played under.
     pub rules: RuleSet,
     /// Its steps, in the order they are taught.
-    pub steps: Vec<Step>,
+    pub steps: Vec<LessonStep>,
 }
 
 /// One step of a lesson: a position and the moves that answer it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Step {
+pub struct LessonStep {
     /// The position, a fresh start (no history before it).
     pub position: Position,
     /// The moves the learner must find (any one of them will do).
@@ -120,7 +120,7 @@ pub fn all() -> &'static [Lesson] {
                 rules: RuleSet::Abapa,
                 steps: steps
                     .iter()
-                    .map(|&(position, moves)| Step {
+                    .map(|&(position, moves)| LessonStep {
                         // The table is part of the source and its tests parse every entry.
                         position: position.parse().expect("a lesson's position parses"),
                         moves: oware_rules::parse_move_letters(moves)
@@ -150,7 +150,7 @@ impl Lesson {
     }
 }
 
-impl Step {
+impl LessonStep {
     /// A game from the step's position.
     pub fn game(&self) -> Game {
         Game::from_position(self.position, self.rules)

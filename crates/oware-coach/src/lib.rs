@@ -36,7 +36,7 @@ pub mod oversight;
 pub mod puzzle;
 pub mod review;
 
-pub use engine::{analyse, Analyst, MoveValue, PositionAnalysis, DEPTH, HASH_MB};
+pub use engine::{analyse, Analyst, PositionAnalysis, ScoredMove, DEPTH, HASH_MB};
 pub use explain::{explain, explain_all, Explanation, Fact, Judgement};
 pub use messages::Lang;
 pub use oversight::HumanMistakes;

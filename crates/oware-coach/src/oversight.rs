@@ -148,7 +148,7 @@ fn draw(state: &mut u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use oware_engine::{Engine, EngineOptions, Level, Limits};
+    use oware_engine::{Engine, EngineOptions, Limits, Strength};
     use oware_rules::parse_move_letters;
     use std::sync::Arc;
 
@@ -250,7 +250,7 @@ mod tests {
                 oware_engine::player::choose(
                     engine,
                     &g,
-                    Level::new(1),
+                    Strength::new(1),
                     &Limits::depth(8),
                     &mut random,
                     &mut |_| {},

@@ -30,7 +30,7 @@
 use std::io::{BufRead, Write};
 
 use oware_engine::{
-    features, house_index, player, Engine, EngineOptions, Level, Limits, Weights, SIZE_TERMS,
+    features, house_index, player, Engine, EngineOptions, Limits, Strength, Weights, SIZE_TERMS,
     TERMS, WIN_THRESHOLD,
 };
 use oware_rules::{Game, Position, RuleSet, Side};
@@ -138,7 +138,7 @@ fn play(games: usize, depth: u32) -> Vec<Seen> {
         hash_mb: 16,
         ..EngineOptions::default()
     });
-    let level = Level {
+    let level = Strength {
         depth: Some(depth),
         noise: 40,
         mistakes: None,

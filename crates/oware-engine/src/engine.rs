@@ -21,7 +21,7 @@ pub struct EngineOptions {
     /// more).
     pub hash_mb: usize,
     /// Search threads. For the best move, lazy SMP: helpers search the same tree and share the
-    /// table. For an analysis of every root move ([`Engine::analyze`]), each thread takes the next
+    /// table. For an analysis of every root move ([`Engine::analyse`]), each thread takes the next
     /// root move not yet searched in each iteration.
     pub threads: usize,
     /// The evaluation's weights.
@@ -153,13 +153,13 @@ impl Engine {
 
     /// Scores every legal move of the current position (each searched with a full window), best
     /// first, within `limits`.
-    pub fn analyze(&mut self, game: &Game, limits: &Limits) -> Analysis {
+    pub fn analyse(&mut self, game: &Game, limits: &Limits) -> Analysis {
         self.control.reset(false);
-        self.analyze_controlled(game, limits)
+        self.analyse_controlled(game, limits)
     }
 
-    /// Like [`Engine::analyze`], without resetting the control (see [`Engine::search_controlled`]).
-    pub fn analyze_controlled(&mut self, game: &Game, limits: &Limits) -> Analysis {
+    /// Like [`Engine::analyse`], without resetting the control (see [`Engine::search_controlled`]).
+    pub fn analyse_controlled(&mut self, game: &Game, limits: &Limits) -> Analysis {
         let (result, moves) = self.run(game, limits, true, &mut |_| {});
         Analysis {
             moves,

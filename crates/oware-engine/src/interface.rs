@@ -109,7 +109,7 @@ impl SearchResult {
     }
 }
 
-/// One root move's score and line, from [`crate::Engine::analyze`].
+/// One root move's score and line, from [`crate::Engine::analyse`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveScore {
     /// The root move.
@@ -120,7 +120,7 @@ pub struct MoveScore {
     pub pv: Vec<Move>,
 }
 
-/// An analysis of every legal move ([`crate::Engine::analyze`]): their scores and how far the search got.
+/// An analysis of every legal move ([`crate::Engine::analyse`]): their scores and how far the search got.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Analysis {
     /// Every legal move, best first (none when the game is over).

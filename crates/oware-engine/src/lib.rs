@@ -5,7 +5,7 @@
 //!   path every caller takes to choose a move (endgame databases, levels).
 //! - [`Engine`]: the full interface: options (table size, threads, evaluation weights, an endgame
 //!   database probe), [`Engine::search`] with [`Limits`] returning a [`SearchResult`] (best move,
-//!   ponder move, score, depth, nodes, principal variation), [`Engine::analyze`] scoring every move,
+//!   ponder move, score, depth, nodes, principal variation), [`Engine::analyse`] scoring every move,
 //!   and a [`SearchControl`] to stop or ponderhit a search from another thread.
 //!
 //! ```
@@ -42,7 +42,7 @@ pub use eval::{
 };
 pub use hash::key as position_key;
 pub use interface::{Analysis, MoveScore, Probe, SearchControl, SearchResult};
-pub use player::{choose_move, Level, Oversight, HUMAN_LEVELS, LEVELS};
+pub use player::{choose_move, Oversight, Strength, HUMAN_LEVELS, LEVELS};
 pub use probe_set::{ProbeSet, ProbeSetError};
 pub use search::{plies_to_end, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD};
 pub use time::{Clock, Limits, DEFAULT_MOVE_OVERHEAD};

@@ -11,7 +11,7 @@
 use oware_egtb::Tablebase;
 use oware_rules::{Game, Move, Position, RuleSet};
 
-use crate::player::{choose, Level};
+use crate::player::{choose, Strength};
 use crate::{Engine, Limits, LEVELS};
 
 /// How one move compares with perfect play.
@@ -136,7 +136,7 @@ pub fn measure(
         let chosen = choose(
             engine,
             &game,
-            Level::new(*LEVELS.end()),
+            Strength::new(*LEVELS.end()),
             limits,
             &mut random,
             &mut |_| {},

@@ -22,10 +22,12 @@ use crate::{Engine, EngineOptions, Limits, MoveScore, Probe, SearchResult, WIN_T
 /// Lowest and highest playing level accepted by [`choose_move`].
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
 
-/// What a level means: search depth (plies; `None` = as deep as time allows), the largest noise
-/// added to a root move's score, in centiseeds, and whose human mistakes it makes.
+/// How well the computer plays: what one of the levels players choose from (1 to 10, [`LEVELS`])
+/// means to the search: its depth (plies; `None` = as deep as time allows), the largest noise added
+/// to a root move's score, in centiseeds, and whose human mistakes it makes. ("Level" in the code
+/// is a database's seed count; see docs/glossary.md.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Level {
+pub struct Strength {
     /// Search depth in plies; `None`: as deep as time allows.
     pub depth: Option<u32>,
     /// The largest noise added to a root move's score, in centiseeds.
@@ -38,9 +40,9 @@ pub struct Level {
 /// The highest level that makes a person's mistakes ([`Oversight`]) rather than noise.
 pub const HUMAN_LEVELS: u8 = 4;
 
-impl Level {
+impl Strength {
     /// The settings of `level` (clamped to 1..=10).
-    pub fn new(level: u8) -> Level {
+    pub fn new(level: u8) -> Strength {
         let level = level.clamp(*LEVELS.start(), *LEVELS.end());
         let (depth, noise) = match level {
             1 => (Some(2), 0),
@@ -54,7 +56,7 @@ impl Level {
             9 => (Some(16), 6),
             _ => (None, 0),
         };
-        Level {
+        Strength {
             depth,
             noise,
             mistakes: (level <= HUMAN_LEVELS).then_some(level),
@@ -96,7 +98,7 @@ pub fn choose_move_with(
     choose(
         engine,
         game,
-        Level::new(level),
+        Strength::new(level),
         &limits,
         random,
         &mut |_| {},
@@ -133,7 +135,7 @@ pub struct Choice {
 pub fn choose(
     engine: &mut Engine,
     game: &Game,
-    level: Level,
+    level: Strength,
     limits: &Limits,
     random: &mut u64,
     progress: &mut dyn FnMut(&SearchResult),
@@ -147,7 +149,7 @@ pub fn choose(
 pub fn choose_controlled(
     engine: &mut Engine,
     game: &Game,
-    level: Level,
+    level: Strength,
     limits: &Limits,
     random: &mut u64,
     progress: &mut dyn FnMut(&SearchResult),
@@ -174,7 +176,7 @@ pub fn choose_controlled(
         depth: limits.depth.min(level.depth).or(level.depth),
         ..limits.clone()
     };
-    let analysis = engine.analyze_controlled(game, &limits);
+    let analysis = engine.analyse_controlled(game, &limits);
     let oversight = engine.options().oversight.clone();
     let mv = match (level.mistakes, oversight) {
         (Some(weak), Some(model)) => {
@@ -224,13 +226,13 @@ fn database_move(engine: &Engine, game: &Game) -> Option<SearchResult> {
     })
 }
 
-impl Level {
+impl Strength {
     /// Full strength: no depth limit, no noise.
     pub fn is_full_strength(&self) -> bool {
         self.depth.is_none() && self.noise == 0
     }
 
-    /// Picks among analysed root moves (see [`Engine::analyze`]): each score gets a uniform noise in
+    /// Picks among analysed root moves (see [`Engine::analyse`]): each score gets a uniform noise in
     /// `-noise..=noise`, the highest wins; a move that loses by force is never picked while another
     /// does not.
     pub fn pick(&self, scores: &[MoveScore], random: &mut u64) -> Option<Move> {
@@ -312,7 +314,7 @@ mod tests {
     fn full_strength_plays_the_database_move_where_it_covers_the_position() {
         let (_dir, probe) = built(RuleSet::Awari, 4);
         let limits = Limits::depth(8);
-        let full = Level::new(10);
+        let full = Strength::new(10);
         let mut random = 1;
         let mut with_databases = Engine::new(EngineOptions {
             hash_mb: 1,
@@ -347,7 +349,7 @@ mod tests {
         let choice = choose(
             &mut with_databases,
             &covered(),
-            Level::new(5),
+            Strength::new(5),
             &limits,
             &mut random,
             &mut |_| {},
@@ -387,7 +389,7 @@ mod tests {
             let choice = choose(
                 &mut engine,
                 &game,
-                Level::new(level),
+                Strength::new(level),
                 &Limits::depth(8),
                 &mut 1,
                 &mut |_| {},
@@ -397,8 +399,8 @@ mod tests {
             assert!(choice.unwrap().moves.iter().all(|m| m.score < 9_000));
         }
         // From level 5 the model is not asked.
-        assert_eq!(Level::new(5).mistakes, None);
-        assert_eq!(Level::new(HUMAN_LEVELS).mistakes, Some(HUMAN_LEVELS));
+        assert_eq!(Strength::new(5).mistakes, None);
+        assert_eq!(Strength::new(HUMAN_LEVELS).mistakes, Some(HUMAN_LEVELS));
     }
 
     #[test]
@@ -441,7 +443,7 @@ mod tests {
             let choice = choose(
                 &mut engine,
                 &game,
-                Level::new(level),
+                Strength::new(level),
                 &Limits::depth(4),
                 &mut 1,
                 &mut |_| {},

@@ -185,7 +185,7 @@ fn stop_from_another_thread_returns_a_legal_move() {
 #[test]
 fn analysis_scores_every_legal_move_best_first() {
     let g = game("0-0-0-1-0-1-1-1-0-0-0-0-23-21-S", RuleSet::Abapa);
-    let analysis = engine().analyze(&g, &Limits::depth(6));
+    let analysis = engine().analyse(&g, &Limits::depth(6));
     // The win in one is certain early: the search stops before the depth limit.
     assert!((1..6).contains(&analysis.depth), "depth {}", analysis.depth);
     assert!(analysis.nodes > 0);
@@ -238,7 +238,7 @@ fn an_analysis_on_two_threads_scores_every_move_as_the_solver_does() {
         let pos = random_endgame(&mut state, 3 + (i % 2) as u8);
         let g = Game::from_position(pos, RuleSet::Abapa);
         let mut e = two_threads();
-        let scores = e.analyze(&g, &Limits::depth(40)).moves;
+        let scores = e.analyse(&g, &Limits::depth(40)).moves;
         assert_eq!(scores.len(), g.legal_moves().len(), "{pos}");
         assert!(scores.windows(2).all(|w| w[0].score >= w[1].score));
         for s in &scores {
@@ -261,7 +261,7 @@ fn an_analysis_on_two_threads_stops_on_time_and_when_told() {
     let mut e = two_threads();
     let g = Game::new(RuleSet::Abapa);
     let t = Instant::now();
-    let analysis = e.analyze(&g, &Limits::movetime(Duration::from_millis(100)));
+    let analysis = e.analyse(&g, &Limits::movetime(Duration::from_millis(100)));
     assert!(t.elapsed() < Duration::from_secs(5));
     assert_eq!(analysis.moves.len(), 6);
     assert!(analysis.depth >= 4, "depth {}", analysis.depth);
@@ -275,7 +275,7 @@ fn an_analysis_on_two_threads_stops_on_time_and_when_told() {
         ..Limits::default()
     };
     let t = Instant::now();
-    let scores = e.analyze_controlled(&g, &limits).moves;
+    let scores = e.analyse_controlled(&g, &limits).moves;
     stopper.join().unwrap();
     assert!(t.elapsed() < Duration::from_secs(5));
     assert_eq!(scores.len(), 6);

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use oware_engine::player::{self, Level, Source};
+use oware_engine::player::{self, Strength, Source};
 use oware_engine::tablebase::proven_by_database;
 use oware_engine::{
     describe_score, plies_to_end, Engine, EngineOptions, Limits, Probe, ProbeSet, ProbeSetError,
@@ -97,7 +97,7 @@ impl PyEngine {
         &self,
         py: Python<'_>,
         game: &Game,
-        level: Level,
+        level: Strength,
         limits: &Limits,
         seed: u64,
     ) -> Option<player::Choice> {
@@ -199,7 +199,7 @@ impl PyEngine {
         }
         let limits = limits_of(movetime_ms, depth)?;
         let choice = self
-            .choose(py, &game, Level::new(*LEVELS.end()), &limits, 0)
+            .choose(py, &game, Strength::new(*LEVELS.end()), &limits, 0)
             .ok_or_else(|| PyValueError::new_err("the search found no move"))?;
         let result = choice.result;
         // A win or loss the databases proved deep in the line has no known distance: the search
@@ -253,7 +253,7 @@ impl PyEngine {
         let limits = Limits::movetime(Duration::from_millis(movetime_ms));
         let seed = seed.unwrap_or_else(player::seed_from_clock);
         Ok(self
-            .choose(py, &game, Level::new(level), &limits, seed)
+            .choose(py, &game, Strength::new(level), &limits, seed)
             .and_then(|c| c.result.best)
             .map(|m| m.letter().to_string()))
     }

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use numpy::PyArray1;
-use oware_engine::player::Level;
+use oware_engine::player::Strength;
 use oware_rules::random::SplitMix64;
 use oware_engine::{Limits, LEVELS};
 use oware_rules::{Game, Position, RuleSet, Side};
@@ -20,7 +20,7 @@ use crate::position::PyPosition;
 /// The engine that answers the agent's moves.
 struct Opponent {
     engine: PyEngine,
-    level: Level,
+    level: Strength,
     limits: Limits,
     /// The random state of the level's noise.
     random: u64,
@@ -103,7 +103,7 @@ impl EnvCore {
             None => None,
             Some(level) if LEVELS.contains(&level) => Some(Opponent {
                 engine: PyEngine::with_options(16, 1),
-                level: Level::new(level),
+                level: Strength::new(level),
                 limits: Limits::movetime(Duration::from_millis(opponent_movetime_ms)),
                 random: seed,
             }),

@@ -3,7 +3,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::{GameReport, LevelPlayer, Match, Opening, Pace, RefereeError, Tally};
+use crate::{GameReport, LevelPlayer, Match, MatchScore, Opening, Pace, RefereeError};
 use oware_engine::EngineOptions;
 
 /// One step of the ladder: `lower` against `lower + 1`.
@@ -12,7 +12,7 @@ pub struct Step {
     /// The weaker level of the two.
     pub lower: u8,
     /// The stronger level's wins, draws and losses against it.
-    pub tally: Tally,
+    pub tally: MatchScore,
 }
 
 impl Step {

@@ -7,13 +7,13 @@ use std::time::{Duration, Instant};
 use oware_rules::Game;
 
 use crate::{Answer, Competitor, RefereeError, SearchInfo};
-use oware_engine::player::{self, Level};
+use oware_engine::player::{self, Strength};
 use oware_engine::{Engine, EngineOptions, Limits, LEVELS};
 
 /// A level (1..=10) of this engine, playing in this process.
 pub struct LevelPlayer {
     name: String,
-    level: Level,
+    level: Strength,
     engine: Engine,
     random: u64,
 }
@@ -26,7 +26,7 @@ impl LevelPlayer {
         let level = level.clamp(*LEVELS.start(), *LEVELS.end());
         LevelPlayer {
             name: format!("level {level}"),
-            level: Level::new(level),
+            level: Strength::new(level),
             engine: Engine::new(options),
             random: seed,
         }

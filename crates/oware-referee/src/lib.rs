@@ -263,7 +263,7 @@ pub struct Match<'a> {
     games: usize,
     pace: Pace,
     played: usize,
-    tally: Tally,
+    tally: MatchScore,
     date: String,
     failed: bool,
 }
@@ -280,7 +280,7 @@ pub struct GameReport {
     /// date, round, the players' names, how it ended, the time control on clocks).
     pub record: Record,
     /// The match's tally after this game.
-    pub tally: Tally,
+    pub tally: MatchScore,
 }
 
 impl<'a> Match<'a> {
@@ -299,14 +299,14 @@ impl<'a> Match<'a> {
             games: if openings.is_empty() { 0 } else { games },
             pace,
             played: 0,
-            tally: Tally::default(),
+            tally: MatchScore::default(),
             date: today(),
             failed: false,
         }
     }
 
     /// The tally so far.
-    pub fn tally(&self) -> Tally {
+    pub fn tally(&self) -> MatchScore {
         self.tally
     }
 
@@ -381,7 +381,7 @@ impl Iterator for Match<'_> {
 
 /// Wins, draws and losses of the first engine.
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
-pub struct Tally {
+pub struct MatchScore {
     /// Games the first engine won.
     pub wins: u32,
     /// Games drawn.
@@ -390,7 +390,7 @@ pub struct Tally {
     pub losses: u32,
 }
 
-impl Tally {
+impl MatchScore {
     /// Games counted.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
@@ -445,7 +445,7 @@ mod tests {
 
     #[test]
     fn elo_from_the_tally() {
-        let even = Tally {
+        let even = MatchScore {
             wins: 10,
             draws: 0,
             losses: 10,
@@ -454,7 +454,7 @@ mod tests {
         assert_eq!(p, 0.5);
         assert!(elo.abs() < 1e-9);
         assert!(low < 0.0 && high > 0.0);
-        let strong = Tally {
+        let strong = MatchScore {
             wins: 75,
             draws: 0,
             losses: 25,

@@ -1,4 +1,4 @@
-//! The coach in the terminal: `oware analyze --explain` (every legal move of a position explained,
+//! The coach in the terminal: `oware analyse --explain` (every legal move of a position explained,
 //! or a game's mistakes reviewed) and `why` in `oware play`. Every number comes from the one
 //! analysis of a position ([`oware_coach::analyse`]), the web's too.
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use oware_engine::tablebase::TablebaseProbe;
 use oware_rules::{Position, RuleSet};
 
-pub mod analyze;
+pub mod analyse;
 pub mod bench;
 pub mod coach;
 pub mod egtb;

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use oware_coach::engine::decided_in;
 use oware_coach::explain::render_score;
-use oware_coach::{Analyst, Lang, MoveValue};
+use oware_coach::{Analyst, Lang, ScoredMove};
 use oware_engine::player;
 use oware_engine::{Engine, EngineOptions, Probe};
 use oware_rules::ogn::Record;
@@ -241,7 +241,7 @@ impl<W: Write> TerminalGame<W> {
     }
 
     /// The best move of the position's one analysis, with its score and line.
-    fn evaluation(&mut self) -> Option<MoveValue> {
+    fn evaluation(&mut self) -> Option<ScoredMove> {
         if self.game.is_over() {
             return None;
         }

@@ -53,7 +53,7 @@ use oware_rules::random::SplitMix64;
 use oware_rules::{format_move_letters, quoted, Game, RuleSet, Side};
 
 use crate::input::Line;
-use crate::player::{self, seed_from_clock, Choice, Level, Oversight, Source};
+use crate::player::{self, seed_from_clock, Choice, Oversight, Source, Strength};
 use crate::tablebase::{LiveProbe, TablebaseProbe};
 use crate::Weights;
 use crate::{Engine, EngineOptions, Probe, SearchControl, SearchResult, DEFAULT_MOVE_OVERHEAD};
@@ -504,7 +504,7 @@ impl Session {
         let control = engine.control();
         control.reset(go.ponder);
         let game = self.game.clone();
-        let level = Level::new(self.level);
+        let level = Strength::new(self.level);
         let mut random = self.random;
         self.random = self.random.wrapping_add(SplitMix64::GAMMA);
         let Go { mut limits, ponder } = go;

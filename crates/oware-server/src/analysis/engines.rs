@@ -279,7 +279,7 @@ pub fn evaluation(game: &Game, analysis: &PositionAnalysis, databases: &ProbeSet
     }
 }
 
-fn move_row(v: &oware_coach::MoveValue, analysis: &PositionAnalysis) -> MoveRow {
+fn move_row(v: &oware_coach::ScoredMove, analysis: &PositionAnalysis) -> MoveRow {
     let mut line = String::from(v.mv.letter());
     let pv = if v.line.first() == Some(&v.mv) {
         &v.line[1..]

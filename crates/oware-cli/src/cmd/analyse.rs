@@ -1,4 +1,4 @@
-//! `oware analyze`: every legal move of a position with its score and line, or, for a game record,
+//! `oware analyse`: every legal move of a position with its score and line, or, for a game record,
 //! each move's loss against the best move, with mistakes marked. The numbers are the one analysis
 //! of each position ([`oware_coach::analyse`]) that the web's table, coach and review show; the
 //! marks and losses are [`oware_coach::review`]'s.
@@ -65,7 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let lang = coach::language(args.lang);
             return Ok(coach::explain_position(out, &game, &mut analyst, lang)?);
         }
-        return analyze_position(&mut analyst, &game, tablebase.as_deref());
+        return analyse_position(&mut analyst, &game, tablebase.as_deref());
     }
     let path = Path::new(&args.target);
     let text = if path.exists() {
@@ -94,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let lang = coach::language(args.lang);
         return Ok(coach::review_game(out, &game, &mut analyst, lang)?);
     }
-    analyze_game(&mut analyst, &game)
+    analyse_game(&mut analyst, &game)
 }
 
 /// The analyst of the options: the depth, the time cap, the table and the databases.
@@ -137,7 +137,7 @@ fn line(pv: &[oware_rules::Move]) -> String {
         .join(" ")
 }
 
-fn analyze_position(
+fn analyse_position(
     analyst: &mut Analyst,
     game: &Game,
     tablebase: Option<&TablebaseProbe>,
@@ -211,7 +211,7 @@ fn seeds(score: i32) -> String {
     }
 }
 
-fn analyze_game(analyst: &mut Analyst, game: &Game) -> anyhow::Result<()> {
+fn analyse_game(analyst: &mut Analyst, game: &Game) -> anyhow::Result<()> {
     println!(
         "game of {} plies ({} moves) from {} ({})",
         game.ply_count(),
