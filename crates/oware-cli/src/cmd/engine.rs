@@ -1,6 +1,7 @@
 //! `oware engine`: the engine protocol ([`oware_engine::protocol`]) on standard input and output.
 
 use oware_engine::protocol::StartDatabases;
+use oware_engine::ProbeSet;
 use oware_rules::RuleSet;
 
 use super::egtb_home;
@@ -24,7 +25,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => {
             let rules = [RuleSet::Abapa, RuleSet::Awari];
             match egtb_home::start("oware engine", &rules, egtb_home::Report::EachLevel)? {
-                Some(probes) => StartDatabases::Growing(probes),
+                Some(probes) => StartDatabases::Growing(ProbeSet::growing(probes)),
                 None => StartDatabases::None,
             }
         }

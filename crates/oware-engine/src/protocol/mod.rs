@@ -54,9 +54,11 @@ use oware_rules::{format_move_letters, quoted, Game, RuleSet, Side};
 
 use crate::input::Line;
 use crate::player::{self, seed_from_clock, Choice, Oversight, Source, Strength};
-use crate::tablebase::{LiveProbe, TablebaseProbe};
+use crate::tablebase::TablebaseProbe;
 use crate::Weights;
-use crate::{Engine, EngineOptions, Probe, SearchControl, SearchResult, DEFAULT_MOVE_OVERHEAD};
+use crate::{
+    Engine, EngineOptions, Probe, ProbeSet, SearchControl, SearchResult, DEFAULT_MOVE_OVERHEAD,
+};
 
 mod inbox;
 mod parse;
@@ -82,7 +84,7 @@ pub enum StartDatabases<'a> {
     Dir(&'a str),
     /// Databases that may grow during the session (built in the background), of one or both rule
     /// sets: the search probes those of the current rule set while the `EGTB` option is empty.
-    Growing(Vec<Arc<LiveProbe>>),
+    Growing(ProbeSet),
 }
 
 /// Speaks the protocol on `input` and `output` until `quit` or the end of the input, with the
@@ -172,7 +174,7 @@ struct Session {
     /// The `EGTB` option: the database directory (empty: `growing`'s of `rules`).
     egtb_dir: String,
     /// The databases the session started with, used while `egtb_dir` is empty.
-    growing: Vec<Arc<LiveProbe>>,
+    growing: ProbeSet,
     /// The `MoveOverhead` option: kept off the clock at every move of a `go wtime … btime …`.
     move_overhead: Duration,
     /// The `EngineTurn` option: the side the GUI says the engine plays, once it has said so.
@@ -197,7 +199,7 @@ impl Session {
             random: seed_from_clock(),
             unbounded: false,
             egtb_dir: String::new(),
-            growing: Vec::new(),
+            growing: ProbeSet::none(),
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             engine_turn: None,
             inbox: Arc::default(),
@@ -480,9 +482,8 @@ impl Session {
     fn use_databases(&mut self, opened: Option<Arc<dyn Probe>>) {
         let probe = opened.or_else(|| {
             self.growing
-                .iter()
+                .live(self.rules)
                 .filter(|_| self.egtb_dir.is_empty())
-                .find(|live| live.rules() == self.rules)
                 .map(|live| live.clone() as Arc<dyn Probe>)
         });
         if let Some(engine) = self.engine.as_mut() {
@@ -736,10 +737,10 @@ mod tests {
     #[test]
     fn growing_databases_are_probed_while_no_directory_is_set() {
         let (_dir, probe) = built(RuleSet::Awari, 4);
-        let awari = Arc::new(LiveProbe::new(RuleSet::Awari));
+        let awari = Arc::new(crate::tablebase::LiveProbe::new(RuleSet::Awari));
         awari.publish(probe);
         let position = "position fen 0-0-1-1-0-0-0-0-0-0-1-0-23-22-S";
-        let growing = || StartDatabases::Growing(vec![awari.clone()]);
+        let growing = || StartDatabases::Growing(ProbeSet::growing([awari.clone()]));
         let from_database = "info depth 0 score cp 400 pv D string endgame database\nbestmove D\n";
         // Nothing said of them on the protocol: the caller reports their progress elsewhere.
         let out = session_with(
