@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use oware_engine::player::{self, Strength, Source};
+use oware_engine::player::{self, Source, Strength};
 use oware_engine::tablebase::proven_by_database;
 use oware_engine::{
     describe_score, plies_to_end, Engine, EngineOptions, Limits, Probe, ProbeSet, ProbeSetError,

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use numpy::PyArray1;
 use oware_engine::player::Strength;
-use oware_rules::random::SplitMix64;
 use oware_engine::{Limits, LEVELS};
+use oware_rules::random::SplitMix64;
 use oware_rules::{Game, Position, RuleSet, Side};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
