@@ -18,7 +18,7 @@
 use std::time::Duration;
 
 use oware_rules::ogn::{Outcome, Record};
-use oware_rules::{Game, GameText, Move, RuleSet, Side};
+use oware_rules::{Ending, Game, GameText, Move, RuleSet, Side};
 
 use oware_engine::{Clock, Limits};
 
@@ -148,11 +148,7 @@ pub fn play_game(
     while !game.is_over() {
         if game.ply_count() >= MAX_PLIES {
             let end = oware_rules::repetition_end(game.position(), rules);
-            let outcome = match end.score.winner() {
-                Some(Side::South) => Outcome::SouthWins,
-                Some(Side::North) => Outcome::NorthWins,
-                None => Outcome::Draw,
-            };
+            let outcome = Ending::Rules(end).outcome();
             return Ok(RefereedGame {
                 game,
                 outcome,
@@ -168,11 +164,10 @@ pub fn play_game(
             &mut *north
         };
         let forfeit = |why: String| {
-            let outcome = match side {
-                Side::South => Outcome::NorthWins,
-                Side::North => Outcome::SouthWins,
-            };
-            (outcome, format!("{side} forfeits: {why}"))
+            (
+                Ending::Forfeit(side).outcome(),
+                format!("{side} forfeits: {why}"),
+            )
         };
         // The mover's time left, on clocks.
         let left = clocks[side.index()];

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::position::{IllegalMove, Position};
+use crate::text::Outcome;
 use crate::types::{Move, MoveSet, RuleSet, Side, HALF_SEEDS};
 
 /// Why a game ended.
@@ -114,6 +115,69 @@ pub struct GameEnd {
     pub reason: EndReason,
     /// The final score.
     pub score: Score,
+}
+
+/// How a game ended, whoever ended it: the rules, a player, a clock or a referee. The one type
+/// for the end of a game across the workspace; the rules themselves only ever make
+/// [`Ending::Rules`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// The rules ended it (see [`Game::end`]).
+    Rules(GameEnd),
+    /// That side resigned.
+    Resigned(Side),
+    /// That side's time ran out.
+    TimeOut(Side),
+    /// That side lost by breaking the match's rules (an illegal or malformed move, a crashed or
+    /// silent engine).
+    Forfeit(Side),
+    /// The players agreed a draw.
+    Agreed,
+    /// Called off before a result.
+    Aborted,
+}
+
+impl Ending {
+    /// The side that won, if one did.
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            Ending::Rules(end) => end.score.winner(),
+            Ending::Resigned(side) | Ending::TimeOut(side) | Ending::Forfeit(side) => {
+                Some(side.opponent())
+            }
+            Ending::Agreed | Ending::Aborted => None,
+        }
+    }
+
+    /// The result a record writes: an aborted game has none.
+    ///
+    /// ```
+    /// use oware_rules::{ogn::Outcome, Ending, Side};
+    /// assert_eq!(Ending::Resigned(Side::South).outcome(), Outcome::NorthWins);
+    /// assert_eq!(Ending::Agreed.outcome(), Outcome::Draw);
+    /// assert_eq!(Ending::Aborted.outcome(), Outcome::Unfinished);
+    /// ```
+    pub fn outcome(self) -> Outcome {
+        match (self, self.winner()) {
+            (Ending::Aborted, _) => Outcome::Unfinished,
+            (_, Some(Side::South)) => Outcome::SouthWins,
+            (_, Some(Side::North)) => Outcome::NorthWins,
+            (_, None) => Outcome::Draw,
+        }
+    }
+
+    /// One word for why: the rules' reason ([`EndReason::word`]), or `resign`, `time`, `forfeit`,
+    /// `agreement`, `aborted`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Ending::Rules(end) => end.reason.word(),
+            Ending::Resigned(_) => "resign",
+            Ending::TimeOut(_) => "time",
+            Ending::Forfeit(_) => "forfeit",
+            Ending::Agreed => "agreement",
+            Ending::Aborted => "aborted",
+        }
+    }
 }
 
 /// Why a move cannot be added to a game.

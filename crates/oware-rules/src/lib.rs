@@ -35,7 +35,7 @@ mod text;
 mod types;
 
 pub use game::{
-    end_without_history, repetition_end, EndReason, Game, GameEnd, PlayError, PlyOutcome,
+    end_without_history, repetition_end, EndReason, Ending, Game, GameEnd, PlayError, PlyOutcome,
     ReplayError, Score,
 };
 pub use packed::PackedPosition;

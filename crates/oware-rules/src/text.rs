@@ -26,9 +26,9 @@
 
 use std::fmt;
 
-use crate::game::{Game, ReplayError};
+use crate::game::{Ending, Game, ReplayError};
 use crate::position::{Position, PositionError};
-use crate::types::{quoted, Move, RuleSet, Side, UnknownRuleSet};
+use crate::types::{quoted, Move, RuleSet, UnknownRuleSet};
 
 /// One thing read from a game's text, with the 1-based line it is on (where it starts).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -510,14 +510,8 @@ impl Outcome {
 
     /// The outcome of a finished game, or `Unfinished`.
     pub fn of_game(game: &Game) -> Outcome {
-        match game.end() {
-            None => Outcome::Unfinished,
-            Some(end) => match end.score.winner() {
-                Some(Side::South) => Outcome::SouthWins,
-                Some(Side::North) => Outcome::NorthWins,
-                None => Outcome::Draw,
-            },
-        }
+        game.end()
+            .map_or(Outcome::Unfinished, |end| Ending::Rules(end).outcome())
     }
 }
 

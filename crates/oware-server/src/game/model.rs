@@ -39,39 +39,6 @@ pub struct GameSetup {
     pub per_move: bool,
 }
 
-/// How a game ended other than by the rules or a clock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EndByPlayers {
-    /// That side resigned: the other wins.
-    Resigned(Side),
-    /// The players agreed a draw.
-    Agreed,
-    /// A player called the game off before their first move: no result.
-    Aborted,
-}
-
-impl EndByPlayers {
-    /// As stored: `resign:S`, `resign:N`, `agreed`, `aborted`.
-    pub fn word(self) -> String {
-        match self {
-            EndByPlayers::Resigned(side) => format!("resign:{}", side.letter()),
-            EndByPlayers::Agreed => "agreed".to_string(),
-            EndByPlayers::Aborted => "aborted".to_string(),
-        }
-    }
-
-    /// Reads what [`EndByPlayers::word`] wrote; `None` for anything else.
-    pub fn parse(text: &str) -> Option<EndByPlayers> {
-        match text {
-            "agreed" => Some(EndByPlayers::Agreed),
-            "aborted" => Some(EndByPlayers::Aborted),
-            "resign:S" => Some(EndByPlayers::Resigned(Side::South)),
-            "resign:N" => Some(EndByPlayers::Resigned(Side::North)),
-            _ => None,
-        }
-    }
-}
-
 /// What one friend may offer the other during a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OfferKind {

@@ -13,13 +13,13 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
 
-use oware_rules::{format_move_letters, Game, Move, PlayError, Side};
+use oware_rules::{format_move_letters, Ending, Game, Move, PlayError, Side};
 
 use crate::edge::rate_limit::TokenBucket;
 use crate::game::clock::{now_ms, GameClock};
 use crate::game::ids::same_token;
 use crate::game::model::{
-    EndByPlayers, EndView, GameMode, GameSetup, GameView, OfferKind, OfferView, QuickMessage, Seat,
+    EndView, GameMode, GameSetup, GameView, OfferKind, OfferView, QuickMessage, Seat,
 };
 use crate::play::protocol::ServerMessage;
 use crate::store::writer::StoreWriter;
@@ -140,8 +140,8 @@ struct RoomState {
     version: u64,
     thinking: bool,
     clock: Option<GameClock>,
-    /// A resignation or an agreed draw.
-    outcome: Option<EndByPlayers>,
+    /// How the players ended the game (a resignation, an agreed draw, an abort), if they did.
+    outcome: Option<Ending>,
     /// An offer one friend made the other, waiting for the answer (kept in memory only: a
     /// restart withdraws it).
     offer: Option<(OfferKind, Side)>,
@@ -150,11 +150,18 @@ struct RoomState {
 }
 
 impl RoomState {
+    /// How the game ended, if it has: a flag fall first (it stops the game whatever came after),
+    /// then the players' decision, then the rules.
+    fn ending(&self) -> Option<Ending> {
+        match self.clock.and_then(|c| c.flagged) {
+            Some(flagged) => Some(Ending::TimeOut(flagged)),
+            None => self.outcome.or_else(|| self.game.end().map(Ending::Rules)),
+        }
+    }
+
     /// Whether the game has ended, by the rules, a clock, or the players.
     fn over(&self) -> bool {
-        self.game.is_over()
-            || self.outcome.is_some()
-            || self.clock.is_some_and(|c| c.flagged.is_some())
+        self.ending().is_some()
     }
 
     fn seated(&self) -> bool {
@@ -258,6 +265,11 @@ impl Room {
         }
     }
 
+    /// How the game ended, if it has (see [`RoomState::ending`]).
+    pub fn ending(&self) -> Option<Ending> {
+        self.lock().ending()
+    }
+
     /// The game as every client sees it now.
     pub fn view(&self) -> GameView {
         self.view_of(&self.lock())
@@ -286,42 +298,19 @@ impl Room {
             seated,
             names: state.names.clone(),
             host: state.host.map(Side::letter),
-            end: match state.clock.and_then(|c| c.flagged) {
-                // A flag fall: the other side wins; the score is the stores as they stand.
-                Some(flagged) => Some(EndView {
-                    reason: "time",
-                    score: format!(
+            end: state.ending().map(|ending| EndView {
+                reason: ending.word(),
+                score: match ending {
+                    Ending::Rules(end) => end.score.to_string(),
+                    // Ended by a player or a clock: the score is the stores as they stand.
+                    _ => format!(
                         "{}-{}",
                         game.position().store(Side::South),
                         game.position().store(Side::North)
                     ),
-                    winner: Some(flagged.opponent().letter()),
-                }),
-                None => match state.outcome {
-                    // The players ended it: the score is the stores as they stand.
-                    Some(outcome) => Some(EndView {
-                        reason: match outcome {
-                            EndByPlayers::Resigned(_) => "resign",
-                            EndByPlayers::Agreed => "agreement",
-                            EndByPlayers::Aborted => "aborted",
-                        },
-                        score: format!(
-                            "{}-{}",
-                            game.position().store(Side::South),
-                            game.position().store(Side::North)
-                        ),
-                        winner: match outcome {
-                            EndByPlayers::Resigned(side) => Some(side.opponent().letter()),
-                            EndByPlayers::Agreed | EndByPlayers::Aborted => None,
-                        },
-                    }),
-                    None => game.end().map(|end| EndView {
-                        reason: end.reason.word(),
-                        score: end.score.to_string(),
-                        winner: end.score.winner().map(Side::letter),
-                    }),
                 },
-            },
+                winner: ending.winner().map(Side::letter),
+            }),
             thinking: state.thinking,
             clock: state
                 .clock
@@ -732,7 +721,7 @@ impl Room {
                 return Err(GameError::WaitingForOpponent);
             }
         }
-        self.finish(store, EndByPlayers::Resigned(side)).await
+        self.finish(store, Ending::Resigned(side)).await
     }
 
     /// The holder of `token` calls the game off before their own first move: it ends with no
@@ -749,11 +738,11 @@ impl Room {
                 return Err(GameError::Started);
             }
         }
-        self.finish(store, EndByPlayers::Aborted).await
+        self.finish(store, Ending::Aborted).await
     }
 
     /// Ends the game by the players' decision, stored, then announced.
-    async fn finish(&self, store: &StoreWriter, outcome: EndByPlayers) -> Result<(), GameError> {
+    async fn finish(&self, store: &StoreWriter, outcome: Ending) -> Result<(), GameError> {
         let id = self.id.clone();
         store.run(move |s| s.save_outcome(&id, outcome)).await?;
         let mut state = self.lock();
@@ -834,7 +823,7 @@ impl Room {
             return Ok(());
         }
         match kind {
-            OfferKind::Draw => self.finish(store, EndByPlayers::Agreed).await,
+            OfferKind::Draw => self.finish(store, Ending::Agreed).await,
             OfferKind::Takeback => {
                 self.take_back(store, by).await?;
                 let mut state = self.lock();

@@ -10,7 +10,6 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 
-use oware_rules::ogn::Outcome;
 use oware_rules::{Game, Position, Side};
 
 use super::{parse_body, parse_position, parse_rules};
@@ -372,30 +371,7 @@ pub(super) async fn game_record(
     };
     // A game the players or a clock ended (a resignation, an agreed draw, a flag) is unfinished
     // by the rules: its record gets that result, and a comment after the last move says how.
-    let ended = view.end.filter(|_| game.end().is_none()).map(|end| {
-        let outcome = match (end.winner, end.reason) {
-            (Some('S'), _) => Outcome::SouthWins,
-            (Some('N'), _) => Outcome::NorthWins,
-            (_, "aborted") => Outcome::Unfinished,
-            _ => Outcome::Draw,
-        };
-        let loser = if outcome == Outcome::SouthWins {
-            "North"
-        } else {
-            "South"
-        };
-        let (termination, how) = match end.reason {
-            "resign" => ("resignation", format!("{loser} resigned")),
-            "time" => ("time", format!("{loser}'s time ran out")),
-            "aborted" => ("aborted", "aborted before the first move".to_string()),
-            _ => ("agreement", "draw agreed".to_string()),
-        };
-        record::PlayersEnd {
-            termination,
-            outcome,
-            comment: format!("{how}, {}", end.score),
-        }
-    });
+    let ended = room.ending().filter(|_| game.end().is_none());
     let text = record::write_record(
         &game,
         &record::RecordInfo {

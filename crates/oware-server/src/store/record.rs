@@ -1,8 +1,7 @@
 //! Game records for download: OGN (`oware_rules::ogn`) with the players' names and, for a finished
 //! game, how it ended. The analysis board reads records back with [`oware_rules::GameText`].
 
-use oware_rules::ogn::Outcome;
-use oware_rules::Game;
+use oware_rules::{Ending, Game, Side};
 
 /// What a record says about a game beyond its moves.
 pub struct RecordInfo<'a> {
@@ -15,17 +14,20 @@ pub struct RecordInfo<'a> {
     /// The clock: each side's time and the increment, in milliseconds.
     pub clock: Option<(u64, u64)>,
     /// How the players or a clock ended a game the rules had not ended.
-    pub ended: Option<PlayersEnd>,
+    pub ended: Option<Ending>,
 }
 
-/// A game ended by a resignation, a fallen flag, an agreed draw or an abort.
-pub struct PlayersEnd {
-    /// The `Termination` tag: `resignation`, `time`, `agreement` or `aborted`.
-    pub termination: &'static str,
-    /// The result: who won, a draw, or none (`*`) for an aborted game.
-    pub outcome: Outcome,
-    /// A comment after the last move, in words (`North resigned, 10-12`).
-    pub comment: String,
+/// The `Termination` tag of a game the rules did not end, and a comment in words on how it ended
+/// (`North resigned`).
+fn termination(ending: Ending) -> (&'static str, String) {
+    match ending {
+        Ending::Rules(end) => (end.reason.word(), String::new()),
+        Ending::Resigned(side) => ("resignation", format!("{side} resigned")),
+        Ending::TimeOut(side) => ("time", format!("{side}'s time ran out")),
+        Ending::Forfeit(side) => ("forfeit", format!("{side} forfeited")),
+        Ending::Agreed => ("agreement", "draw agreed".to_string()),
+        Ending::Aborted => ("aborted", "aborted before the first move".to_string()),
+    }
 }
 
 /// Writes a game as an OGN record: the players' names, when it was played (`Date`, `Time`), the
@@ -51,13 +53,17 @@ pub fn write_record(game: &Game, info: &RecordInfo) -> String {
     if let Some(end) = game.end() {
         record.set_tag("Termination", end.reason.word());
         record.set_tag("Score", end.score.to_string());
-    } else if let Some(end) = &info.ended {
-        record.outcome = end.outcome;
+    } else if let Some(ending) = info.ended {
+        let (tag, how) = termination(ending);
+        // The stores as they stand: the seeds left on the board go to no one.
+        let pos = game.position();
+        let score = format!("{}-{}", pos.store(Side::South), pos.store(Side::North));
+        record.outcome = ending.outcome();
         record.set_tag("Result", record.outcome.token());
-        record.set_tag("Termination", end.termination);
+        record.set_tag("Termination", tag);
         record
             .comments
-            .push((game.moves().len(), end.comment.replace(['{', '}'], " ")));
+            .push((game.moves().len(), format!("{how}, {score}")));
     }
     record.to_string()
 }
@@ -65,6 +71,7 @@ pub fn write_record(game: &Game, info: &RecordInfo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use oware_rules::ogn::Outcome;
     use oware_rules::{parse_move_letters, GameText, Position, RuleSet};
 
     #[test]
@@ -102,11 +109,7 @@ mod tests {
             north: "Kofi",
             created: 0,
             clock: None,
-            ended: Some(PlayersEnd {
-                termination: "resignation",
-                outcome: Outcome::NorthWins,
-                comment: "South resigned, 0-0".to_string(),
-            }),
+            ended: Some(Ending::Resigned(Side::South)),
         };
         let text = write_record(&game, &info);
         assert!(text.contains("[Result \"0-1\"]"), "{text}");

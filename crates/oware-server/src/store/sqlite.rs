@@ -8,8 +8,8 @@ use rusqlite::types::Value;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::game::clock::{resumed_since, GameClock};
-use crate::game::model::{EndByPlayers, GameMode, GameSetup};
-use oware_rules::{Move, Position, RuleSet, Side};
+use crate::game::model::{GameMode, GameSetup};
+use oware_rules::{Ending, Move, Position, RuleSet, Side};
 
 /// What went wrong with the database.
 #[derive(Debug, thiserror::Error)]
@@ -84,8 +84,8 @@ pub struct StoredGame {
     pub moves: Vec<Move>,
     /// The clocks, in games played with them.
     pub clock: Option<GameClock>,
-    /// A resignation or an agreed draw.
-    pub outcome: Option<EndByPlayers>,
+    /// How the players ended the game (a resignation, an agreed draw, an abort), if they did.
+    pub outcome: Option<Ending>,
     /// The game the players went on to, with the sides swapped.
     pub rematch: Option<String>,
     /// When the game was created, in seconds since the Unix epoch.
@@ -261,6 +261,32 @@ fn describe_value(value: &Value) -> String {
     }
 }
 
+/// An ending as the database writes it: `resign:S`, `time:N`, `forfeit:S`, `agreed`, `aborted`.
+/// The rules' endings are not written: the moves tell them.
+fn ending_text(ending: Ending) -> Option<String> {
+    Some(match ending {
+        Ending::Rules(_) => return None,
+        Ending::Resigned(side) => format!("resign:{}", side.letter()),
+        Ending::TimeOut(side) => format!("time:{}", side.letter()),
+        Ending::Forfeit(side) => format!("forfeit:{}", side.letter()),
+        Ending::Agreed => "agreed".to_string(),
+        Ending::Aborted => "aborted".to_string(),
+    })
+}
+
+/// Reads what [`ending_text`] wrote; `None` for anything else.
+fn parse_ending(text: &str) -> Option<Ending> {
+    let by = |side: &str| parse_side(side);
+    match text.split_once(':') {
+        None if text == "agreed" => Some(Ending::Agreed),
+        None if text == "aborted" => Some(Ending::Aborted),
+        Some(("resign", side)) => by(side).map(Ending::Resigned),
+        Some(("time", side)) => by(side).map(Ending::TimeOut),
+        Some(("forfeit", side)) => by(side).map(Ending::Forfeit),
+        _ => None,
+    }
+}
+
 /// A side as the database writes it, `S` or `N`.
 fn side_text(side: Side) -> String {
     side.letter().to_string()
@@ -423,10 +449,14 @@ impl Store {
     }
 
     /// Records how a game ended by the players' decision (a resignation, an agreed draw).
-    pub fn save_outcome(&mut self, id: &str, outcome: EndByPlayers) -> Result<(), StoreError> {
+    pub fn save_outcome(&mut self, id: &str, outcome: Ending) -> Result<(), StoreError> {
+        let text = ending_text(outcome).ok_or_else(|| StoreError::Damaged {
+            game: id.to_string(),
+            what: format!("{} is told by the moves, not stored", outcome.word()),
+        })?;
         self.conn()?.execute(
             "UPDATE games SET outcome = ?2 WHERE id = ?1",
-            params![id, outcome.word()],
+            params![id, text],
         )?;
         Ok(())
     }
@@ -747,9 +777,7 @@ impl Store {
             clock,
             outcome: match outcome.as_deref() {
                 None => None,
-                Some(o) => {
-                    Some(EndByPlayers::parse(o).ok_or_else(|| damaged(format!("outcome {o:?}")))?)
-                }
+                Some(o) => Some(parse_ending(o).ok_or_else(|| damaged(format!("outcome {o:?}")))?),
             },
             rematch: match rematch {
                 Some(r) if crate::game::ids::valid_id(&r) => Some(r),
