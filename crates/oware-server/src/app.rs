@@ -9,6 +9,8 @@ use crate::config::Config;
 use crate::edge::rate_limit::HourlyQuota;
 use crate::edge::shares::AddressShares;
 use crate::game::clock::now_ms;
+use crate::notify::push::{Notifier, PushSettings};
+use crate::notify::webpush::Vapid;
 use crate::play::games::Games;
 use crate::store::writer::StoreWriter;
 use crate::store::{LastAlive, Store, StoreError};
@@ -44,6 +46,8 @@ pub struct AppState {
     pub analyses: Arc<AnalysisCache>,
     /// The games each address created in the last hour.
     pub creations: HourlyQuota,
+    /// The server's VAPID public key, in base64url, for browsers to subscribe with.
+    pub push_key: String,
     /// What each address holds open now: WebSockets, analyses.
     pub shares: AddressShares,
 }
@@ -104,14 +108,41 @@ impl AppState {
                 }
             }
         }
+        // The server's key for Web Push: made on the first start, the same after every restart,
+        // so that the browsers' subscriptions stay valid.
+        let vapid_bytes = store
+            .server_key("vapid", || Vapid::generate().to_bytes())
+            .map_err(failed)?;
+        let vapid = Vapid::from_bytes(&vapid_bytes).ok_or_else(|| {
+            failed(StoreError::Damaged {
+                game: "-".to_string(),
+                what: "the server's push key (table server_keys) is not a P-256 key".to_string(),
+            })
+        })?;
         let engines = EnginePool::new(config.searches, &config.databases);
+        let store = StoreWriter::start(store).map_err(|e| {
+            ServerError::Io(std::io::Error::new(
+                e.kind(),
+                format!("cannot start the database writer: {e}"),
+            ))
+        })?;
+        let contact = config
+            .push_contact
+            .clone()
+            .or_else(|| config.public_url.clone())
+            .unwrap_or_else(|| "mailto:oware@localhost".to_string());
+        let push_key = vapid.public_key();
+        let notifier = Notifier::start(
+            store.clone(),
+            PushSettings {
+                vapid,
+                contact,
+                allow_http: config.push_allow_http,
+            },
+        );
         let games = Games::new(
-            StoreWriter::start(store).map_err(|e| {
-                ServerError::Io(std::io::Error::new(
-                    e.kind(),
-                    format!("cannot start the database writer: {e}"),
-                ))
-            })?,
+            store,
+            notifier,
             engines.clone(),
             config.computer_time,
             config.max_rooms,
@@ -120,6 +151,7 @@ impl AppState {
         let analyses = Arc::new(AnalysisCache::new(config.analysis_cache));
         Ok(Arc::new(AppState {
             creations: HourlyQuota::new(config.games_per_address),
+            push_key,
             shares: AddressShares::new(&config),
             config: Arc::new(config),
             games,

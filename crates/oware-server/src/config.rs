@@ -71,6 +71,12 @@ pub struct Config {
     /// How long a connection may take to send a request's headers, or its body, and may stay
     /// idle between requests; slower ones are closed.
     pub request_read_timeout: Duration,
+    /// Whether push services may be reached over plain HTTP on the loopback
+    /// (`--push-allow-http`): for tests with a push service of their own, never for players.
+    pub push_allow_http: bool,
+    /// Who runs the server, as push services are told (the `sub` of every VAPID signature): a
+    /// `mailto:` address; the public URL when absent.
+    pub push_contact: Option<String>,
 }
 
 impl Default for Config {
@@ -104,6 +110,8 @@ impl Default for Config {
             // of 0.8 s on two engines end within the 3 s a request waits for an engine.
             analyses_waiting_per_address: 4,
             request_read_timeout: Duration::from_secs(10),
+            push_allow_http: false,
+            push_contact: None,
         }
     }
 }

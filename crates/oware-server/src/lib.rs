@@ -11,6 +11,8 @@
 //! - `edge`: what every connection crosses first (accept loop, hosts, origins, bodies, security
 //!   headers, forwarded addresses, each address's fair share, the seat cookie). It knows the
 //!   configuration, never the games.
+//! - `notify`: Web Push to the players whose page is closed (encryption, VAPID signature, the
+//!   queue that sends off the move path).
 //! - `play`: games in play (rooms, the computer's moves, flag falls, the WebSocket's messages).
 //! - `app`: the state every handler shares.
 //! - `routes`: pages, static files, the JSON API by area and the WebSocket endpoint.
@@ -27,6 +29,7 @@ mod assets;
 mod config;
 mod edge;
 mod game;
+mod notify;
 mod play;
 mod routes;
 mod store;

@@ -54,6 +54,14 @@ pub struct Args {
     /// X-Forwarded-For and X-Forwarded-Proto are believed; from any other peer they are ignored
     #[arg(long = "trusted-proxy", value_name = "ADDR")]
     pub trusted_proxies: Vec<IpAddr>,
+    /// Who runs this server, as push services are told when it sends players their
+    /// notifications: a mailto: address (the --public-url when absent)
+    #[arg(long, value_name = "MAILTO")]
+    pub push_contact: Option<String>,
+    /// Let notifications go to push services over plain http:// on the loopback: for tests with
+    /// a push service of their own only; browsers' real push services are all https://
+    #[arg(long)]
+    pub push_allow_http: bool,
     /// Most WebSocket connections one address may hold open at once
     #[arg(long, default_value_t = 32, value_name = "N")]
     pub max_connections_per_address: usize,
@@ -112,6 +120,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         sockets_per_address: args.max_connections_per_address.max(1),
         analyses_per_address: args.analyses_per_address.max(1),
         analysis_time: Duration::from_millis(args.analysis_time.clamp(1, 60_000)),
+        push_contact: args.push_contact.clone(),
+        push_allow_http: args.push_allow_http,
         ..Config::default()
     };
     let config = Config {

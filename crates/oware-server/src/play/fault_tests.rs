@@ -11,6 +11,7 @@ use std::time::Duration;
 use oware_rules::{Position, RuleSet, Side};
 
 use crate::game::model::{GameMode, GameSetup, OfferKind};
+use crate::notify::push::Notifier;
 use crate::play::room::{GameError, Room};
 use crate::store::writer::StoreWriter;
 use crate::store::Store;
@@ -64,7 +65,7 @@ impl Script {
             .await
             .unwrap()
             .unwrap();
-        let room = Arc::new(Room::new(id.to_string(), stored, 1000).unwrap());
+        let room = Arc::new(Room::new(id.to_string(), stored, 1000, Notifier::off()).unwrap());
         self.rooms.push(room.clone());
         self.check();
         room
@@ -232,9 +233,9 @@ async fn play_script(fail_at: Option<usize>) -> (usize, usize) {
         .await
         .unwrap()
         .unwrap();
-    script
-        .rooms
-        .push(Arc::new(Room::new(rematch_id, stored, 1000).unwrap()));
+    script.rooms.push(Arc::new(
+        Room::new(rematch_id, stored, 1000, Notifier::off()).unwrap(),
+    ));
 
     // Against the computer with clocks: moves and answers, an undo, a resignation.
     let computer = script

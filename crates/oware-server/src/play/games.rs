@@ -14,6 +14,7 @@ use crate::analysis::engines::EnginePool;
 use crate::game::clock::now_ms;
 use crate::game::ids::{new_token, valid_id};
 use crate::game::model::{GameMode, GameSetup};
+use crate::notify::push::Notifier;
 use crate::play::clock_watch;
 use crate::play::computer;
 use crate::play::room::{GameError, Room};
@@ -23,6 +24,8 @@ use crate::store::{SeatRow, StoreError};
 /// Every game, with what it takes to store and play them.
 pub struct Games {
     store: StoreWriter,
+    /// Tells the players whose page is closed of their games' events.
+    notifier: Notifier,
     rooms: Mutex<HashMap<String, Arc<Room>>>,
     engines: Arc<EnginePool>,
     computer_time: Duration,
@@ -38,6 +41,7 @@ impl Games {
     /// a second.
     pub fn new(
         store: StoreWriter,
+        notifier: Notifier,
         engines: Arc<EnginePool>,
         computer_time: Duration,
         max_rooms: usize,
@@ -45,6 +49,7 @@ impl Games {
     ) -> Games {
         Games {
             store,
+            notifier,
             rooms: Mutex::new(HashMap::new()),
             engines,
             computer_time,
@@ -52,6 +57,11 @@ impl Games {
             moves_per_second,
             serving: Arc::new(AtomicBool::new(true)),
         }
+    }
+
+    /// The database's writer, for the changes that belong to no room (push subscriptions).
+    pub fn store(&self) -> &StoreWriter {
+        &self.store
     }
 
     /// The server has stopped: no flag falls from now on in this process (the next start
@@ -107,7 +117,14 @@ impl Games {
             .await
             .and_then(|stored| {
                 stored
-                    .map(|stored| Room::new(id.to_string(), stored, self.moves_per_second))
+                    .map(|stored| {
+                        Room::new(
+                            id.to_string(),
+                            stored,
+                            self.moves_per_second,
+                            self.notifier.clone(),
+                        )
+                    })
                     .transpose()
             })
             .inspect_err(|e| {
@@ -282,6 +299,7 @@ mod tests {
     fn games_on(store: &StoreWriter) -> Games {
         Games::new(
             store.clone(),
+            Notifier::off(),
             EnginePool::new(1, &ProbeSet::none()),
             Duration::from_millis(10),
             10,

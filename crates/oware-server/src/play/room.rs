@@ -21,6 +21,7 @@ use crate::game::ids::same_token;
 use crate::game::model::{
     EndView, GameMode, GameSetup, GameView, OfferKind, OfferView, QuickMessage, Seat,
 };
+use crate::notify::push::{Event, Notice, Notifier};
 use crate::play::protocol::ServerMessage;
 use crate::store::writer::StoreWriter;
 use crate::store::{SeatRow, StoreError, StoredGame};
@@ -184,6 +185,24 @@ pub struct Room {
     moves: Mutex<TokenBucket>,
     moves_per_second: u32,
     updates: broadcast::Sender<Arc<str>>,
+    /// Tells a player whose page is closed of the game's events.
+    notifier: Notifier,
+    /// Each side's open connections to the game (South first): a player connected needs no
+    /// notification.
+    connected: Arc<Mutex<[usize; 2]>>,
+}
+
+/// A player's connection to a room, counted while it lives.
+pub struct Connected {
+    connected: Arc<Mutex<[usize; 2]>>,
+    side: Side,
+}
+
+impl Drop for Connected {
+    fn drop(&mut self) {
+        let mut connected = self.connected.lock().unwrap_or_else(|p| p.into_inner());
+        connected[self.side.index()] -= 1;
+    }
 }
 
 /// A computer move to think about: the game as it was, and the version it was taken at.
@@ -199,7 +218,12 @@ pub struct ComputerTurn {
 impl Room {
     /// The room of a stored game, accepting at most `moves_per_second` of the players' moves a
     /// second on average (bursts of twice as many).
-    pub fn new(id: String, stored: StoredGame, moves_per_second: u32) -> Result<Room, StoreError> {
+    pub fn new(
+        id: String,
+        stored: StoredGame,
+        moves_per_second: u32,
+        notifier: Notifier,
+    ) -> Result<Room, StoreError> {
         let game =
             Game::replay(stored.setup.start, stored.setup.rules, &stored.moves).map_err(|e| {
                 StoreError::Damaged {
@@ -232,6 +256,8 @@ impl Room {
             )),
             moves_per_second,
             updates,
+            notifier,
+            connected: Arc::default(),
         })
     }
 
@@ -239,6 +265,43 @@ impl Room {
         // A panic while holding the lock cannot leave the game half-changed (changes are made
         // after every check), so a poisoned lock is still safe to use.
         self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Counts a connection of the player of `side` for as long as the guard lives.
+    pub fn connect(&self, side: Side) -> Connected {
+        let mut connected = self.connected.lock().unwrap_or_else(|p| p.into_inner());
+        connected[side.index()] += 1;
+        Connected {
+            connected: self.connected.clone(),
+            side,
+        }
+    }
+
+    /// Tells the player of `to` of `event` in a friend game, unless a page of theirs is open on
+    /// the game (it shows the event already).
+    fn tell(&self, state: &RoomState, to: Side, event: Event) {
+        if self.setup.mode != GameMode::Friend {
+            return;
+        }
+        let open = self.connected.lock().unwrap_or_else(|p| p.into_inner())[to.index()];
+        if open > 0 {
+            return;
+        }
+        self.notifier.send(Notice {
+            game: self.id.clone(),
+            to,
+            other: state.names[to.opponent().index()].clone(),
+            event,
+        });
+    }
+
+    /// Tells both players that the game ended, if it has.
+    fn tell_ending(&self, state: &RoomState) {
+        if let Some(ending) = state.ending() {
+            for side in Side::BOTH {
+                self.tell(state, side, Event::Ended(ending));
+            }
+        }
     }
 
     /// Every state the room announces from now on, as the JSON text of a state message.
@@ -359,6 +422,7 @@ impl Room {
         state.clock = Some(flagged);
         state.version += 1;
         self.announce(&state);
+        self.tell_ending(&state);
         Ok(true)
     }
 
@@ -584,6 +648,11 @@ impl Room {
         state.version += 1;
         let turn = self.computer_turn(&mut state);
         self.announce(&state);
+        if state.over() {
+            self.tell_ending(&state);
+        } else {
+            self.tell(&state, side.opponent(), Event::Moved(mv));
+        }
         Ok(turn)
     }
 
@@ -751,6 +820,7 @@ impl Room {
         state.thinking = false;
         state.version += 1;
         self.announce(&state);
+        self.tell_ending(&state);
         Ok(())
     }
 
@@ -775,6 +845,7 @@ impl Room {
         };
         // No receivers is fine: nobody else is connected.
         let _ = self.updates.send(said.to_json().into());
+        self.tell(&self.lock(), side.opponent(), Event::Said(message));
         Ok(())
     }
 
@@ -800,6 +871,7 @@ impl Room {
         }
         state.offer = Some((kind, side));
         self.announce(&state);
+        self.tell(&state, side.opponent(), Event::Offered(kind));
         Ok(())
     }
 

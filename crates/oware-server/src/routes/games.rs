@@ -264,14 +264,23 @@ fn proven_seat(
     headers: &HeaderMap,
     body: &Bytes,
 ) -> Result<Option<(String, Side)>, ApiError> {
-    let offered = join_request(body)?.token.filter(|t| valid_id(t));
-    Ok([offered, cookie_token(headers)]
+    Ok(seat_of(room, join_request(body)?.token, headers))
+}
+
+/// The seat of the first of `offered` (a token a request's body brings) and the seat cookie that
+/// seats a player in `room`.
+pub(super) fn seat_of(
+    room: &Room,
+    offered: Option<String>,
+    headers: &HeaderMap,
+) -> Option<(String, Side)> {
+    [offered.filter(|t| valid_id(t)), cookie_token(headers)]
         .into_iter()
         .flatten()
         .find_map(|token| match room.seat(Some(&token)) {
             Seat::Player(side) => Some((token, side)),
             Seat::Watcher => None,
-        }))
+        })
 }
 
 /// Gives a player's seat back when the request proves it (a token in the body, from the page's

@@ -7,6 +7,7 @@ mod coach_json;
 mod games;
 mod lessons;
 mod pages;
+mod push;
 mod puzzles;
 mod ws;
 
@@ -41,6 +42,11 @@ pub fn router(state: Shared) -> Router {
         .route("/api/games/{id}/invitation", post(games::reinvite))
         .route("/api/server", get(games::server_info))
         .route("/api/games/{id}/ws", get(ws::websocket))
+        .route(
+            "/api/games/{id}/push",
+            post(push::subscribe).delete(push::unsubscribe),
+        )
+        .route("/api/push/key", get(push::key))
         .route("/api/analyse", post(analysis::analyse))
         .route("/api/evaluate", post(analysis::evaluate))
         .route("/api/coach/explain", post(coach::explain))

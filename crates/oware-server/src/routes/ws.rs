@@ -26,7 +26,7 @@ use crate::game::model::{OfferKind, QuickMessage, Seat};
 use crate::play::protocol::{
     parse_client_message, ClientMessage, ServerMessage, MAX_CLIENT_MESSAGE,
 };
-use crate::play::room::Room;
+use crate::play::room::{Connected, Room};
 
 /// Counts an open WebSocket; the count goes down when this is dropped.
 struct ConnectionSlot(Shared);
@@ -87,6 +87,8 @@ async fn play_over_socket(
         Seat::Player(side) => Some(side.letter()),
         Seat::Watcher => None,
     };
+    // While this connection lasts, its player is told of nothing by push: the page shows it.
+    let mut _connected = seat_connection(&room, token.as_deref());
     let hello = [
         ServerMessage::Welcome { you }.to_json(),
         ServerMessage::State {
@@ -140,8 +142,12 @@ async fn play_over_socket(
                     if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
                     continue;
                 }
+                let was = token.clone();
                 if let Some(reply) = handle_message(&state, &room, &mut token, text.as_str()).await {
                     if !send_within(&mut sink, Message::Text(reply.to_json().into()), idle_timeout).await { return; }
+                }
+                if token != was {
+                    _connected = seat_connection(&room, token.as_deref());
                 }
             }
             update = updates.recv() => {
@@ -264,6 +270,14 @@ async fn handle_message(
 }
 
 /// The refusal of a WebSocket over its address's share of connections.
+/// The count of the player's open connections that this connection holds, if it holds a seat.
+fn seat_connection(room: &Room, token: Option<&str>) -> Option<Connected> {
+    match room.seat(token) {
+        Seat::Player(side) => Some(room.connect(side)),
+        Seat::Watcher => None,
+    }
+}
+
 fn too_many_sockets(state: &Shared) -> ApiError {
     ApiError::new(
         StatusCode::TOO_MANY_REQUESTS,

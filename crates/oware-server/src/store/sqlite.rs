@@ -114,7 +114,7 @@ pub struct SeatRow<'a> {
 /// The schema, as ordered migrations: entry `i` takes a database from version `i` to `i + 1`,
 /// and `PRAGMA user_version` says how many have been applied. A change to the schema is a new entry
 /// at the end; entries already released never change, so every database reaches the same schema.
-const MIGRATIONS: [&str; 4] = [
+const MIGRATIONS: [&str; 5] = [
     // 1: games, the players' tokens, the moves.
     "CREATE TABLE games(
         id TEXT PRIMARY KEY,
@@ -157,6 +157,19 @@ const MIGRATIONS: [&str; 4] = [
      ALTER TABLE games ADD COLUMN invite TEXT;
      ALTER TABLE games ADD COLUMN host TEXT;
      ALTER TABLE games ADD COLUMN per_move INTEGER;",
+    // 5: the browsers each seat asked to be told of its games' events (Web Push), and the
+    // server's own keys (the VAPID key that signs those messages, the same after a restart).
+    "CREATE TABLE push_subscriptions(
+        game_id TEXT NOT NULL REFERENCES games(id),
+        side TEXT NOT NULL,
+        endpoint TEXT NOT NULL,
+        p256dh BLOB NOT NULL,
+        auth BLOB NOT NULL,
+        lang TEXT NOT NULL,
+        created INTEGER NOT NULL,
+        PRIMARY KEY(game_id, side, endpoint)
+     );
+     CREATE TABLE server_keys(name TEXT PRIMARY KEY, value BLOB NOT NULL);",
 ];
 
 /// The schema version this server reads and writes.
@@ -288,7 +301,7 @@ fn parse_ending(text: &str) -> Option<Ending> {
 }
 
 /// A side as the database writes it, `S` or `N`.
-fn side_text(side: Side) -> String {
+pub(super) fn side_text(side: Side) -> String {
     side.letter().to_string()
 }
 
@@ -363,11 +376,11 @@ impl Store {
         Ok(true)
     }
 
-    fn conn(&self) -> Result<&Connection, StoreError> {
+    pub(super) fn conn(&self) -> Result<&Connection, StoreError> {
         self.conn.as_ref().ok_or(StoreError::Closed)
     }
 
-    fn conn_mut(&mut self) -> Result<&mut Connection, StoreError> {
+    pub(super) fn conn_mut(&mut self) -> Result<&mut Connection, StoreError> {
         self.conn.as_mut().ok_or(StoreError::Closed)
     }
 
@@ -856,7 +869,7 @@ fn columns(conn: &Connection, table: &str) -> Result<Vec<String>, StoreError> {
 
 /// What each migration added (`(table, Some(column))`, or a whole table), so that the tables
 /// tell which migrations a database has had.
-const ADDED_BY: [&[(&str, Option<&str>)]; 4] = [
+const ADDED_BY: [&[(&str, Option<&str>)]; 5] = [
     &[("games", None), ("players", None), ("moves", None)],
     &[("games", Some("clock_ms")), ("games", Some("flagged"))],
     &[
@@ -871,6 +884,7 @@ const ADDED_BY: [&[(&str, Option<&str>)]; 4] = [
         ("games", Some("host")),
         ("games", Some("per_move")),
     ],
+    &[("push_subscriptions", None), ("server_keys", None)],
 ];
 
 /// How many migrations the tables have had: the last migration of which anything is there. A
@@ -894,7 +908,7 @@ fn tables_version(conn: &Connection) -> Result<u32, StoreError> {
 }
 
 /// Every table with the columns the server reads, and what it holds.
-const TABLES: [(&str, &[&str], &str); 4] = [
+const TABLES: [(&str, &[&str], &str); 6] = [
     (
         "games",
         &[
@@ -930,6 +944,14 @@ const TABLES: [(&str, &[&str], &str); 4] = [
         &["id", "at_ms"],
         "when the server was last running",
     ),
+    (
+        "push_subscriptions",
+        &[
+            "game_id", "side", "endpoint", "p256dh", "auth", "lang", "created",
+        ],
+        "the browsers told of each seat's games",
+    ),
+    ("server_keys", &["name", "value"], "the server's keys"),
 ];
 
 /// Checks that every table and column the server reads is there. A missing bookkeeping table
