@@ -11,6 +11,9 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 // Everything the browser refused under the server's Content-Security-Policy, in every page: any is
 // a failure (the page would be broken for users in that part).
 const cspViolations = [];
+// Every script error in every page, and every app file the server did not serve (a module the
+// app imports that is missing stops the whole app without a script error): any is a failure.
+const pageErrors = [];
 
 function check(cond, what) {
   if (!cond) throw new Error('check failed: ' + what);
@@ -20,7 +23,17 @@ async function newPage(browser, opts) {
   const context = await browser.newContext(Object.assign({ viewport: { width: 1100, height: 800 }, locale: 'en-US' }, opts || {}));
   await context.addInitScript(() => localStorage.setItem('oware.animation', 'fast'));
   const page = await context.newPage();
-  page.on('pageerror', (e) => { console.error('page error:', e.message); page.errors = (page.errors || 0) + 1; });
+  page.on('pageerror', (e) => {
+    console.error('page error:', e.message);
+    page.errors = (page.errors || 0) + 1;
+    pageErrors.push(e.message);
+  });
+  page.on('response', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/static/') && r.status() >= 400) {
+      console.error('not served:', r.url(), r.status());
+      pageErrors.push(r.url() + ' ' + r.status());
+    }
+  });
   await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) =>
     console.error(`Content Security Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`)));
   page.on('console', (m) => {
@@ -1085,6 +1098,10 @@ async function securityHeaders(browser) {
   if (cspViolations.length) {
     failed = true;
     console.error(`FAILED: ${cspViolations.length} Content Security Policy violations`);
+  }
+  if (pageErrors.length) {
+    failed = true;
+    console.error(`FAILED: ${pageErrors.length} script errors or app files not served`);
   }
   if (failed) process.exit(1);
   console.log('web e2e: all passed');
