@@ -813,6 +813,10 @@ async function coach(browser) {
     await page.goto(BASE + '/analysis');
     await page.fill('#analysis-text', '4-4-4-4-4-3-4-1-2-4-4-4-3-3-S');
     await page.click('#analysis-load');
+    // The words on this position, not on the start's: the page loads the start when it opens, and
+    // its answer may come after the click.
+    await page.waitForFunction(() => document.querySelector('#evaluation').dataset.coached === '4-4-4-4-4-3-4-1-2-4-4-4-3-3-S ',
+      null, { timeout: 15000 });
     await page.waitForSelector('#coach-moves li[data-move="F"]', { timeout: 15000 });
     const f = await page.textContent('#coach-moves li[data-move="F"]');
     check(f.includes(words), `the coach says why F is good in ${lang}: ${f}`);
@@ -954,7 +958,11 @@ async function analysisBoard(browser) {
   const value = await page.textContent('#evaluation tr.best td.value');
   check(value === 'Sud gagne en 1 coup (1 demi-coup)', 'a forced win in words: ' + value);
   // Errors in French, by their code; "busy" twice, then an answer.
+  // The app's own modules, as the page loaded them (the same instances: the catalogue loaded, the
+  // page's language).
   const errorIn = await page.evaluate(async () => {
+    const Coach = await import('/static/lib/coach.js');
+    const { errorText } = await import('/static/lib/api.js');
     try { await Coach.explain('9-9', '', 'abapa'); } catch (e) { return [e.code, errorText(e)]; }
     return null;
   });
@@ -964,7 +972,10 @@ async function analysisBoard(browser) {
     if (busy-- > 0) return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"busy","message":"busy"}}' });
     return route.continue();
   });
-  const answered = await page.evaluate(async () => (await Coach.explain('4-4-4-4-4-3-4-1-2-4-4-4-3-3-S', '', 'abapa')).moves.length);
+  const answered = await page.evaluate(async () => {
+    const Coach = await import('/static/lib/coach.js');
+    return (await Coach.explain('4-4-4-4-4-3-4-1-2-4-4-4-3-3-S', '', 'abapa')).moves.length;
+  });
   check(answered === 6 && busy < 0, `asked again after two busy answers: ${answered} moves`);
   check(!page.errors, 'no script errors');
   await context.close();
