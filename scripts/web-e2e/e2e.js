@@ -11,6 +11,9 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 // Everything the browser refused under the server's Content-Security-Policy, in every page: any is
 // a failure (the page would be broken for users in that part).
 const cspViolations = [];
+// Every script error in every page, and every app file the server did not serve (a module the
+// app imports that is missing stops the whole app without a script error): any is a failure.
+const pageErrors = [];
 
 function check(cond, what) {
   if (!cond) throw new Error('check failed: ' + what);
@@ -20,7 +23,17 @@ async function newPage(browser, opts) {
   const context = await browser.newContext(Object.assign({ viewport: { width: 1100, height: 800 }, locale: 'en-US' }, opts || {}));
   await context.addInitScript(() => localStorage.setItem('oware.animation', 'fast'));
   const page = await context.newPage();
-  page.on('pageerror', (e) => { console.error('page error:', e.message); page.errors = (page.errors || 0) + 1; });
+  page.on('pageerror', (e) => {
+    console.error('page error:', e.message);
+    page.errors = (page.errors || 0) + 1;
+    pageErrors.push(e.message);
+  });
+  page.on('response', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/static/') && r.status() >= 400) {
+      console.error('not served:', r.url(), r.status());
+      pageErrors.push(r.url() + ' ' + r.status());
+    }
+  });
   await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) =>
     console.error(`Content Security Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`)));
   page.on('console', (m) => {
@@ -800,6 +813,10 @@ async function coach(browser) {
     await page.goto(BASE + '/analysis');
     await page.fill('#analysis-text', '4-4-4-4-4-3-4-1-2-4-4-4-3-3-S');
     await page.click('#analysis-load');
+    // The words on this position, not on the start's: the page loads the start when it opens, and
+    // its answer may come after the click.
+    await page.waitForFunction(() => document.querySelector('#evaluation').dataset.coached === '4-4-4-4-4-3-4-1-2-4-4-4-3-3-S ',
+      null, { timeout: 15000 });
     await page.waitForSelector('#coach-moves li[data-move="F"]', { timeout: 15000 });
     const f = await page.textContent('#coach-moves li[data-move="F"]');
     check(f.includes(words), `the coach says why F is good in ${lang}: ${f}`);
@@ -941,7 +958,11 @@ async function analysisBoard(browser) {
   const value = await page.textContent('#evaluation tr.best td.value');
   check(value === 'Sud gagne en 1 coup (1 demi-coup)', 'a forced win in words: ' + value);
   // Errors in French, by their code; "busy" twice, then an answer.
+  // The app's own modules, as the page loaded them (the same instances: the catalogue loaded, the
+  // page's language).
   const errorIn = await page.evaluate(async () => {
+    const Coach = await import('/static/lib/coach.js');
+    const { errorText } = await import('/static/lib/api.js');
     try { await Coach.explain('9-9', '', 'abapa'); } catch (e) { return [e.code, errorText(e)]; }
     return null;
   });
@@ -951,7 +972,10 @@ async function analysisBoard(browser) {
     if (busy-- > 0) return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"busy","message":"busy"}}' });
     return route.continue();
   });
-  const answered = await page.evaluate(async () => (await Coach.explain('4-4-4-4-4-3-4-1-2-4-4-4-3-3-S', '', 'abapa')).moves.length);
+  const answered = await page.evaluate(async () => {
+    const Coach = await import('/static/lib/coach.js');
+    return (await Coach.explain('4-4-4-4-4-3-4-1-2-4-4-4-3-3-S', '', 'abapa')).moves.length;
+  });
   check(answered === 6 && busy < 0, `asked again after two busy answers: ${answered} moves`);
   check(!page.errors, 'no script errors');
   await context.close();
@@ -1085,6 +1109,10 @@ async function securityHeaders(browser) {
   if (cspViolations.length) {
     failed = true;
     console.error(`FAILED: ${cspViolations.length} Content Security Policy violations`);
+  }
+  if (pageErrors.length) {
+    failed = true;
+    console.error(`FAILED: ${pageErrors.length} script errors or app files not served`);
   }
   if (failed) process.exit(1);
   console.log('web e2e: all passed');

@@ -17,20 +17,40 @@ macro_rules! asset {
     };
 }
 
+/// A JavaScript module of the app.
+macro_rules! script {
+    ($file:literal) => {
+        asset!($file, "text/javascript; charset=utf-8")
+    };
+}
+
 /// The page every route of the app loads; the script draws the page the path asks for.
 pub const INDEX: Asset = asset!("index.html", "text/html; charset=utf-8");
 
-/// The static files, by their name under `/static/`.
+/// The static files, by their path under `/static/`: only these names, so no other path (one
+/// with `..` in it, say) reaches a file.
 pub fn find(name: &str) -> Option<Asset> {
     Some(match name {
-        "app.js" => asset!("app.js", "text/javascript; charset=utf-8"),
-        "board.js" => asset!("board.js", "text/javascript; charset=utf-8"),
-        "i18n.js" => asset!("i18n.js", "text/javascript; charset=utf-8"),
-        "qrcode.js" => asset!("qrcode.js", "text/javascript; charset=utf-8"),
+        "app.js" => script!("app.js"),
+        "lib/api.js" => script!("lib/api.js"),
+        "lib/board.js" => script!("lib/board.js"),
+        "lib/chrome.js" => script!("lib/chrome.js"),
+        "lib/coach.js" => script!("lib/coach.js"),
+        "lib/dom.js" => script!("lib/dom.js"),
+        "lib/i18n.js" => script!("lib/i18n.js"),
+        "lib/notation.js" => script!("lib/notation.js"),
+        "lib/players.js" => script!("lib/players.js"),
+        "lib/qrcode.js" => script!("lib/qrcode.js"),
+        "lib/sound.js" => script!("lib/sound.js"),
+        "lib/widgets.js" => script!("lib/widgets.js"),
+        "pages/analysis.js" => script!("pages/analysis.js"),
+        "pages/game.js" => script!("pages/game.js"),
+        "pages/home.js" => script!("pages/home.js"),
+        "pages/not-found.js" => script!("pages/not-found.js"),
+        "pages/puzzles.js" => script!("pages/puzzles.js"),
+        "pages/rules.js" => script!("pages/rules.js"),
         "style.css" => asset!("style.css", "text/css; charset=utf-8"),
         "icon.svg" => asset!("icon.svg", "image/svg+xml"),
-        "coach.js" => asset!("coach.js", "text/javascript; charset=utf-8"),
-        "puzzle.js" => asset!("puzzle.js", "text/javascript; charset=utf-8"),
         "coach-messages.json" => asset!("coach-messages.json", "application/json"),
         _ => return None,
     })

@@ -329,7 +329,13 @@ async fn pages_and_assets_are_served() {
         assert_eq!(status, 200, "{path}");
         assert!(body.contains("<main id=\"app\">"), "{path}");
     }
-    for name in ["app.js", "board.js", "i18n.js", "style.css", "icon.svg"] {
+    for name in [
+        "app.js",
+        "lib/board.js",
+        "lib/i18n.js",
+        "style.css",
+        "icon.svg",
+    ] {
         let (status, body) =
             common::http(server.addr, "GET", &format!("/static/{name}"), None).await;
         assert_eq!(status, 200, "{name}");

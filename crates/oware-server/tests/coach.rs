@@ -188,7 +188,7 @@ async fn bad_coach_requests_get_a_reason() {
         assert_eq!(v["error"]["code"], code, "{body}: {v}");
     }
     // The catalogue and the script are served to the page.
-    for name in ["coach.js", "coach-messages.json"] {
+    for name in ["lib/coach.js", "coach-messages.json"] {
         let (status, body) =
             common::http(server.addr, "GET", &format!("/static/{name}"), None).await;
         assert_eq!(status, 200, "{name}");

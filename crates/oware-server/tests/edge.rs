@@ -130,7 +130,9 @@ async fn every_response_carries_the_security_headers() {
     // The page itself lives within that policy: no inline script, no style attributes.
     assert_eq!(
         page.body.matches("<script").count(),
-        page.body.matches("<script src=\"/static/").count(),
+        page.body
+            .matches("<script type=\"module\" src=\"/static/")
+            .count(),
         "{}",
         page.body
     );
@@ -781,7 +783,7 @@ fn error_codes_in_source() -> std::collections::BTreeSet<String> {
 
 #[test]
 fn every_error_code_the_server_sends_is_translated() {
-    let i18n = include_str!("../../../web/i18n.js");
+    let i18n = include_str!("../../../web/lib/i18n.js");
     let codes = error_codes_in_source();
     for code in [
         "foreign-origin",

@@ -70,8 +70,11 @@ async fn the_puzzle_page_is_served_and_bad_requests_say_why() {
     }
     let (status, page) = http(server.addr, "GET", "/puzzles", None).await;
     assert_eq!(status, 200);
-    assert!(page.contains("/static/puzzle.js"), "{page}");
-    let (status, script) = http(server.addr, "GET", "/static/puzzle.js", None).await;
+    assert!(page.contains("/static/app.js"), "{page}");
+    let (status, app) = http(server.addr, "GET", "/static/app.js", None).await;
+    assert_eq!(status, 200);
+    assert!(app.contains("'./pages/puzzles.js'"), "{app}");
+    let (status, script) = http(server.addr, "GET", "/static/pages/puzzles.js", None).await;
     assert_eq!(status, 200);
     assert!(script.contains("function puzzlePage"));
     server.stop().await;

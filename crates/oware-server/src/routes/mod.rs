@@ -33,7 +33,7 @@ pub fn router(state: Shared) -> Router {
         .route("/rules", get(pages::index))
         .route("/puzzles", get(pages::index))
         .route("/learn", get(pages::index))
-        .route("/static/{name}", get(pages::static_file))
+        .route("/static/{*path}", get(pages::static_file))
         .route("/api/games", post(games::create_game))
         .route("/api/games/{id}", get(games::game_view))
         .route("/api/games/{id}/join", post(games::join_game))

@@ -1,5 +1,6 @@
-// Vendored unchanged from the npm package qrcode-generator 2.0.4 (dist/qrcode.js), MIT licence,
-// copyright Kazuhiko Arase: the friend link's QR code is drawn from its module matrix in app.js.
+// Vendored from the npm package qrcode-generator 2.0.4 (dist/qrcode.js), MIT licence, copyright
+// Kazuhiko Arase, unchanged but for the export on the last line, which makes it an ES module: the
+// friend link's QR code is drawn from its module matrix in pages/game.js.
 //---------------------------------------------------------------------
 //
 // QR Code Generator for JavaScript
@@ -2297,3 +2298,5 @@ var qrcode = function() {
 }(function () {
     return qrcode;
 }));
+
+export { qrcode };

@@ -1,9 +1,13 @@
 // The puzzle page (/puzzles): a position where one move wins; click the house to sow. The server
 // sends the puzzles of the theme chosen (GET /api/puzzles) with the coach's words on every legal
 // move, so the page answers at once. The words come from coach-messages.json, the terminal's too.
-'use strict';
+import { app, h, fill, saved, setTitle } from '../lib/dom.js';
+import { t, getLanguage, typeset } from '../lib/i18n.js';
+import { api, errorText } from '../lib/api.js';
+import { Board, parsePosition } from '../lib/board.js';
+import * as Coach from '../lib/coach.js';
 
-function puzzlePage() {
+export function puzzlePage() {
   setTitle(t('puzzle.title'));
   document.body.dataset.page = 'puzzles';
   let puzzles = [];
@@ -103,5 +107,3 @@ function puzzlePage() {
     else say(a.text, 'wrong');
   }
 }
-
-window.puzzlePage = puzzlePage;

@@ -1,6 +1,6 @@
 // The four languages of the app. The browser's language chooses the first one; the menu in the
 // header switches, and the choice is remembered.
-'use strict';
+import { h, saved } from './dom.js';
 
 const STRINGS = {
   en: {
@@ -359,7 +359,7 @@ Object.assign(STRINGS.ca, {
 
 // The rules page: sections of text, each with an optional small diagram (a position string, the
 // house to mark, and a caption).
-const RULES = {
+export const RULES = {
   en: {
     title: 'How to play oware',
     sections: [
@@ -415,14 +415,6 @@ for (const lang of Object.keys(RULES)) {
   RULES[lang].sections[2].d = ['0-0-0-0-1-1-0-0-4-0-3-2-21-16-N', 3, CAPTURE_CAPTIONS[lang]];
 }
 
-// Local storage that may be missing or refused (private windows, strict settings): reads give
-// null and writes are dropped, and the pages still work (the server's seat cookie keeps a
-// player's seat).
-const saved = {
-  get(key) { try { return window.localStorage.getItem(key); } catch (e) { return null; } },
-  set(key, value) { try { window.localStorage.setItem(key, value); } catch (e) { /* not kept */ } },
-};
-
 function pickLanguage() {
   const lang = saved.get('oware.lang');
   if (lang && STRINGS[lang]) return lang;
@@ -442,14 +434,14 @@ function template(key) {
 // The text of `key` in the page's language, its {placeholders} filled from `vars` in one pass: a
 // value is never read again as a template (a player named "{north}" shows as just that), nor
 // typeset as the language's own words are.
-function t(key, vars) {
+export function t(key, vars) {
   return template(key).replace(/\{(\w+)\}/g, (m, k) => (vars && Object.hasOwn(vars, k) ? String(vars[k]) : m));
 }
 
 // The same text as a list of strings and nodes, for `fill` or `h`: a value that is a node (a
-// player's name, see `nameNode` in app.js), or a list of them, goes in as it is, never through a
+// player's name, see `nameNode` below), or a list of them, goes in as it is, never through a
 // string.
-function tNodes(key, vars) {
+export function tNodes(key, vars) {
   return template(key).split(/(\{\w+\})/).flatMap((part) => {
     const k = /^\{(\w+)\}$/.exec(part)?.[1];
     if (!k || !vars || !Object.hasOwn(vars, k)) return part ? [part] : [];
@@ -460,27 +452,28 @@ function tNodes(key, vars) {
 
 // Whether the app has a text for `key` (the server's error codes it does not know are shown in
 // the server's words).
-function has(key) {
+export function has(key) {
   return key in STRINGS.en;
 }
 
 // French puts a no-break space before : ; ! ? and inside « »: `Sud : Ami` never breaks before
 // its colon. The strings are written with ordinary spaces; this makes them typographically right.
-function typeset(s) {
+export function typeset(s) {
   if (LANG !== 'fr') return s;
   return s.replace(/ ([:;!?»])/g, '\u00a0$1').replace(/« /g, '«\u00a0');
 }
 
-function setLanguage(lang) {
+export function setLanguage(lang) {
   if (!STRINGS[lang]) return;
   LANG = lang;
   saved.set('oware.lang', lang);
 }
 
-window.t = t;
-window.tNodes = tNodes;
-window.has = has;
-window.typeset = typeset;
-window.RULES = RULES;
-window.getLanguage = () => LANG;
-window.setLanguage = setLanguage;
+export function getLanguage() { return LANG; }
+
+export function sideName(side) { return t(side === 'S' ? 'south' : 'north'); }
+
+// A player's name as the page shows it: a text node in an isolating element, so that a name
+// written right to left (Arabic, Hebrew) keeps to itself and leaves the words around it in their
+// order. Names go into texts only this way (see `tNodes`), never into a template's string.
+export function nameNode(name) { return h('bdi', { class: 'player-name' }, name); }

@@ -3,12 +3,13 @@
 // captures shown. Every house is a focusable button with a spoken label; the page decides what a
 // press means (a move, or why it is not one). The board only draws: the server decides what is
 // legal and what a move did.
-'use strict';
+import { saved } from './dom.js';
+import { t } from './i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const LETTERS = 'ABCDEFabcdef';
+export const LETTERS = 'ABCDEFabcdef';
 
-function parsePosition(text) {
+export function parsePosition(text) {
   const f = text.split('-');
   return { houses: f.slice(0, 12).map(Number), stores: [Number(f[12]), Number(f[13])], side: f[14] };
 }
@@ -55,7 +56,7 @@ const LAYOUTS = {
 // Below this width (CSS pixels) the narrow drawing is used.
 const NARROW_BELOW = 560;
 
-class Board {
+export class Board {
   // options.onPick(letter): a house was pressed (click, Enter or Space);
   // options.onSow(): one seed was sown in an animation (for the sound).
   constructor(container, options) {
@@ -228,7 +229,3 @@ function sleep(ms) {
   const fast = saved.get('oware.animation') === 'fast';
   return new Promise((resolve) => setTimeout(resolve, fast ? ms / 20 : ms));
 }
-
-window.Board = Board;
-window.parsePosition = parsePosition;
-window.LETTERS = LETTERS;
