@@ -1,4 +1,4 @@
-// The pages: home, game, analysis, puzzles, rules, not found. Each page load draws the page its
+// The pages: home, game, analysis, puzzles, lessons, rules, not found. Each page load draws the page its
 // path names, from the page's own module. The server referees everything: the pages send
 // requests and draw what comes back.
 import { applyTheme, translateChrome, listenToSettings } from './lib/chrome.js';
@@ -7,6 +7,7 @@ import { homePage } from './pages/home.js';
 import { gamePage } from './pages/game.js';
 import { analysisPage } from './pages/analysis.js';
 import { puzzlePage } from './pages/puzzles.js';
+import { learnPage } from './pages/learn.js';
 import { rulesPage } from './pages/rules.js';
 import { notFoundPage } from './pages/not-found.js';
 
@@ -19,6 +20,7 @@ function route() {
   else if (path === '/analysis') analysisPage();
   else if (path === '/rules') rulesPage();
   else if (path === '/puzzles') puzzlePage();
+  else if (path === '/learn') learnPage();
   else if (path === '/' || path === '/index.html') homePage();
   else notFoundPage();
 }

@@ -820,6 +820,7 @@ async function coach(browser) {
     await page.waitForSelector('#coach-moves li[data-move="F"]', { timeout: 15000 });
     const f = await page.textContent('#coach-moves li[data-move="F"]');
     check(f.includes(words), `the coach says why F is good in ${lang}: ${f}`);
+    check(!f.startsWith('F F'), 'the move letter once: ' + f);
     check((await page.$$('#coach-moves li')).length === 6, 'words on each of the 6 legal moves');
     // One truth: the coach's best move is the table's best.
     const tableBest = await page.textContent('#evaluation tr.best td a');

@@ -102,7 +102,10 @@ export function review(position, moves, rules, player) {
 export function explanationList(answer) {
   const list = h('ul', { class: 'coach-moves', id: 'coach-moves' });
   for (const m of answer.moves || []) {
-    list.append(h('li', { 'data-move': m.move }, h('strong', {}, m.move), ' ', m.text));
+    // Most sentences begin with the move ("F sows 3 seeds…"): the letter is set in bold there,
+    // not written twice.
+    const rest = m.text.startsWith(m.move + ' ') ? m.text.slice(m.move.length) : ' · ' + m.text;
+    list.append(h('li', { 'data-move': m.move }, h('strong', {}, m.move), rest));
   }
   return list;
 }
@@ -186,7 +189,9 @@ function graph(answer, onPick) {
 
 // Seeds with one decimal as the language writes numbers.
 function seeds(centi) {
-  const n = new Intl.NumberFormat(getLanguage(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(centi / 100);
+  // Tenths rounded halves away from zero, as the coach's words and the analysis table round.
+  const tenths = Math.sign(centi) * Math.round(Math.abs(centi) / 10);
+  const n = new Intl.NumberFormat(getLanguage(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(tenths / 10);
   return text('seeds.other', { n });
 }
 
@@ -211,26 +216,34 @@ export function reviewList(answer, show, playLine) {
   }
   box.append(accuracy);
   if (!mistakes.length) box.append(h('p', {}, text('coach.noMistakes')));
+  // The turning points first, each with its line behind a control; every other mistake once,
+  // folded when there are turning points to read first (a phone's screen fills fast).
   const turning = mistakes.filter((m) => m.turning);
+  const others = mistakes.filter((m) => !m.turning);
   if (turning.length) {
     box.append(h('h3', {}, text('review.turning')));
     const list = h('ol', { class: 'review-turning', id: 'review-turning' });
     for (const m of turning) {
       list.append(h('li', { 'data-ply': String(m.ply) }, m.text, ' ',
-        h('span', { class: 'line' }, text('review.refutation', { line: m.line || '' })), ' ',
         h('button', { class: 'secondary', type: 'button', onclick: () => show(m.ply) }, text('coach.show')), ' ',
-        h('button', { class: 'secondary play-line', type: 'button', onclick: () => playLine(m) }, text('review.playLine'))));
+        h('button', { class: 'secondary play-line', type: 'button', onclick: () => playLine(m) }, text('review.playLine')),
+        m.line ? h('details', { class: 'line' }, h('summary', {}, text('review.showLine')),
+          text('review.refutation', { line: m.line })) : ''));
     }
     box.append(list);
   }
-  if (mistakes.length) {
-    box.append(h('h3', {}, text('review.all')));
-    const list = h('ul', {});
-    for (const m of mistakes) {
+  if (others.length) {
+    const list = h('ul', { class: 'review-others', id: 'review-others' });
+    for (const m of others) {
       list.append(h('li', { 'data-ply': String(m.ply) }, m.text, ' ',
         h('button', { class: 'secondary', type: 'button', onclick: () => show(m.ply) }, text('coach.show'))));
     }
-    box.append(list);
+    if (turning.length) {
+      box.append(h('details', { class: 'review-fold' },
+        h('summary', {}, text('review.others', { n: others.length })), list));
+    } else {
+      box.append(h('h3', {}, text('review.all')), list);
+    }
   }
   return box;
 }

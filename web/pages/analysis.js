@@ -71,7 +71,7 @@ export function analysisPage() {
     error.textContent = '';
     let data;
     try {
-      data = await api('POST', '/api/analyse', { text: input || '', rules: rules.value });
+      data = await api('POST', '/api/replay', { text: input || '', rules: rules.value });
     } catch (e) {
       clear(errorText(e));
       error.title = e.message;
@@ -130,7 +130,7 @@ export function analysisPage() {
     if (pos.houses[i] === 0) { toast(t('err.empty-house')); return; }
     let next;
     try {
-      next = await api('POST', '/api/analyse', { text: data.start + ' ' + data.moves.slice(0, index) + letter, rules: data.rules });
+      next = await api('POST', '/api/replay', { text: data.start + ' ' + data.moves.slice(0, index) + letter, rules: data.rules });
     } catch (e) { toast(errorText(e)); return; }
     if (next.error) { toast(t('err.must-feed')); return; }
     // Past the record's end a move simply continues it.
@@ -152,7 +152,9 @@ export function analysisPage() {
 
   // Seeds with one decimal, `plus` before a positive value.
   function signed(seeds, plus) {
-    const tenths = Math.round(seeds * 10);
+    // Halves away from zero, as the coach's words round (Math.round would take -1.5 to -1, and
+    // the table would show -0,1 where the coach says -0,2).
+    const tenths = Math.sign(seeds) * Math.round(Math.abs(seeds) * 10);
     const sign = tenths > 0 ? plus : tenths < 0 ? '-' : '';
     const digits = new Intl.NumberFormat(document.documentElement.lang || undefined, {
       minimumFractionDigits: 1, maximumFractionDigits: 1,
@@ -228,7 +230,7 @@ export function analysisPage() {
     if (!main || !m.line) return;
     let data;
     try {
-      data = await api('POST', '/api/analyse', { text: main.start + ' ' + main.moves.slice(0, m.ply) + m.line.replace(/ /g, ''), rules: main.rules });
+      data = await api('POST', '/api/replay', { text: main.start + ' ' + main.moves.slice(0, m.ply) + m.line.replace(/ /g, ''), rules: main.rules });
     } catch (e) { toast(errorText(e)); return; }
     variation = { from: m.ply, data };
     go(m.ply);

@@ -553,7 +553,7 @@ export function gamePage(id) {
     if (ply !== null && (ply < 0 || ply >= view.moves.length)) ply = ply < 0 ? 0 : null;
     if (ply !== null && (!history_ || history_.moves !== view.moves)) {
       try {
-        const r = await api('POST', '/api/analyse', { text: view.start + ' ' + view.moves, rules: view.rules });
+        const r = await api('POST', '/api/replay', { text: view.start + ' ' + view.moves, rules: view.rules });
         history_ = { moves: view.moves, positions: r.positions };
       } catch (e) { toast(errorText(e)); return; }
     }
@@ -583,12 +583,12 @@ export function gamePage(id) {
       const grew = old && v.moves.length > old.moves.length && v.moves.startsWith(old.moves) && v.moves.length - old.moves.length <= 2;
       if (grew && browse === null && !document.hidden) {
         // The positions in between come from the server too: each animation ends on a position
-        // the server sent (the last one), and a middle one, if any, comes from /api/analyse.
+        // the server sent (the last one), and a middle one, if any, comes from /api/replay.
         let before = parsePosition(old.position);
         const added = v.moves.slice(old.moves.length);
         let middle = [];
         if (added.length > 1) {
-          const r = await api('POST', '/api/analyse', { text: v.start + ' ' + v.moves, rules: v.rules }).catch(() => null);
+          const r = await api('POST', '/api/replay', { text: v.start + ' ' + v.moves, rules: v.rules }).catch(() => null);
           middle = r ? r.positions.slice(old.moves.length + 1, v.moves.length) : [];
         }
         for (let i = 0; i < added.length; i++) {

@@ -63,7 +63,8 @@ export function puzzlePage() {
     current = puzzles[index];
     solved = false;
     const pos = parsePosition(current.position);
-    heading.textContent = Coach.text('puzzle.header', {
+    // A puzzle asks for a forced win, or for seeds: the heading says which.
+    heading.textContent = Coach.text(current.goal === 'gain' ? 'puzzle.headerGain' : 'puzzle.header', {
       n: index + 1, total: puzzles.length, theme: current.themeName, side: Coach.text('side.' + pos.side),
     });
     board.setBottom(pos.side);

@@ -46,6 +46,7 @@ pub fn find(name: &str) -> Option<Asset> {
         "pages/analysis.js" => script!("pages/analysis.js"),
         "pages/game.js" => script!("pages/game.js"),
         "pages/home.js" => script!("pages/home.js"),
+        "pages/learn.js" => script!("pages/learn.js"),
         "pages/not-found.js" => script!("pages/not-found.js"),
         "pages/puzzles.js" => script!("pages/puzzles.js"),
         "pages/rules.js" => script!("pages/rules.js"),

@@ -344,7 +344,7 @@ async fn pages_and_assets_are_served() {
     let (status, _) = common::http(server.addr, "GET", "/static/nothing.js", None).await;
     assert_eq!(status, 404);
     // The analysis API replays records and stops at an illegal move with a reason.
-    let (status, v) = post_json(server.addr, "/api/analyse", json!({"text":"1. F f 2. F"})).await;
+    let (status, v) = post_json(server.addr, "/api/replay", json!({"text":"1. F f 2. F"})).await;
     assert_eq!(status, 200);
     assert_eq!(v["moves"], "Ff");
     assert!(v["error"].as_str().unwrap().contains("ply 3"), "{v}");
@@ -353,7 +353,7 @@ async fn pages_and_assets_are_served() {
     let text = "0-0-0-0-0-1-1-1-0-0-0-0-23-22-S F";
     let (status, v) = post_json(
         server.addr,
-        "/api/analyse",
+        "/api/replay",
         json!({"text": text, "rules": "awari"}),
     )
     .await;
@@ -363,7 +363,7 @@ async fn pages_and_assets_are_served() {
         (Some("awari"), Some("F"))
     );
     assert_eq!(v["end"]["reason"], "capture", "{v}");
-    let (status, v) = post_json(server.addr, "/api/analyse", json!({"text":"F f\n1. G"})).await;
+    let (status, v) = post_json(server.addr, "/api/replay", json!({"text":"F f\n1. G"})).await;
     assert_eq!(status, 400);
     assert_eq!(v["error"]["code"], "bad-record", "{v}");
     assert!(
@@ -374,14 +374,14 @@ async fn pages_and_assets_are_served() {
         "{v}"
     );
     let long = "F".repeat(64 * 1024 + 1);
-    let (status, _) = post_json(server.addr, "/api/analyse", json!({ "text": long })).await;
+    let (status, _) = post_json(server.addr, "/api/replay", json!({ "text": long })).await;
     assert_eq!(status, 400);
     // A hostile text is quoted in the error, not echoed whole.
     for junk in [
         format!("F f {}", "Q".repeat(60_000)),
         format!("[Event {}", "y".repeat(60_000)),
     ] {
-        let (status, v) = post_json(server.addr, "/api/analyse", json!({ "text": junk })).await;
+        let (status, v) = post_json(server.addr, "/api/replay", json!({ "text": junk })).await;
         assert_eq!(status, 400);
         let message = v["error"]["message"].as_str().unwrap_or_default();
         assert!(message.len() < 200 && message.contains("(60"), "{message}");

@@ -90,7 +90,7 @@ async fn a_resignation_ends_the_game_for_the_other_side() {
         "{record}"
     );
     assert!(record.contains("[Time \""), "{record}");
-    let (status, v) = post_json(server.addr, "/api/analyse", json!({ "text": record })).await;
+    let (status, v) = post_json(server.addr, "/api/replay", json!({ "text": record })).await;
     assert_eq!((status, v["moves"].as_str()), (200, Some("F")), "{v}");
     south.wait_for(|g| !g["end"].is_null()).await;
     assert_eq!(south.play("A").await["code"], "game-over");
@@ -440,19 +440,19 @@ async fn unknown_pages_get_the_apps_not_found_page() {
     assert_eq!(status, 404);
     assert!(body.contains("not-found"), "{body}");
     // A position that is not one is called a bad position; a refused move is numbered.
-    let (status, v) = post_json(server.addr, "/api/analyse", json!({"text":"1-2-3"})).await;
+    let (status, v) = post_json(server.addr, "/api/replay", json!({"text":"1-2-3"})).await;
     assert_eq!(
         (status, v["error"]["code"].as_str()),
         (400, Some("bad-position")),
         "{v}"
     );
-    let (status, v) = post_json(server.addr, "/api/analyse", json!({"text":"xyz"})).await;
+    let (status, v) = post_json(server.addr, "/api/replay", json!({"text":"xyz"})).await;
     assert_eq!(
         (status, v["error"]["code"].as_str()),
         (400, Some("bad-record")),
         "{v}"
     );
-    let (_, v) = post_json(server.addr, "/api/analyse", json!({"text":"1. F f 2. F"})).await;
+    let (_, v) = post_json(server.addr, "/api/replay", json!({"text":"1. F f 2. F"})).await;
     assert_eq!(v["error_ply"], 3, "{v}");
     server.stop().await;
 }

@@ -1,4 +1,5 @@
-//! The analysis board's API: read a record or position, evaluate a position with the engine.
+//! The analysis board's API: replay a record or position (`/api/replay`), evaluate a position with
+//! the engine (`/api/evaluate`).
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -26,7 +27,7 @@ use crate::edge::shares::AddressShare;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct AnalyseRequest {
+struct ReplayRequest {
     text: String,
     #[serde(default)]
     rules: Option<String>,
@@ -39,8 +40,8 @@ pub const MAX_TEXT: usize = 64 * 1024;
 /// a position and moves) and replays it: every position, capture and the end if the game reaches
 /// it. An illegal move stops the replay with an error that says where, and the board shows the
 /// game up to it (`+N` capture marks are not checked: pasted records are read as far as they go).
-pub(super) async fn analyse(body: Bytes) -> Result<Json<serde_json::Value>, ApiError> {
-    let req: AnalyseRequest = parse_body(&body)?;
+pub(super) async fn replay(body: Bytes) -> Result<Json<serde_json::Value>, ApiError> {
+    let req: ReplayRequest = parse_body(&body)?;
     let rules = parse_rules(req.rules.as_deref())?;
     if req.text.len() > MAX_TEXT {
         return Err(ApiError::bad_request(

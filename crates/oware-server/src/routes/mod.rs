@@ -47,7 +47,7 @@ pub fn router(state: Shared) -> Router {
             post(push::subscribe).delete(push::unsubscribe),
         )
         .route("/api/push/key", get(push::key))
-        .route("/api/analyse", post(analysis::analyse))
+        .route("/api/replay", post(analysis::replay))
         .route("/api/evaluate", post(analysis::evaluate))
         .route("/api/coach/explain", post(coach::explain))
         .route("/api/coach/review", post(coach::review_game))
