@@ -917,6 +917,9 @@ async function reviewTeaches(browser) {
     check(accuracy.length === 2 && accuracy.every((a) => /\d+\s?%/.test(a)), 'accuracy for each player: ' + accuracy);
     const turning = await page.$$('#review-turning li');
     check(turning.length >= 1 && turning.length <= 5, `1 to 5 turning points: ${turning.length}`);
+    const plies = await page.$$eval('#coach-review li[data-ply]', (lis) => lis.map((li) => li.dataset.ply));
+    check(new Set(plies).size === plies.length, 'each mistake listed once: ' + plies);
+    check(!(await page.$eval('#review-turning li details.line', (d) => d.open)), 'the engine\u2019s line is folded');
     const rings = await page.$$('#review-graph .graph-turning');
     check(rings.length === turning.length, 'each turning point ringed on the graph');
     await page.screenshot({ path: `${OUT}/review-${lang}.png`, fullPage: true });
@@ -994,6 +997,10 @@ async function puzzles(browser) {
     const data = await page.evaluate(async (lang) => (await fetch('/api/puzzles?lang=' + lang)).json(), lang);
     const first = data.puzzles[0];
     check((await page.textContent('#puzzle-title')).includes(first.themeName), 'the title names the theme');
+    const GAIN = { ca: 'guanya llavors', es: 'gana semillas', en: 'win seeds', fr: 'gagne des graines' };
+    if (first.goal) {
+      check((await page.textContent('#puzzle-title')).includes(GAIN[lang]) === (first.goal === 'gain'), 'the title says what the puzzle asks: ' + first.goal);
+    }
     const wrong = Object.keys(first.answers).find((m) => m !== first.solution);
     await page.click(`g.house[data-house="${wrong}"]`);
     await page.waitForSelector('#puzzle-feedback.wrong');
@@ -1039,6 +1046,46 @@ async function puzzles(browser) {
     await phone.context.close();
   }
   console.log('puzzles: a wrong answer, the hint, the solution and the next puzzle in 4 languages; a theme; a phone');
+}
+
+// The Learn page: the lessons listed, one worked through: a wrong move explained, the right one
+// praised, the next step; the progress kept after a reload. Two languages, desktop and phone.
+async function lessons(browser) {
+  for (const [lang, viewport] of [['ca', { width: 1100, height: 800 }], ['en', { width: 390, height: 844 }]]) {
+    const { context, page } = await newPage(browser, { locale: lang, viewport });
+    await page.goto(BASE + '/learn');
+    await page.waitForSelector('#lessons li');
+    const data = await page.evaluate(async (lang) => (await fetch('/api/lessons?lang=' + lang)).json(), lang);
+    const listed = await page.$$eval('#lessons li', (lis) => lis.map((li) => li.dataset.lesson));
+    check(JSON.stringify(listed) === JSON.stringify(data.lessons.map((l) => l.id)), 'every lesson listed: ' + listed);
+    await page.screenshot({ path: `${OUT}/learn-${lang}-${viewport.width}.png`, fullPage: true });
+    const lesson = data.lessons[0];
+    await page.click(`#lessons li[data-lesson="${lesson.id}"] a`);
+    await page.waitForSelector('g.house.legal');
+    check((await page.textContent('#lesson-text')).replace(/\u00a0/g, ' ') === lesson.steps[0].text.replace(/\u00a0/g, ' '), 'the step says what it asks');
+    const step = lesson.steps[0];
+    const wrong = Object.keys(step.answers).find((m) => !step.moves.includes(m));
+    await page.click(`g.house[data-house="${wrong}"]`);
+    await page.waitForSelector('#lesson-feedback.wrong');
+    check((await page.textContent('#lesson-feedback')).length > 10, 'a wrong move is explained');
+    check(await page.isHidden('#lesson-next'), 'no next step before the answer');
+    await page.click(`g.house[data-house="${step.moves[0]}"]`);
+    await page.waitForSelector('#lesson-feedback.right');
+    await page.screenshot({ path: `${OUT}/learn-step-${lang}-${viewport.width}.png`, fullPage: true });
+    await page.click('#lesson-next');
+    await page.waitForFunction((text) => document.getElementById('lesson-text').textContent.replace(/\u00a0/g, ' ') === text.replace(/\u00a0/g, ' '),
+      lesson.steps[1].text);
+    if (viewport.width < 500) await checkPhoneLayout(page, `learn ${lang}`);
+    await checkStructure(page, `learn ${lang}`);
+    // Back to the list after a reload: the first step is counted as done.
+    await page.goto(BASE + '/learn');
+    await page.waitForSelector(`#lessons li[data-lesson="${lesson.id}"] .lesson-progress`);
+    const shown = await page.textContent(`#lessons li[data-lesson="${lesson.id}"] .lesson-progress`);
+    check(/\b1\b/.test(shown), 'the step done is remembered: ' + shown);
+    check(!page.errors, 'no script errors');
+    await context.close();
+  }
+  console.log('lessons: listed, a step answered wrong then right, the next step, progress kept; in two languages, on a phone');
 }
 
 // The page is served under a strict policy (so the tests above run under it), and refuses to be
@@ -1091,7 +1138,7 @@ async function securityHeaders(browser) {
   let failed = false;
   // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
-  for (const test of [securityHeaders, hostileNames, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, reviewTeaches, analysisBoard, puzzles, colours, pages]) {
+  for (const test of [securityHeaders, hostileNames, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, reviewTeaches, analysisBoard, puzzles, lessons, colours, pages]) {
     if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);
