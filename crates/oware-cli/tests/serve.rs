@@ -54,3 +54,27 @@ fn an_empty_file_is_reported_before_it_becomes_a_new_database() {
     );
     assert!(second.contains("open http://"), "{second}");
 }
+
+/// A service manager stops the server with SIGTERM: it stops cleanly (exit 0) and notes the time,
+/// which the next start gives back to the clocks, as after Ctrl-C.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_the_server_cleanly_and_notes_the_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.sqlite");
+    let mut served = serve(&path);
+    // SAFETY: sends a signal to the child this test started; no memory is touched.
+    let sent = unsafe { libc::kill(served.child.id() as libc::pid_t, libc::SIGTERM) };
+    assert_eq!(sent, 0);
+    let status = served.child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let noted: i64 = conn
+        .query_row("SELECT at_ms FROM alive WHERE id = 1", [], |r| r.get(0))
+        .unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    assert!((now - noted).abs() < 10_000, "noted {noted}, now {now}");
+}

@@ -144,8 +144,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some(url) = &args.public_url {
             eprintln!("oware serve: friend links use {url}/");
         }
+        // Ctrl-C in a terminal, SIGTERM from a service manager: either stops the server cleanly,
+        // noting the time so that it is given back to the clocks at the next start.
         let shutdown = async {
-            let _ = tokio::signal::ctrl_c().await;
+            #[cfg(unix)]
+            {
+                use tokio::signal::unix::{signal, SignalKind};
+                match signal(SignalKind::terminate()) {
+                    Ok(mut term) => {
+                        tokio::select! {
+                            _ = tokio::signal::ctrl_c() => {}
+                            _ = term.recv() => {}
+                        }
+                    }
+                    Err(_) => {
+                        let _ = tokio::signal::ctrl_c().await;
+                    }
+                }
+            }
+            #[cfg(not(unix))]
+            {
+                let _ = tokio::signal::ctrl_c().await;
+            }
         };
         oware_server::serve(listener, state, shutdown).await?;
         anyhow::Ok(())
