@@ -919,7 +919,7 @@ async function reviewTeaches(browser) {
     check(turning.length >= 1 && turning.length <= 5, `1 to 5 turning points: ${turning.length}`);
     const plies = await page.$$eval('#coach-review li[data-ply]', (lis) => lis.map((li) => li.dataset.ply));
     check(new Set(plies).size === plies.length, 'each mistake listed once: ' + plies);
-    check(!(await page.$eval('#review-turning li details.line', (d) => d.open)), 'the engine\u2019s line is folded');
+    check(!(await page.$eval('#review-turning li details.review-line', (d) => d.open)), 'the engine\u2019s line is folded');
     const rings = await page.$$('#review-graph .graph-turning');
     check(rings.length === turning.length, 'each turning point ringed on the graph');
     await page.screenshot({ path: `${OUT}/review-${lang}.png`, fullPage: true });

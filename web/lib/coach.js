@@ -227,8 +227,8 @@ export function reviewList(answer, show, playLine) {
       list.append(h('li', { 'data-ply': String(m.ply) }, m.text, ' ',
         h('button', { class: 'secondary', type: 'button', onclick: () => show(m.ply) }, text('coach.show')), ' ',
         h('button', { class: 'secondary play-line', type: 'button', onclick: () => playLine(m) }, text('review.playLine')),
-        m.line ? h('details', { class: 'line' }, h('summary', {}, text('review.showLine')),
-          text('review.refutation', { line: m.line })) : ''));
+        m.line ? h('details', { class: 'review-line' }, h('summary', {}, text('review.showLine')),
+          h('span', { class: 'line' }, text('review.refutation', { line: m.line }))) : ''));
     }
     box.append(list);
   }

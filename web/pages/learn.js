@@ -97,6 +97,7 @@ function lessonView(lessons, lesson) {
     if (!a.right) return say(a.text, 'wrong');
     solved = true;
     say(a.text, 'right');
+    await board.animate(parsePosition(step.position), letter, parsePosition(a.after), {});
     progress.set(lesson.id, index + 1);
     const last = index + 1 >= lesson.steps.length;
     const following = lessons[lessons.indexOf(lesson) + 1];

@@ -56,6 +56,12 @@ async fn lessons_come_with_their_steps_and_the_coachs_answers() {
             assert!(answers.len() > 1, "{step}");
             for answer in answers.values() {
                 assert!(!answer["text"].as_str().unwrap().is_empty(), "{step}");
+                // A right answer comes with the position after it, for the board to sow.
+                assert_eq!(
+                    answer["after"].is_string(),
+                    answer["right"] == true,
+                    "{step}"
+                );
             }
             assert!(step["text"].as_str().unwrap().len() > 20, "{step}");
             assert!(step["position"]

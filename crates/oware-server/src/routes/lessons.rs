@@ -35,10 +35,17 @@ fn lesson_json(lesson: &Lesson, lang: Lang) -> Value {
                 .legal_moves()
                 .map(|mv| {
                     let feedback = step.answer(mv, lang);
-                    (
-                        mv.to_string(),
-                        json!({ "right": feedback.is_right(), "text": feedback.text() }),
-                    )
+                    let mut answer =
+                        json!({ "right": feedback.is_right(), "text": feedback.text() });
+                    if feedback.is_right() {
+                        // The position after it, for the page to sow the move on the board.
+                        answer["after"] = json!(step
+                            .position
+                            .play_unchecked(mv, step.rules)
+                            .position
+                            .to_string());
+                    }
+                    (mv.to_string(), answer)
                 })
                 .collect();
             json!({
