@@ -1,5 +1,5 @@
 //! One rank's part of an MPI job that builds levels (`mpirun -np N oware egtb build --mpi`):
-//! [`run_mpi_build`] starts the worker threads and MPI, runs [`build_distributed`] with MPI's
+//! `run_mpi_build` (with the `mpi` feature) starts the worker threads and MPI, runs [`build_distributed`] with MPI's
 //! transport, ends the whole job when this rank fails (the others would wait for it forever), and
 //! says which level was lost when the job is ended under it.
 //!
