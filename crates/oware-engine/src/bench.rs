@@ -1,11 +1,13 @@
 //! `oware bench`'s searches: the fixed positions (the start, positions along a master game, with
 //! their history so repetitions count, and a few endgames; changing this list changes the node
 //! signature) and [`run`], the loop that searches them and sums the nodes, which the command, the
-//! tests that pin the signature and anything else that measures the search share.
+//! tests that pin the signature and anything else that measures the search share; and
+//! [`suite_games`], the positions of a suite file's games (`oware bench --suite`).
 
+use std::num::NonZeroUsize;
 use std::time::Duration;
 
-use oware_rules::{Game, Move, Position, ReplayError, RuleSet};
+use oware_rules::{Game, GameLine, GameLineError, Move, Position, ReplayError, RuleSet};
 
 use crate::{plies_to_end, Engine, EngineOptions, Limits, SearchResult};
 
@@ -57,6 +59,58 @@ pub fn games_along(
             mv,
             reason,
         })?;
+    }
+    Ok(games)
+}
+
+/// The lines of a list file that hold something, trimmed, with their numbers from 1: blank lines
+/// and `#` comments are skipped.
+pub(crate) fn data_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+}
+
+/// What is wrong with a suite file, as [`suite_games`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SuiteError {
+    /// A line is not `<position> moves <letters>`.
+    #[error("line {line}: {error}")]
+    Line {
+        /// The line's number, from 1.
+        line: usize,
+        /// What is wrong with it.
+        error: GameLineError,
+    },
+    /// A line's moves cannot be played from its position.
+    #[error("line {line}: {error}")]
+    Replay {
+        /// The line's number, from 1.
+        line: usize,
+        /// The move that cannot be played.
+        error: ReplayError,
+    },
+    /// No line gives a position to search.
+    #[error("no positions to search")]
+    Empty,
+}
+
+/// The positions to search of a suite file's games ([`GameLine`]s of abapa, one a line; blank
+/// lines and `#` comments skipped), game by game: for each, [`games_along`] its moves every `every`
+/// plies.
+pub fn suite_games(text: &str, every: NonZeroUsize) -> Result<Vec<Vec<Game>>, SuiteError> {
+    let mut games = Vec::new();
+    for (line, text) in data_lines(text) {
+        let GameLine { start, moves } = text
+            .parse::<GameLine>()
+            .map_err(|error| SuiteError::Line { line, error })?;
+        let along = games_along(start, RuleSet::Abapa, &moves, every.get())
+            .map_err(|error| SuiteError::Replay { line, error })?;
+        games.push(along);
+    }
+    if games.iter().all(Vec::is_empty) {
+        return Err(SuiteError::Empty);
     }
     Ok(games)
 }
@@ -215,5 +269,22 @@ mod tests {
         let games = super::bench_games();
         assert!(games.len() >= 10);
         assert!(games.iter().all(|g| !g.is_over()));
+    }
+
+    #[test]
+    fn suite_files_give_positions_along_each_game_and_name_bad_lines() {
+        let every = NonZeroUsize::new(2).unwrap();
+        let text = "# two games\n\n4-4-4-4-4-4-4-4-4-4-4-4-0-0-S moves FfBe\n  \
+                    4-4-4-4-4-4-4-4-4-4-4-4-0-0-S moves F \n";
+        let games = suite_games(text, every).unwrap();
+        assert_eq!(games.iter().map(Vec::len).collect::<Vec<_>>(), [2, 1]);
+        assert_eq!(games[0][1].ply_count(), 2);
+        assert!(matches!(
+            suite_games("# c\nnonsense\n", every),
+            Err(SuiteError::Line { line: 2, .. })
+        ));
+        let illegal = suite_games("4-4-4-4-4-4-4-4-4-4-4-4-0-0-S moves FF\n", every);
+        assert!(matches!(illegal, Err(SuiteError::Replay { line: 1, .. })));
+        assert_eq!(suite_games("# nothing\n", every), Err(SuiteError::Empty));
     }
 }

@@ -9,10 +9,45 @@
 //! own value is.
 
 use oware_egtb::Tablebase;
-use oware_rules::{Game, Move, Position, RuleSet};
+use oware_rules::{Game, Move, Position, PositionError, RuleSet};
+
+use crate::bench::data_lines;
 
 use crate::player::{choose, Strength};
 use crate::{Engine, Limits, LEVELS};
+
+/// The positions kept with the engine: 30 of each size from 12 to 28 seeds, from the master games
+/// and the engine's self-play (examples/perfect_positions.rs writes them).
+const KEPT_AWARI: &str = include_str!("../data/perfect-awari.txt");
+const KEPT_ABAPA: &str = include_str!("../data/perfect-abapa.txt");
+
+/// The positions kept with the engine for measuring play against perfect play under `rules`:
+/// positions of real games, 30 of each size from 12 to 28 seeds on the board.
+pub fn kept_positions(rules: RuleSet) -> Vec<Position> {
+    let text = match rules {
+        RuleSet::Awari => KEPT_AWARI,
+        RuleSet::Abapa => KEPT_ABAPA,
+    };
+    read_positions(text).expect("the kept positions are position strings")
+}
+
+/// A line of a positions file that is not a position string.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {error}")]
+pub struct PositionsError {
+    /// The line's number, from 1.
+    pub line: usize,
+    /// What is wrong with it.
+    pub error: PositionError,
+}
+
+/// The positions of a file of position strings, one a line; blank lines and `#` comments are
+/// skipped.
+pub fn read_positions(text: &str) -> Result<Vec<Position>, PositionsError> {
+    data_lines(text)
+        .map(|(line, text)| text.parse().map_err(|error| PositionsError { line, error }))
+        .collect()
+}
 
 /// How one move compares with perfect play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,6 +196,20 @@ pub fn measure(
 mod tests {
     use super::*;
     use crate::tablebase::tests::built;
+
+    #[test]
+    fn the_kept_positions_read_and_a_bad_line_is_named() {
+        for rules in [RuleSet::Awari, RuleSet::Abapa] {
+            let kept = kept_positions(rules);
+            assert!(!kept.is_empty());
+            assert!(kept.iter().all(|p| (12..=28).contains(&p.board_seeds())));
+        }
+        let text = "# one\n\n4-4-4-4-4-4-4-4-4-4-4-4-0-0-S\n4-4-S\n";
+        let error = read_positions(text).unwrap_err();
+        assert_eq!(error.line, 4);
+        assert!(error.to_string().starts_with("line 4: "), "{error}");
+        assert_eq!(read_positions(&text[..text.len() - 6]).unwrap().len(), 1);
+    }
 
     #[test]
     fn the_best_move_keeps_everything_and_a_losing_one_does_not() {

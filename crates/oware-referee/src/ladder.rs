@@ -25,7 +25,15 @@ impl Step {
     pub fn score(&self) -> f64 {
         self.tally.elo().0
     }
+
+    /// Whether the stronger level scored more than [`STEP_SCORE`].
+    pub fn passes(&self) -> bool {
+        self.score() > STEP_SCORE
+    }
 }
+
+/// The score each level must pass against the one below it.
+pub const STEP_SCORE: f64 = 0.6;
 
 /// Plays each level of `levels` against the next one up (`1..=10`: nine steps), `games` games a
 /// step from `openings` at `pace` (each opening twice, sides swapped), every player with an engine
@@ -55,4 +63,26 @@ pub fn ladder(
         });
     }
     Ok(steps)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 60% is not enough: a step passes above it.
+    #[test]
+    fn a_step_passes_above_sixty_percent() {
+        let step = |wins, draws, losses| Step {
+            lower: 3,
+            tally: MatchScore {
+                wins,
+                draws,
+                losses,
+            },
+        };
+        assert!(step(7, 0, 3).passes());
+        assert!(!step(6, 0, 4).passes());
+        assert!(!step(5, 2, 3).passes());
+        assert_eq!(step(6, 0, 4).higher(), 4);
+    }
 }

@@ -28,7 +28,7 @@ mod level;
 mod process;
 
 pub use clock::TimeControl;
-pub use ladder::{ladder, Step};
+pub use ladder::{ladder, Step, STEP_SCORE};
 pub use level::LevelPlayer;
 pub use process::{Answer, EngineProcess, RefereeError, SearchInfo};
 

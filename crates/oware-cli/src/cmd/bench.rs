@@ -4,15 +4,16 @@
 //! The speed is given per wall-clock second and, where the system tells, per second of processor time
 //! used by this process (the fair figure on a machine shared with other work).
 
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use oware_engine::bench::{self, Totals};
-use oware_engine::perfect::{measure, Miss};
+use oware_engine::bench::{self, SuiteError, Totals};
+use oware_engine::perfect::{kept_positions, measure, read_positions, Miss};
 use oware_engine::tablebase::TablebaseProbe;
-use oware_engine::{bench_games, games_along, Engine, EngineOptions, Limits};
-use oware_rules::{Game, GameLine, Position, RuleSet};
+use oware_engine::{bench_games, Engine, EngineOptions, Limits};
+use oware_rules::{Game, RuleSet};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -68,11 +69,6 @@ pub struct Args {
     #[arg(long, requires = "perfect")]
     pub misses: bool,
 }
-
-/// The default positions of `--perfect`: 30 positions of each size from 12 to 28 seeds, from the
-/// master games and the engine's self-play (crates/oware-engine/examples/perfect_positions.rs).
-const PERFECT_AWARI: &str = include_str!("../../../oware-engine/data/perfect-awari.txt");
-const PERFECT_ABAPA: &str = include_str!("../../../oware-engine/data/perfect-abapa.txt");
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.hash == 0 || args.hash > 4096 {
@@ -164,33 +160,20 @@ fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
             dir.display()
         )));
     }
-    let (name, text) = match &args.positions {
-        Some(path) => (
-            path.display().to_string(),
-            std::fs::read_to_string(path).map_err(|e| {
-                super::Exit::bad_input(format!("cannot read {}: {e}", path.display()))
-            })?,
-        ),
+    let (name, mut positions) = match &args.positions {
+        Some(path) => {
+            let name = path.display().to_string();
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| super::Exit::bad_input(format!("cannot read {name}: {e}")))?;
+            let positions = read_positions(&text)
+                .map_err(|e| super::Exit::bad_input(format!("{name}, {e}")))?;
+            (name, positions)
+        }
         None => (
             format!("the {} positions kept with the engine", args.rules),
-            match args.rules {
-                RuleSet::Awari => PERFECT_AWARI,
-                RuleSet::Abapa => PERFECT_ABAPA,
-            }
-            .to_string(),
+            kept_positions(args.rules),
         ),
     };
-    let mut positions = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let position: Position = line
-            .parse()
-            .map_err(|e| super::Exit::bad_input(format!("{name}, line {}: {e}", i + 1)))?;
-        positions.push(position);
-    }
     // Only what the databases reach is judged; the rest would only be counted as unsettled.
     let reach = tablebase.tablebase().max_seeds();
     positions.retain(|p| usize::from(p.board_seeds()) <= reach);
@@ -277,30 +260,14 @@ fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
 
 /// The positions of a suite file's games (see [`Args::suite`]), game by game.
 fn suite_games(path: &std::path::Path, every: usize) -> anyhow::Result<Vec<Vec<Game>>> {
-    if every == 0 {
-        return Err(super::Exit::bad_input("--every must be at least 1"));
-    }
+    let every = NonZeroUsize::new(every)
+        .ok_or_else(|| super::Exit::bad_input("--every must be at least 1"))?;
     let text = std::fs::read_to_string(path)
         .map_err(|e| super::Exit::bad_input(format!("cannot read {}: {e}", path.display())))?;
-    let mut games = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let bad = |what: String| {
-            super::Exit::bad_input(format!("{}, line {}: {what}", path.display(), i + 1))
-        };
-        let GameLine { start, moves } = line.parse::<GameLine>().map_err(|e| bad(e.to_string()))?;
-        let along =
-            games_along(start, RuleSet::Abapa, &moves, every).map_err(|e| bad(e.to_string()))?;
-        games.push(along);
-    }
-    if games.iter().all(Vec::is_empty) {
-        return Err(super::Exit::bad_input(format!(
-            "{}: no positions to search",
-            path.display()
-        )));
-    }
-    Ok(games)
+    bench::suite_games(&text, every).map_err(|e| {
+        super::Exit::bad_input(match e {
+            SuiteError::Empty => format!("{}: {e}", path.display()),
+            e => format!("{}, {e}", path.display()),
+        })
+    })
 }

@@ -3,6 +3,7 @@
 //! Values are from the mover's side: awari, the seed difference over the seeds on the board; abapa,
 //! the seeds the mover ends with when play starts with no earlier history, exact or as bounds.
 
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -14,6 +15,7 @@ use oware_egtb_build::build::{build_with, check_max_seeds, pending_work};
 use oware_egtb_build::check::{
     deep_verify_level, level_stats, verify_entries, BadEntry, Entries, LevelStats,
 };
+use oware_egtb_build::distributed::job::KillRank;
 use oware_egtb_build::distributed::LowerMode;
 use oware_egtb_build::store::DirStore;
 use oware_egtb_build::SearchBudget;
@@ -124,7 +126,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } => {
             if mpi {
                 let lower = lower.unwrap_or(LowerMode::Mapped);
-                let kill = test_kill_rank.as_deref().map(parse_kill).transpose()?;
+                let kill = test_kill_rank
+                    .map(|text| {
+                        text.parse::<KillRank>()
+                            .map_err(|e| Exit::bad_input(format!("--test-kill-rank {e}")))
+                    })
+                    .transpose()?;
                 let search = SearchBudget::Auto(search_nodes);
                 run_build_mpi(rules, max_seeds, dir, threads, lower, search, kill)
             } else {
@@ -156,20 +163,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-/// Worker threads as `--threads` asks (default: one per core).
-fn pool_builder(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPoolBuilder> {
-    let builder = rayon::ThreadPoolBuilder::new();
+/// `--threads` as given (`None`: one per core), at least 1.
+fn threads_arg(threads: Option<usize>) -> anyhow::Result<Option<NonZeroUsize>> {
     match threads {
         Some(0) => Err(Exit::bad_input("--threads must be at least 1")),
-        Some(t) => Ok(builder.num_threads(t)),
-        None => Ok(builder),
+        t => Ok(t.and_then(NonZeroUsize::new)),
     }
 }
 
 fn pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
-    pool_builder(threads)?
-        .build()
-        .context("starting worker threads")
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads_arg(threads)? {
+        builder = builder.num_threads(t.get());
+    }
+    builder.build().context("starting worker threads")
 }
 
 fn run_build(
@@ -229,14 +236,6 @@ fn run_build(
     Ok(())
 }
 
-/// `RANK:LEVEL` of the hidden failure-test flag.
-fn parse_kill(text: &str) -> anyhow::Result<(usize, usize)> {
-    let parsed = text
-        .split_once(':')
-        .and_then(|(r, l)| Some((r.parse().ok()?, l.parse().ok()?)));
-    parsed.ok_or_else(|| Exit::bad_input(format!("--test-kill-rank {text:?}: expected RANK:LEVEL")))
-}
-
 #[cfg(not(feature = "mpi"))]
 fn run_build_mpi(
     _: RuleSet,
@@ -245,7 +244,7 @@ fn run_build_mpi(
     _: Option<usize>,
     _: LowerMode,
     _: SearchBudget,
-    _: Option<(usize, usize)>,
+    _: Option<KillRank>,
 ) -> anyhow::Result<()> {
     Err(Exit::bad_input(
         "--mpi: this oware was built without MPI support; build it with `cargo build --release \
@@ -262,146 +261,87 @@ fn run_build_mpi(
     threads: Option<usize>,
     lower: LowerMode,
     search: SearchBudget,
-    kill: Option<(usize, usize)>,
+    kill: Option<KillRank>,
 ) -> anyhow::Result<()> {
-    use oware_egtb_build::distributed::mpi_transport::MpiTransport;
-    use oware_egtb_build::distributed::{build_distributed, check_request, LevelEvent};
-    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    use oware_egtb_build::distributed::job::{
+        run_mpi_build, JobEvent, MpiBuildRequest, MpiJobError,
+    };
+    use oware_egtb_build::distributed::{check_request, LevelEvent};
 
     check_request(rules, max_seeds, lower).map_err(|e| Exit::bad_input(e.to_string()))?;
-    pool_builder(threads)?
-        .build_global()
-        .context("starting worker threads")?;
-    let mpi = MpiTransport::init().context("initialising MPI")?;
-    let (rank, ranks) = (mpi.rank(), mpi.size());
-    let started = Instant::now();
-    let building = AtomicUsize::new(usize::MAX);
+    let request = MpiBuildRequest {
+        rules,
+        max_seeds,
+        dir,
+        threads: threads_arg(threads)?,
+        lower,
+        search,
+        kill,
+        program: "oware egtb build",
+    };
     // Only rank 0 draws, a bar per level; the solver's threads reach it through a lock.
     let bar = std::sync::Mutex::new(None::<indicatif::ProgressBar>);
     let progress = |units: u64| {
-        if kill.is_some_and(|(r, l)| r == rank && l == building.load(Relaxed)) {
-            // SAFETY: raising a signal on this process has no memory effects.
-            unsafe { libc::raise(libc::SIGKILL) };
-        }
         if let Ok(guard) = bar.lock() {
             if let Some(b) = guard.as_ref() {
                 b.inc(units);
             }
         }
     };
-    let mut built = 0u64;
-    // The level loop runs on a worker thread; this thread, which initialised MPI, carries out its
-    // exchanges while it computes.
-    let result = mpi.serve(|t| {
-        build_distributed(
-            t,
-            &dir,
-            rules,
-            max_seeds,
-            lower,
-            search,
-            &progress,
-            |event| match event {
-                LevelEvent::Started { seeds, work } => {
-                    building.store(seeds, Relaxed);
-                    stopped_during_level(rules, seeds, rank);
-                    if let (0, Ok(mut guard)) = (rank, bar.lock()) {
-                        *guard = Some(progress_bar(work));
-                    }
-                }
-                LevelEvent::Finished(level) => {
-                    if let Some(b) = bar.lock().ok().and_then(|mut g| g.take()) {
-                        b.finish_and_clear();
-                    }
-                    if rank != 0 {
-                        return;
-                    }
-                    if level.reused {
-                        println!(
-                            "level {:2}: {:>12} positions, already built",
-                            level.seeds, level.boards
-                        );
-                        return;
-                    }
-                    built += level.boards;
-                    let rate = level.boards as f64 / level.seconds.max(1e-9);
-                    println!(
-                        "level {:2}: {:>12} positions, {:8.2} s, {:>10.0} positions/s/rank, \
-                         {:>12} bytes exchanged ({:.2} per position) in {} exchanges, \
-                         {:.2} s waiting per rank, {} ranks",
-                        level.seeds,
-                        level.boards,
-                        level.seconds,
-                        rate / level.ranks as f64,
-                        level.bytes_exchanged,
-                        level.bytes_exchanged as f64 / level.boards.max(1) as f64,
-                        level.exchanges,
-                        level.waited,
-                        level.ranks
-                    );
-                }
-            },
-        )
-    });
-    if let Err(e) = result {
-        // The other ranks may be waiting for this one: end the whole job.
-        eprintln!("oware egtb build (rank {rank} of {ranks}): {e}");
-        mpi.abort(1);
-    }
-    if rank == 0 {
+    let summary = run_mpi_build(&request, &progress, |at, event| match event {
+        JobEvent::Level(LevelEvent::Started { work, .. }) => {
+            if let (0, Ok(mut guard)) = (at.rank, bar.lock()) {
+                *guard = Some(progress_bar(work));
+            }
+        }
+        JobEvent::Level(LevelEvent::Finished(level)) => {
+            if let Some(b) = bar.lock().ok().and_then(|mut g| g.take()) {
+                b.finish_and_clear();
+            }
+            if at.rank != 0 {
+                return;
+            }
+            if level.reused {
+                println!(
+                    "level {:2}: {:>12} positions, already built",
+                    level.seeds, level.boards
+                );
+                return;
+            }
+            let rate = level.boards as f64 / level.seconds.max(1e-9);
+            println!(
+                "level {:2}: {:>12} positions, {:8.2} s, {:>10.0} positions/s/rank, \
+                 {:>12} bytes exchanged ({:.2} per position) in {} exchanges, \
+                 {:.2} s waiting per rank, {} ranks",
+                level.seeds,
+                level.boards,
+                level.seconds,
+                rate / level.ranks as f64,
+                level.bytes_exchanged,
+                level.bytes_exchanged as f64 / level.boards.max(1) as f64,
+                level.exchanges,
+                level.waited,
+                level.ranks
+            );
+        }
+        JobEvent::Failed(e) => {
+            eprintln!("oware egtb build (rank {} of {}): {e}", at.rank, at.ranks)
+        }
+    })
+    .map_err(|e| match e {
+        MpiJobError::Request(e) => Exit::bad_input(e.to_string()),
+        e => e.into(),
+    })?;
+    if summary.place.rank == 0 {
         println!(
-            "built {built} positions of {rules} in {:.2} s on {ranks} ranks ({} lower levels), files in {}",
-            started.elapsed().as_secs_f64(),
-            match lower {
-                LowerMode::Mapped => "mapped",
-                LowerMode::Replicated => "replicated",
-                LowerMode::Messages => "messages",
-            },
-            dir.display()
+            "built {} positions of {rules} in {:.2} s on {} ranks ({lower} lower levels), files in {}",
+            summary.built,
+            summary.seconds,
+            summary.place.ranks,
+            request.dir.display()
         );
     }
     Ok(())
-}
-
-/// What rank 0 says when the job is ended under it (mpirun ends every rank with SIGTERM when one
-/// dies): the level that was being built. Set at each level's start; the handler only writes it.
-#[cfg(feature = "mpi")]
-static STOPPED_MESSAGE: std::sync::atomic::AtomicPtr<Box<[u8]>> =
-    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
-
-#[cfg(feature = "mpi")]
-fn stopped_during_level(rules: RuleSet, seeds: usize, rank: usize) {
-    extern "C" fn on_term(_: libc::c_int) {
-        let message = STOPPED_MESSAGE.load(std::sync::atomic::Ordering::SeqCst);
-        // SAFETY: the message is leaked, never freed, and write(2) and _exit(2) are
-        // async-signal-safe.
-        unsafe {
-            if let Some(m) = message.as_ref() {
-                libc::write(2, m.as_ptr().cast(), m.len());
-            }
-            libc::_exit(1);
-        }
-    }
-    if rank != 0 {
-        return;
-    }
-    let text = format!(
-        "oware egtb build: the job was stopped while building {rules} level {seeds} (a rank \
-         died or was killed); no file of level {seeds} was written, levels below it are complete: \
-         rerun the same command to resume from level {seeds}\n"
-    );
-    let leaked: &'static mut Box<[u8]> = Box::leak(Box::new(text.into_bytes().into_boxed_slice()));
-    let first = STOPPED_MESSAGE
-        .swap(leaked, std::sync::atomic::Ordering::SeqCst)
-        .is_null();
-    if first {
-        let handler = on_term as extern "C" fn(libc::c_int);
-        // SAFETY: installs a handler that only calls async-signal-safe functions.
-        unsafe {
-            libc::signal(libc::SIGTERM, handler as libc::sighandler_t);
-            libc::signal(libc::SIGINT, handler as libc::sighandler_t);
-        }
-    }
 }
 
 /// A progress bar for `total` work units with rate and time left, drawn on standard error, and

@@ -18,7 +18,7 @@ use anyhow::Context;
 use oware_engine::{EngineOptions, LEVELS};
 use oware_referee::{
     default_openings, ladder, parse_openings, EngineProcess, GameReport, Match, Opening, Pace,
-    TimeControl,
+    TimeControl, STEP_SCORE,
 };
 use oware_rules::RuleSet;
 
@@ -313,7 +313,7 @@ fn run_ladder(
     println!("games written to {}", args.out.display());
     let weak: Vec<String> = steps
         .iter()
-        .filter(|s| s.score() <= LADDER_STEP)
+        .filter(|s| !s.passes())
         .map(|s| format!("{} vs {}", s.higher(), s.lower))
         .collect();
     if weak.is_empty() {
@@ -321,14 +321,11 @@ fn run_ladder(
     } else {
         Err(anyhow::anyhow!(
             "the stronger level scored {:.0}% or less at: {}",
-            LADDER_STEP * 100.0,
+            STEP_SCORE * 100.0,
             weak.join(", ")
         ))
     }
 }
-
-/// The score each level must pass against the one below it.
-const LADDER_STEP: f64 = 0.6;
 
 #[cfg(test)]
 mod tests {

@@ -27,8 +27,8 @@
 //!
 //! One module per job: `lower` (the lower levels a rank holds), `slice` (the slice solver),
 //! `searches` (abapa's searches across ranks), `parts` (part files and their assembly), `levels`
-//! (the level loop, each step decided by rank 0), and [`transport`] with `mpi_transport` (how the
-//! ranks exchange their batches).
+//! (the level loop, each step decided by rank 0), [`transport`] with `mpi_transport` (how the
+//! ranks exchange their batches), and [`job`] (one rank of an MPI job around the level loop).
 
 use oware_egtb::EgtbError;
 use oware_rules::RuleSet;
@@ -36,6 +36,7 @@ use oware_rules::RuleSet;
 use crate::build::check_max_seeds;
 use transport::TransportError;
 
+pub mod job;
 mod levels;
 mod lower;
 #[cfg(feature = "mpi")]
@@ -59,6 +60,17 @@ pub enum LowerMode {
     /// Every rank holds its own slice of each lower level and asks the owners of the others, in
     /// batches (levels too large for one node).
     Messages,
+}
+
+/// The mode's name, as [`LowerMode::from_str`](std::str::FromStr) reads it.
+impl std::fmt::Display for LowerMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LowerMode::Mapped => "mapped",
+            LowerMode::Replicated => "replicated",
+            LowerMode::Messages => "messages",
+        })
+    }
 }
 
 impl std::str::FromStr for LowerMode {
@@ -159,4 +171,21 @@ pub enum LevelEvent<'a> {
     },
     /// The level is done (or was found already built).
     Finished(&'a DistributedLevelReport),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lower_modes_read_back_as_written() {
+        for mode in [
+            LowerMode::Mapped,
+            LowerMode::Replicated,
+            LowerMode::Messages,
+        ] {
+            assert_eq!(mode.to_string().parse(), Ok(mode));
+        }
+        assert!("shared".parse::<LowerMode>().is_err());
+    }
 }
