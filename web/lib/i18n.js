@@ -63,7 +63,7 @@ const STRINGS = {
     'err.too-many-sockets': 'Too many pages open from this address; close some and reload this one.',
   },
   fr: {
-    'nav.learn': 'Apprendre', 'learn.title': 'Leçons', 'learn.intro': 'De courtes leçons de la stratégie que transmettent les anciens : trouvez le coup sur le plateau, et le coach dit pourquoi.', 'learn.step': 'Étape {n} sur {total}', 'learn.next': 'Étape suivante', 'learn.nextLesson': 'Leçon suivante', 'learn.back': 'Toutes les leçons', 'learn.progress': '{done} étapes sur {total} faites', 'learn.clickHint': 'Cliquez sur la case à semer.',
+    'nav.learn': 'Leçons', 'learn.title': 'Leçons', 'learn.intro': 'De courtes leçons de la stratégie que transmettent les anciens : trouvez le coup sur le plateau, et le coach dit pourquoi.', 'learn.step': 'Étape {n} sur {total}', 'learn.next': 'Étape suivante', 'learn.nextLesson': 'Leçon suivante', 'learn.back': 'Toutes les leçons', 'learn.progress': '{done} étapes sur {total} faites', 'learn.clickHint': 'Cliquez sur la case à semer.',
     'err.bad-subscription': 'L’abonnement aux notifications de ce navigateur est inutilisable.',
     'nav.puzzles': 'Problèmes', 'puzzle.title': 'Problèmes', 'puzzle.theme': 'Thème', 'puzzle.allThemes': 'Tous les thèmes ({n})', 'puzzle.hint': 'Indice', 'puzzle.solution': 'Voir la solution', 'puzzle.next': 'Problème suivant', 'puzzle.clickHint': 'Un seul coup gagne : cliquez sur la case à semer.', 'puzzle.fromMaster': 'D’une partie de maîtres.', 'puzzle.fromSelfPlay': 'D’une partie du moteur contre lui-même.',
     'err.bad-theme': 'Ce thème de problèmes n’existe pas.', 'err.bad-lang': 'Cette langue n’est pas proposée : choisissez ca, es, en ou fr.',
