@@ -904,7 +904,9 @@ const MASTER_GAME = 'FfBeBcDaAbCcDbAcCaDcBeAbBcCdDfAeAfDbCdBc';
 
 async function reviewTeaches(browser) {
   for (const lang of ['en', 'ca', 'es', 'fr']) {
-    const { context, page } = await newPage(browser, { locale: lang });
+    // French on a phone: the turning points first, the rest folded, nothing wider than the screen.
+    const phone = lang === 'fr';
+    const { context, page } = await newPage(browser, phone ? { locale: lang, viewport: { width: 390, height: 844 } } : { locale: lang });
     await page.goto(BASE + '/analysis');
     await page.fill('#analysis-text', MASTER_GAME);
     await page.click('#analysis-load');
@@ -922,7 +924,8 @@ async function reviewTeaches(browser) {
     check(!(await page.$eval('#review-turning li details.review-line', (d) => d.open)), 'the engine\u2019s line is folded');
     const rings = await page.$$('#review-graph .graph-turning');
     check(rings.length === turning.length, 'each turning point ringed on the graph');
-    await page.screenshot({ path: `${OUT}/review-${lang}.png`, fullPage: true });
+    await page.screenshot({ path: `${OUT}/review-${lang}${phone ? '-phone' : ''}.png`, fullPage: true });
+    if (phone) await checkPhoneLayout(page, 'review on a phone');
     // A click on a ring goes to the position after that move.
     const ply = Number(await rings[0].getAttribute('data-ply'));
     await rings[0].click();
