@@ -1155,6 +1155,22 @@ async function installable(browser) {
   check(icons.length === 3 && icons.every((i) => i.sizes === i.got), 'the icons load at their sizes: ' + JSON.stringify(icons));
   await page.waitForFunction(() => !!navigator.serviceWorker.controller);
   check(await page.isHidden('#offline'), 'no offline note while online');
+  // The install button only where the browser offers to install (headless Chromium never does: the
+  // offer is made here as the browser makes it), and once used it goes.
+  check(await page.isHidden('#install'), 'no install button unless the browser offers');
+  await page.evaluate(() => {
+    const offer = new Event('beforeinstallprompt', { cancelable: true });
+    offer.prompt = () => { window.prompted = (window.prompted || 0) + 1; return Promise.resolve(); };
+    window.dispatchEvent(offer);
+    window.offerHeldBack = offer.defaultPrevented;
+  });
+  await page.waitForSelector('#install:not([hidden])');
+  check(await page.textContent('#install') === 'Install the app', 'the install button');
+  check(await page.evaluate(() => window.offerHeldBack), 'the browser\'s own prompt is held back');
+  await page.locator('footer.settings').screenshot({ path: OUT + '/install-button.png' });
+  await page.click('#install');
+  check(await page.evaluate(() => window.prompted) === 1, 'the click shows the browser\'s prompt');
+  check(await page.isHidden('#install'), 'the button goes once used');
 
   // A push as the server sends it, delivered to the worker: one notification per game, its title
   // and body, and the game's path to open.
@@ -1162,16 +1178,19 @@ async function installable(browser) {
   const registrations = [];
   cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations));
   await cdp.send('ServiceWorker.enable');
-  await page.waitForFunction(() => true);
   for (let i = 0; i < 50 && !registrations.some((r) => r.scopeURL === BASE + '/' && !r.isDeleted); i++) await new Promise((r) => setTimeout(r, 100));
   const registration = registrations.find((r) => r.scopeURL === BASE + '/' && !r.isDeleted);
   check(registration, 'the worker is registered: ' + JSON.stringify(registrations));
   const game = '0123456789abcdef0123456789abcdef';
   const payload = { game, title: 'Léo moved', body: 'Your move', path: '/game/' + game };
   await cdp.send('ServiceWorker.deliverPushMessage', { origin: BASE, registrationId: registration.registrationId, data: JSON.stringify(payload) });
-  await page.waitForFunction(() => navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((n) => n.length > 0), null, { timeout: 5000 });
-  const shown = await page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.getNotifications())
-    .then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, path: n.data && n.data.path }))));
+  // Polled from here: waitForFunction would take the promise getNotifications returns for a yes.
+  let shown = [];
+  for (let i = 0; i < 50 && !shown.length; i++) {
+    if (i) await new Promise((r) => setTimeout(r, 100));
+    shown = await page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.getNotifications())
+      .then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, path: n.data && n.data.path }))));
+  }
   check(shown.length === 1 && shown[0].title === payload.title && shown[0].body === payload.body && shown[0].tag === game &&
     shown[0].path === payload.path, 'the push is shown as the game\'s notification: ' + JSON.stringify(shown));
   await cdp.detach();
