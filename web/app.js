@@ -1,7 +1,7 @@
 // The pages: home, game, analysis, puzzles, lessons, rules, not found. Each page load draws the page its
 // path names, from the page's own module. The server referees everything: the pages send
 // requests and draw what comes back.
-import { applyTheme, translateChrome, listenToSettings } from './lib/chrome.js';
+import { applyTheme, translateChrome, listenToSettings, startAppShell } from './lib/chrome.js';
 import * as Coach from './lib/coach.js';
 import { homePage } from './pages/home.js';
 import { gamePage } from './pages/game.js';
@@ -26,6 +26,7 @@ function route() {
 }
 
 listenToSettings();
+startAppShell();
 // The colour scheme at once, not after the coach's catalogue has loaded: no flash of the wrong
 // scheme, and a reloaded page shows the remembered one from its first paint.
 applyTheme();

@@ -1136,12 +1136,148 @@ async function securityHeaders(browser) {
   console.log('security headers: a strict Content-Security-Policy on the page');
 }
 
+// The installable app: the manifest and its icons, the service worker (scope /, the app's files
+// kept: offline, a reload shows the app and says that games need the connection), and a push the
+// server sends shown as the game's notification.
+async function installable(browser) {
+  const { context, page } = await newPage(browser);
+  await context.grantPermissions(['notifications'], { origin: BASE });
+  await page.goto(BASE + '/');
+  check(await page.getAttribute('link[rel=manifest]', 'href') === '/manifest.webmanifest', 'the manifest is linked');
+  const scope = await page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.scope));
+  check(scope === BASE + '/', 'the service worker covers the whole site: ' + scope);
+  const icons = await page.evaluate(async () => {
+    const manifest = await (await fetch('/manifest.webmanifest')).json();
+    return Promise.all(manifest.icons.map((icon) => new Promise((resolve) => {
+      const img = new Image();
+      img.onload = () => resolve({ sizes: icon.sizes, got: img.naturalWidth + 'x' + img.naturalHeight });
+      img.onerror = () => resolve({ sizes: icon.sizes, got: 'error' });
+      img.src = icon.src;
+    })));
+  });
+  check(icons.length === 3 && icons.every((i) => i.sizes === i.got), 'the icons load at their sizes: ' + JSON.stringify(icons));
+  await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+  check(await page.isHidden('#offline'), 'no offline note while online');
+  // The install button only where the browser offers to install (headless Chromium never does: the
+  // offer is made here as the browser makes it), and once used it goes.
+  check(await page.isHidden('#install'), 'no install button unless the browser offers');
+  await page.evaluate(() => {
+    const offer = new Event('beforeinstallprompt', { cancelable: true });
+    offer.prompt = () => { window.prompted = (window.prompted || 0) + 1; return Promise.resolve(); };
+    window.dispatchEvent(offer);
+    window.offerHeldBack = offer.defaultPrevented;
+  });
+  await page.waitForSelector('#install:not([hidden])');
+  check(await page.textContent('#install') === 'Install the app', 'the install button');
+  check(await page.evaluate(() => window.offerHeldBack), 'the browser\'s own prompt is held back');
+  await page.locator('footer.settings').screenshot({ path: OUT + '/install-button.png' });
+  await page.click('#install');
+  check(await page.evaluate(() => window.prompted) === 1, 'the click shows the browser\'s prompt');
+  check(await page.isHidden('#install'), 'the button goes once used');
+
+  // A push as the server sends it, delivered to the worker: one notification per game, its title
+  // and body, and the game's path to open.
+  const cdp = await context.newCDPSession(page);
+  const registrations = [];
+  cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations));
+  await cdp.send('ServiceWorker.enable');
+  for (let i = 0; i < 50 && !registrations.some((r) => r.scopeURL === BASE + '/' && !r.isDeleted); i++) await new Promise((r) => setTimeout(r, 100));
+  const registration = registrations.find((r) => r.scopeURL === BASE + '/' && !r.isDeleted);
+  check(registration, 'the worker is registered: ' + JSON.stringify(registrations));
+  const game = '0123456789abcdef0123456789abcdef';
+  const payload = { game, title: 'Léo moved', body: 'Your move', path: '/game/' + game };
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin: BASE, registrationId: registration.registrationId, data: JSON.stringify(payload) });
+  // Polled from here: waitForFunction would take the promise getNotifications returns for a yes.
+  let shown = [];
+  for (let i = 0; i < 50 && !shown.length; i++) {
+    if (i) await new Promise((r) => setTimeout(r, 100));
+    shown = await page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.getNotifications())
+      .then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, path: n.data && n.data.path }))));
+  }
+  check(shown.length === 1 && shown[0].title === payload.title && shown[0].body === payload.body && shown[0].tag === game &&
+    shown[0].path === payload.path, 'the push is shown as the game\'s notification: ' + JSON.stringify(shown));
+  await cdp.detach();
+
+  // Offline: the kept copy of the app opens, and says that games need the connection.
+  await context.setOffline(true);
+  await page.reload();
+  await page.waitForSelector('#offline:not([hidden])');
+  check((await page.textContent('#offline')).includes('games need the connection'), 'the offline note: ' + await page.textContent('#offline'));
+  await page.waitForSelector('#app h1');
+  await page.screenshot({ path: OUT + '/offline-home.png' });
+  await page.goto(BASE + '/game/' + game);
+  await page.waitForFunction(() => /games need the connection/.test(document.getElementById('status').textContent), null, { timeout: 10000 });
+  await page.screenshot({ path: OUT + '/offline-game.png' });
+  await context.setOffline(false);
+  await page.goto(BASE + '/rules');
+  await page.waitForSelector('#offline', { state: 'hidden' });
+  await context.close();
+  console.log('installable: manifest, icons, service worker, a push shown, the app offline');
+}
+
+// Being told of one's move: offered to the players of a friend game once it is under way; where
+// the browser has no push service or the player says no, the page says so; with a subscription,
+// "on" is kept per game and can be turned off.
+async function pushButton(browser) {
+  const a = await newPage(browser);
+  await a.page.goto(BASE + '/');
+  await a.page.selectOption('#friend-form select[name=side]', 'S');
+  await a.page.click('#play-friend');
+  const link = await a.page.inputValue('#share-link');
+  const b = await newPage(browser, { locale: 'fr-FR' });
+  await b.context.grantPermissions(['notifications'], { origin: BASE });
+  // A push service of the test's own: headless Chromium has none, so North's subscription is
+  // made here (a real P-256 key, on an address nothing answers).
+  await b.context.addInitScript(() => {
+    const b64 = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    PushManager.prototype.getSubscription = async () => null;
+    PushManager.prototype.subscribe = async (options) => {
+      window.subscribedWith = options.applicationServerKey.length;
+      const pair = await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, ['deriveBits']);
+      const p256dh = b64(await crypto.subtle.exportKey('raw', pair.publicKey));
+      const auth = b64(crypto.getRandomValues(new Uint8Array(16)));
+      return { toJSON: () => ({ endpoint: 'https://127.0.0.1:9/push/e2e', keys: { p256dh, auth } }) };
+    };
+  });
+  await acceptInvite(b.page, link, 'Léo');
+  await waitPly(a.page, 0);
+  await waitPly(b.page, 0);
+  check(await a.page.isHidden('#push'), 'not offered to South before the game is under way');
+  await b.page.waitForSelector('#push-on');
+  check((await b.page.textContent('#push-on')).includes('Me prévenir'), 'offered in French to North, whose friend moves first');
+  await a.page.click('g.house.legal[data-house="F"]');
+  await waitPly(a.page, 1);
+  await a.page.waitForSelector('#push-on');
+  check((await a.page.textContent('#push-on')) === 'Tell me when it is my move', 'offered to South after the first move');
+  // South's browser asks nobody (headless): the permission is not granted, and the page says so.
+  await a.page.click('#push-on');
+  await a.page.waitForSelector('#push-note');
+  const note = await a.page.textContent('#push-note');
+  check(/blocked|cannot tell you/.test(note), 'South is told why not: ' + note);
+  check(await a.page.evaluate(() => localStorage.getItem('oware.push.' + location.pathname.slice(6))) !== 'on', 'not marked on');
+  await a.page.screenshot({ path: OUT + '/push-refused.png' });
+  // North subscribes: the server takes the subscription (the seat proven by the token).
+  await b.page.click('#push-on');
+  await b.page.waitForSelector('#push-state');
+  check(await b.page.evaluate(() => window.subscribedWith) === 65, 'the server\'s key, decoded, is a P-256 point');
+  check((await b.page.textContent('#push-state')).includes('Notifications activées'), 'on, in French: ' + await b.page.textContent('#push-state'));
+  await b.page.screenshot({ path: OUT + '/push-on-fr.png' });
+  await b.page.reload();
+  await waitPly(b.page, 1);
+  await b.page.waitForSelector('#push-off');
+  check((await toastAfter(b.page, () => b.page.click('#push-off'))).includes('désactivées'), 'turned off');
+  await b.page.waitForSelector('#push-on');
+  await a.context.close();
+  await b.context.close();
+  console.log('push button: offered once under way, refusal said, on and off');
+}
+
 (async () => {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
   let failed = false;
   // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
-  for (const test of [securityHeaders, hostileNames, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, reviewTeaches, analysisBoard, puzzles, lessons, colours, pages]) {
+  for (const test of [securityHeaders, hostileNames, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, reviewTeaches, analysisBoard, puzzles, lessons, colours, pages, installable, pushButton]) {
     if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);

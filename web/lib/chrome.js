@@ -1,5 +1,6 @@
 // What every page has around it: the header's language menu and the footer's colours and sounds
-// settings, in the page's language, and the link to the page shown marked as current.
+// settings, in the page's language, and the link to the page shown marked as current; and what
+// makes the app installable: the service worker, the offline note and the install button.
 import { h, fill, saved } from './dom.js';
 import { t, getLanguage, setLanguage } from './i18n.js';
 import { sound } from './sound.js';
@@ -40,5 +41,39 @@ export function listenToSettings() {
   });
   document.getElementById('sound').addEventListener('change', (e) => {
     saved.set('oware.sound', e.target.checked ? 'on' : 'off');
+  });
+}
+
+// The service worker (sw.js: the offline copy of the app, and game notifications), the note that
+// says the connection is down, and the footer's install button, shown only where the browser
+// offers to install the app (its own prompt is held back: the player asks, or is never asked).
+export function startAppShell() {
+  if ('serviceWorker' in navigator) {
+    // After the page's own files: the worker's copy of the app then competes with nothing.
+    const register = () => navigator.serviceWorker.register('/sw.js').catch(() => { /* the app works without it */ });
+    if (document.readyState === 'complete') register(); else window.addEventListener('load', register);
+  }
+  const note = document.getElementById('offline');
+  const showConnection = () => { note.hidden = navigator.onLine !== false; };
+  window.addEventListener('online', showConnection);
+  window.addEventListener('offline', showConnection);
+  showConnection();
+  const install = document.getElementById('install');
+  let offer = null;
+  window.addEventListener('beforeinstallprompt', (e) => {
+    e.preventDefault();
+    offer = e;
+    install.hidden = false;
+  });
+  install.addEventListener('click', () => {
+    if (!offer) return;
+    // A prompt can be shown once: the button goes with it, and comes back if the browser offers again.
+    offer.prompt();
+    offer = null;
+    install.hidden = true;
+  });
+  window.addEventListener('appinstalled', () => {
+    offer = null;
+    install.hidden = true;
   });
 }

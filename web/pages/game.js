@@ -3,7 +3,7 @@
 // and looking back through the moves. The server referees everything: the page sends requests
 // and moves, and draws the states the game's WebSocket sends back.
 import { app, h, fill, toast, saved, attention, setTitle, withCode } from '../lib/dom.js';
-import { t, tNodes, sideName, nameNode } from '../lib/i18n.js';
+import { t, tNodes, sideName, nameNode, getLanguage } from '../lib/i18n.js';
 import { api, errorText, socketUrl, publicOrigin, loadServerInfo, localOnly } from '../lib/api.js';
 import { Board, parsePosition, LETTERS } from '../lib/board.js';
 import * as Coach from '../lib/coach.js';
@@ -12,6 +12,7 @@ import { sound } from '../lib/sound.js';
 import { myGames, playerName, nameInput } from '../lib/players.js';
 import { moveLabel, notation, endText } from '../lib/notation.js';
 import { copy } from '../lib/widgets.js';
+import { pushIsOn, subscribe, unsubscribe } from '../lib/push.js';
 import { notFoundPage } from './not-found.js';
 
 // Time left as a clock shows it: minutes and seconds, or hours or days when there are that many
@@ -381,12 +382,46 @@ export function gamePage(id) {
   const review = h('button', { class: 'secondary', id: 'coach-review-game', hidden: true, onclick: () => {
     if (view) openInAnalysis(view, 'oware.review', you || '');
   } }, Coach.text('coach.review'));
+  // Being told when it is one's move while no page shows the game (see lib/push.js): offered to a
+  // seated player of a friend game once it is under way, never asked for unprompted.
+  const pushBox = h('div', { class: 'push-box', id: 'push', hidden: true });
+  let pushNote = null; // why the last try did not turn it on: 'denied' or 'unsupported'
+  let pushBusy = false;
+  async function pushStart() {
+    pushBusy = true;
+    if (view) drawPush(view);
+    try {
+      const result = await subscribe(id, token, getLanguage());
+      if (result !== 'on') pushNote = result;
+    } catch (e) { toast(errorText(e)); }
+    pushBusy = false;
+    if (view) drawPush(view);
+  }
+  async function pushStop() {
+    try {
+      await unsubscribe(id, token);
+      toast(t('push.offDone'));
+    } catch (e) { toast(errorText(e)); }
+    if (view) drawPush(view);
+  }
+  function drawPush(v) {
+    const underWay = v.moves.length > 0 || v.to_move !== you;
+    const open = !!you && v.mode === 'friend' && !v.end && !waitingForFriend(v) && underWay;
+    pushBox.hidden = !open;
+    const on = pushIsOn(id);
+    const key = JSON.stringify([open, on, pushNote, pushBusy]);
+    if (!open || pushBox.dataset.key === key) return;
+    pushBox.dataset.key = key;
+    if (on) fill(pushBox, h('span', { id: 'push-state' }, t('push.on')), h('button', { class: 'secondary', id: 'push-off', onclick: pushStop }, t('push.off')));
+    else if (pushNote) fill(pushBox, h('p', { class: 'hint', id: 'push-note' }, t('push.' + pushNote)));
+    else fill(pushBox, h('button', { class: 'secondary', id: 'push-on', disabled: pushBusy, onclick: pushStart }, t('push.ask')));
+  }
   // A player's private link to continue on another device: it carries the seat's token.
   const resume = h('details', { class: 'resume', id: 'resume', hidden: true });
   fill(app, title, topPlayer, boardWrap, bottomPlayer, status, sayings.said, seatNote, share,
     offerBox, h('div', { class: 'row' }, buttons.rematch, buttons.newGame, review, buttons.undo, buttons.offerTakeback,
       buttons.offerDraw, buttons.abort, buttons.resign, buttons.live),
-    sayings.quick, h('div', { class: 'row' }, coachToggle), coachBox,
+    sayings.quick, pushBox, h('div', { class: 'row' }, coachToggle), coachBox,
     h('h2', {}, t('moves')), moves,
     h('div', { class: 'row' }, download, copyPos, analyse, flip), hint, resume);
 
@@ -496,6 +531,7 @@ export function gamePage(id) {
     sayings.quick.hidden = !(you && v.mode === 'friend' && v.seated[0] && v.seated[1]);
     drawOffer(offerBox, v, you, send, openRematch);
     drawShare(v);
+    drawPush(v);
     resume.hidden = !(you && token);
     if (you && token && !resume.dataset.token) {
       resume.dataset.token = token;

@@ -84,11 +84,7 @@ fn misdirected(config: &Config, request: &Request) -> Option<Response> {
     if is_own_host(host, config.public_url.as_deref(), &config.allowed_hosts) {
         return None;
     }
-    let lang = request
-        .headers()
-        .get(header::ACCEPT_LANGUAGE)
-        .and_then(|v| v.to_str().ok())
-        .map_or(Lang::En, language_of);
+    let lang = request_language(request.headers());
     let shown: String = host.chars().take(60).collect();
     let message = unknown_host_message(lang, &shown);
     let wants_page = request
@@ -108,6 +104,14 @@ fn misdirected(config: &Config, request: &Request) -> Option<Response> {
     };
     *response.status_mut() = StatusCode::MISDIRECTED_REQUEST;
     Some(response)
+}
+
+/// The reader's language, as the request's `Accept-Language` says it (see [`language_of`]).
+pub(crate) fn request_language(headers: &HeaderMap) -> Lang {
+    headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .map_or(Lang::En, language_of)
 }
 
 /// The first of the reader's languages (an `Accept-Language` header, in its order of preference)

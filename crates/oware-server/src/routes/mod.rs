@@ -1,7 +1,9 @@
 //! The routes: the pages (one HTML shell; the script draws the page the path names), the embedded
-//! static files, the JSON API by area, and the WebSocket endpoint; and the API's errors.
+//! static files, the manifest and the service worker, the JSON API by area, and the WebSocket
+//! endpoint; and the API's errors.
 
 mod analysis;
+mod app_shell;
 mod coach;
 mod coach_json;
 mod games;
@@ -34,6 +36,8 @@ pub fn router(state: Shared) -> Router {
         .route("/puzzles", get(pages::index))
         .route("/learn", get(pages::index))
         .route("/static/{*path}", get(pages::static_file))
+        .route(app_shell::MANIFEST_PATH, get(app_shell::web_manifest))
+        .route("/sw.js", get(app_shell::service_worker))
         .route("/api/games", post(games::create_game))
         .route("/api/games/{id}", get(games::game_view))
         .route("/api/games/{id}/join", post(games::join_game))
