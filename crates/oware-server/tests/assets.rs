@@ -115,8 +115,12 @@ async fn every_script_and_every_module_it_imports_is_served() {
     let server = TestServer::start(quick_config()).await;
     let mut served = BTreeSet::new();
     for name in &scripts {
-        let (status, head, body) =
-            http_with_headers(server.addr, "GET", &format!("/static/{name}"), None, "").await;
+        // The service worker is served at the root, so that its scope is the whole app.
+        let path = match name.as_str() {
+            "sw.js" => "/sw.js".to_string(),
+            _ => format!("/static/{name}"),
+        };
+        let (status, head, body) = http_with_headers(server.addr, "GET", &path, None, "").await;
         assert_eq!(status, 200, "{name} is not served");
         let head = head.to_ascii_lowercase();
         assert!(
