@@ -22,10 +22,11 @@
 
 use std::collections::BTreeSet;
 
-use oware_coach::engine::{decided_in, loss};
-use oware_coach::puzzle::{classify, Puzzle};
+use oware_coach::puzzle::{
+    check_with_databases, classify, single_winner, DatabaseVerdict, Puzzle, GAIN, MARGIN,
+};
 use oware_coach::{Analyst, ScoredMove};
-use oware_engine::tablebase::TablebaseProbe;
+use oware_egtb::Tablebase;
 use oware_engine::{MoveScore, Strength};
 use oware_rules::{Game, GameLine, Move, RuleSet};
 
@@ -33,12 +34,6 @@ use oware_rules::{Game, GameLine, Move, RuleSet};
 const SCREEN_DEPTH: u32 = 10;
 /// Depth of the search that verifies a candidate.
 const VERIFY_DEPTH: u32 = 24;
-/// Centiseeds the solution must be ahead of every other move (a decided win counts as 48 seeds).
-const MARGIN: i32 = 200;
-/// Seeds the mover must gain net along the engine's line, unless the solution wins the game.
-const GAIN: i32 = 2;
-/// Plies of the engine's line over which the gain is counted.
-const GAIN_PLIES: usize = 6;
 /// Plies of the engine's line kept with a puzzle.
 const LINE_PLIES: usize = 8;
 /// Depth the self-play levels search to.
@@ -47,53 +42,6 @@ const PLAY_DEPTH: u32 = 5;
 const GAP: usize = 6;
 /// The most puzzles of one theme: the commonest (captures, endgame tempo) would crowd out the rest.
 const PER_THEME: usize = 80;
-
-/// The solution's value when the values show exactly one winning move by a clear margin.
-fn single_winner<'a>(game: &Game, values: &'a [ScoredMove]) -> Option<&'a ScoredMove> {
-    let [best, second, ..] = values else {
-        return None;
-    };
-    if loss(best.score, second.score) < MARGIN {
-        return None;
-    }
-    let wins = decided_in(best.score).is_some_and(|p| p > 0);
-    (wins || net_gain(game, &best.line) >= GAIN).then_some(best)
-}
-
-/// Seeds the mover takes minus seeds the opponent takes over the first plies of `line`.
-fn net_gain(game: &Game, line: &[Move]) -> i32 {
-    let mover = game.position().side_to_move();
-    let mut game = game.clone();
-    let mut gain = 0;
-    for &mv in line.iter().take(GAIN_PLIES) {
-        let side = game.position().side_to_move();
-        let Ok(outcome) = game.play(mv) else { break };
-        let taken = i32::from(outcome.captured);
-        gain += if side == mover { taken } else { -taken };
-        if outcome.end.is_some() {
-            break;
-        }
-    }
-    gain
-}
-
-/// What the abapa databases say of a candidate: `Some(true)` when the solution is certainly better
-/// than every other move (its lower bound above their upper bounds), `Some(false)` when it may not
-/// be, `None` when the position has more seeds than they cover.
-fn databases_agree(databases: &TablebaseProbe, game: &Game, solution: Move) -> Option<bool> {
-    let tablebase = databases.tablebase();
-    if game.rules() != tablebase.rules() {
-        return None;
-    }
-    let values = tablebase.move_values(game.position())?;
-    let (_, best) = values.iter().find(|(m, _)| *m == solution)?;
-    Some(
-        values
-            .iter()
-            .filter(|(m, _)| *m != solution)
-            .all(|(_, other)| other.upper < best.lower),
-    )
-}
 
 struct Maker {
     screen: Analyst,
@@ -105,7 +53,7 @@ struct Maker {
     /// The game and ply of the last puzzle kept.
     last: Option<(String, usize)>,
     /// The abapa endgame databases, when given: positions they cover must agree with them too.
-    databases: Option<TablebaseProbe>,
+    databases: Option<Tablebase>,
     /// Puzzles the databases confirmed, and candidates they turned down.
     confirmed: usize,
     refuted: usize,
@@ -124,28 +72,35 @@ impl Maker {
             return;
         }
         self.screened += 1;
-        let Some(candidate) = single_winner(&game, &self.screen.values(&game)).map(|v| v.mv) else {
+        let Some(candidate) = single_winner(&game, &self.screen.values(&game)).map(|(v, _)| v.mv)
+        else {
             return;
         };
         self.verified += 1;
         let values = self.verify.values(&game);
-        let Some(verified) = single_winner(&game, &values).filter(|v| v.mv == candidate) else {
+        let Some((verified, mut goal)) =
+            single_winner(&game, &values).filter(|(v, _)| v.mv == candidate)
+        else {
             return;
         };
         let checked = self
             .databases
             .as_ref()
-            .and_then(|d| databases_agree(d, &game, candidate));
-        if checked == Some(false) {
-            self.refuted += 1;
-            return;
+            .and_then(|d| check_with_databases(&pos, game.rules(), candidate, goal, d));
+        match checked {
+            None => {}
+            Some(DatabaseVerdict::Holds(g)) => goal = g,
+            Some(_) => {
+                self.refuted += 1;
+                return;
+            }
         }
         let theme = classify(&game, candidate);
         if self.found.iter().filter(|p| p.theme == theme).count() >= PER_THEME {
             return;
         }
         self.last = Some((from.to_string(), ply));
-        if checked == Some(true) {
+        if checked.is_some() {
             self.confirmed += 1;
         }
         self.found.push(Puzzle {
@@ -153,11 +108,12 @@ impl Maker {
             position: pos,
             rules: game.rules(),
             solution: candidate,
+            goal,
             theme,
             source: format!("{from}:{ply}"),
-            verified: match checked {
-                Some(_) => format!("depth:{VERIFY_DEPTH}+egtb"),
-                None => format!("depth:{VERIFY_DEPTH}"),
+            verified: match (checked, &self.databases) {
+                (Some(_), Some(d)) => format!("depth:{VERIFY_DEPTH}+egtb{}", d.max_seeds()),
+                _ => format!("depth:{VERIFY_DEPTH}"),
             },
             score: verified.score,
             line: verified.line.iter().copied().take(LINE_PLIES).collect(),
@@ -186,7 +142,7 @@ fn main() {
         }
     };
     let databases = databases.map(|dir| {
-        TablebaseProbe::open(dir, RuleSet::Abapa).expect("abapa endgame databases in the directory")
+        Tablebase::open(dir, RuleSet::Abapa).expect("abapa endgame databases in the directory")
     });
     let games: u64 = games.parse().expect("a number of games");
     let mut maker = Maker {
@@ -259,10 +215,10 @@ fn main() {
     );
     if maker.databases.is_some() {
         println!(
-            "# Positions the abapa endgame databases cover are kept only when they agree (depth:{VERIFY_DEPTH}+egtb)."
+            "# Positions the abapa endgame databases cover are kept only when they agree (depth:{VERIFY_DEPTH}+egtbN)."
         );
     }
-    println!("# position rules solution theme source verified score line");
+    println!("# format 2: position rules solution goal theme source verified score line");
     for p in &maker.found {
         println!("{}", p.line());
     }

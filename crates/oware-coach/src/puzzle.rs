@@ -2,17 +2,20 @@
 //! it teaches, read from the set kept in the repository (`crates/oware-coach/data/puzzles.txt`,
 //! made by `cargo run --release -p oware-coach --example make_puzzles`; docs/puzzles.md says how).
 //!
-//! The file holds one puzzle a line, eight fields separated by spaces:
+//! The file (format 2) holds one puzzle a line, nine fields separated by spaces:
 //!
 //! ```text
-//! # position rules solution theme source verified score line
-//! 0-1-3-2-1-3-1-0-0-3-4-2-8-20-N abapa f capture master:2:55 depth:24 412 fEbAeFa
+//! # position rules solution goal theme source verified score line
+//! 0-1-3-2-1-3-1-0-0-3-4-2-8-20-N abapa f gain capture master:2:55 depth:24 412 fEbAeFa
 //! ```
 //!
+//! `goal` says what the solver is asked: `win` (the solution wins the game by force and no other
+//! move does) or `gain` (the solution wins seeds: more than any other move);
 //! `source` says where the position comes from (`master:GAME:PLY`: the GAME-th game of
 //! `master_games.suite`, after PLY plies; `selfplay:GAME:PLY`: the engine's self-play) and
 //! `verified` how the solution was checked (`depth:N`: every legal move searched to N plies;
-//! `depth:N+egtb`: the abapa endgame databases agree too);
+//! `+egtbK`: the abapa endgame databases of up to K seeds hold the position and agree;
+//! `+depth:M/egtbK`: a search to M plies probing those databases agrees);
 //! `score` is the solution's value in that search (centiseeds for the side to move, decided games
 //! beyond ±29 000 as the engine writes them) and `line` the engine's line, the solution first.
 //!
@@ -31,7 +34,10 @@ use std::sync::OnceLock;
 
 use oware_rules::{Game, Move, Position, RuleSet};
 
+use oware_egtb::Tablebase;
+
 use crate::detect;
+use crate::engine::{decided_in, loss, ScoredMove};
 use crate::explain::{explain, facts, render_line, render_score, Fact};
 use crate::messages::{self as msg, Lang};
 
@@ -128,6 +134,46 @@ impl FromStr for Theme {
     }
 }
 
+/// What a puzzle asks of the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Goal {
+    /// Win the game: the solution wins by force, and no other move does.
+    Win,
+    /// Win seeds: the solution ends with more seeds than any other move (the game's result may be
+    /// the same after another move).
+    Gain,
+}
+
+impl Goal {
+    /// Both goals.
+    pub const ALL: [Goal; 2] = [Goal::Win, Goal::Gain];
+
+    /// The name in the data file and in the web app's JSON.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Goal::Win => "win",
+            Goal::Gain => "gain",
+        }
+    }
+}
+
+impl fmt::Display for Goal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl FromStr for Goal {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Goal::ALL
+            .into_iter()
+            .find(|g| g.code() == s)
+            .ok_or_else(|| s.to_string())
+    }
+}
+
 /// One puzzle: the side to move plays the one move that wins.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Puzzle {
@@ -139,6 +185,8 @@ pub struct Puzzle {
     pub rules: RuleSet,
     /// The one move that wins.
     pub solution: Move,
+    /// What the solution wins: the game, or seeds.
+    pub goal: Goal,
     /// The idea it teaches.
     pub theme: Theme,
     /// Where the position comes from.
@@ -160,10 +208,11 @@ impl Puzzle {
     /// The puzzle as a line of the data file.
     pub fn line(&self) -> String {
         format!(
-            "{} {} {} {} {} {} {} {}",
+            "{} {} {} {} {} {} {} {} {}",
             self.position,
             self.rules,
             self.solution,
+            self.goal,
             self.theme,
             self.source,
             self.verified,
@@ -278,7 +327,7 @@ pub struct PuzzleError {
 /// The kinds of [`PuzzleError`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PuzzleErrorKind {
-    /// Not six fields.
+    /// Not nine fields.
     Fields(usize),
     /// The position string is malformed.
     Position(String),
@@ -288,6 +337,8 @@ pub enum PuzzleErrorKind {
     Move(String),
     /// The solution is not legal in the position.
     Illegal(Move),
+    /// Not a goal.
+    Goal(String),
     /// Not a theme.
     Theme(UnknownTheme),
     /// The score is not a whole number.
@@ -302,13 +353,14 @@ impl fmt::Display for PuzzleError {
         match &self.kind {
             PuzzleErrorKind::Fields(n) => write!(
                 f,
-                "expected 8 fields (position rules solution theme source verified score line), \
-                 found {n}"
+                "expected 9 fields (position rules solution goal theme source verified score \
+                 line), found {n}"
             ),
             PuzzleErrorKind::Position(e) => write!(f, "bad position: {e}"),
             PuzzleErrorKind::Rules(e) => write!(f, "bad rules: {e}"),
             PuzzleErrorKind::Move(e) => write!(f, "bad solution: {e}"),
             PuzzleErrorKind::Illegal(m) => write!(f, "the solution {m} is not legal there"),
+            PuzzleErrorKind::Goal(g) => write!(f, "bad goal {g:?}: expected win or gain"),
             PuzzleErrorKind::Theme(e) => write!(f, "{e}"),
             PuzzleErrorKind::Score(s) => write!(f, "bad score {s:?}: expected centiseeds"),
             PuzzleErrorKind::Line(l) => {
@@ -337,7 +389,8 @@ pub fn parse(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
             kind,
         };
         let fields: Vec<&str> = line.split_whitespace().collect();
-        let [position, rules, solution, theme, source, verified, score, line] = fields[..] else {
+        let [position, rules, solution, goal, theme, source, verified, score, line] = fields[..]
+        else {
             return Err(error(PuzzleErrorKind::Fields(fields.len())));
         };
         let position: Position = position.parse().map_err(|e: oware_rules::PositionError| {
@@ -354,6 +407,7 @@ pub fn parse(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
         if position.check_move(solution, rules).is_some() {
             return Err(error(PuzzleErrorKind::Illegal(solution)));
         }
+        let goal: Goal = goal.parse().map_err(|g| error(PuzzleErrorKind::Goal(g)))?;
         let theme: Theme = theme
             .parse()
             .map_err(|e| error(PuzzleErrorKind::Theme(e)))?;
@@ -362,6 +416,7 @@ pub fn parse(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
             position,
             rules,
             solution,
+            goal,
             theme,
             source: source.to_string(),
             verified: verified.to_string(),
@@ -434,6 +489,114 @@ pub fn classify(game: &Game, solution: Move) -> Theme {
     }
 }
 
+/// Centiseeds the solution must be ahead of every other move in a search (a decided win counts as
+/// 48 seeds), so that no second solution lies within one seed of it.
+pub const MARGIN: i32 = 200;
+/// Seeds the mover must gain net along the engine's line for a `gain` puzzle.
+pub const GAIN: i32 = 2;
+/// Plies of the engine's line over which the gain is counted.
+pub const GAIN_PLIES: usize = 6;
+
+/// The solution a search's `values` (best first) show, with the goal, when exactly one move is best
+/// by [`MARGIN`] and it wins the game (a decided win: then no other move is one, or it would not be
+/// [`MARGIN`] behind) or at least [`GAIN`] seeds net along its line.
+pub fn single_winner<'a>(game: &Game, values: &'a [ScoredMove]) -> Option<(&'a ScoredMove, Goal)> {
+    let [best, second, ..] = values else {
+        return None;
+    };
+    if loss(best.score, second.score) < MARGIN {
+        return None;
+    }
+    if decided_in(best.score).is_some_and(|p| p > 0) {
+        Some((best, Goal::Win))
+    } else {
+        (net_gain(game, &best.line) >= GAIN).then_some((best, Goal::Gain))
+    }
+}
+
+/// Seeds the mover takes minus seeds the opponent takes over the first [`GAIN_PLIES`] of `line`.
+pub fn net_gain(game: &Game, line: &[Move]) -> i32 {
+    let mover = game.position().side_to_move();
+    let mut game = game.clone();
+    let mut gain = 0;
+    for &mv in line.iter().take(GAIN_PLIES) {
+        let side = game.position().side_to_move();
+        let Ok(outcome) = game.play(mv) else { break };
+        let taken = i32::from(outcome.captured);
+        gain += if side == mover { taken } else { -taken };
+        if outcome.end.is_some() {
+            break;
+        }
+    }
+    gain
+}
+
+/// What the endgame databases say of a puzzle's solution (see [`check_with_databases`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DatabaseVerdict {
+    /// The solution is certainly better than every other move, and the puzzle's goal: `Win` when
+    /// the solution certainly wins the game, or may and a search proved it does; `Gain` otherwise.
+    Holds(Goal),
+    /// This other move may be as good as the solution: its upper bound reaches the solution's
+    /// lower bound.
+    Rival(Move),
+    /// Every move certainly gives the same result (won, drawn or lost): nothing to find.
+    SameResult,
+    /// The solution wins the game, and this other move may win it too.
+    SecondWin(Move),
+    /// A search said the solution wins the game; the databases say it cannot.
+    NoWin,
+}
+
+/// The game's result for the mover ending with `seeds` of the 48: -1 lost, 0 drawn, 1 won.
+fn result(seeds: i32) -> i32 {
+    (seeds - i32::from(oware_rules::HALF_SEEDS)).signum()
+}
+
+/// Checks `solution` in `position` with the endgame databases of `tablebase`, `claimed` being the
+/// goal a search gave it: `None` when they do not hold the position (another rule set, or more seeds
+/// on the board). Their values are the seeds of the board each side ends with, with no history
+/// before the position: the right reading for a puzzle, which starts there. A bound that is not
+/// exact counts against the puzzle.
+pub fn check_with_databases(
+    position: &Position,
+    rules: RuleSet,
+    solution: Move,
+    claimed: Goal,
+    tablebase: &Tablebase,
+) -> Option<DatabaseVerdict> {
+    if rules != tablebase.rules() {
+        return None;
+    }
+    let values = tablebase.move_values(position)?;
+    let (_, answer) = values.iter().find(|(m, _)| *m == solution)?;
+    let others = || values.iter().filter(|(m, _)| *m != solution);
+    if let Some((rival, _)) = others().find(|(_, v)| v.upper >= answer.lower) {
+        return Some(DatabaseVerdict::Rival(*rival));
+    }
+    let store = i32::from(position.store(position.side_to_move()));
+    let lowest = |v: &oware_egtb::ProbeValue| result(store + i32::from(v.lower));
+    let highest = |v: &oware_egtb::ProbeValue| result(store + i32::from(v.upper));
+    let first = lowest(answer);
+    if values
+        .iter()
+        .all(|(_, v)| lowest(v) == first && highest(v) == first)
+    {
+        return Some(DatabaseVerdict::SameResult);
+    }
+    let wins = first == 1 || (claimed == Goal::Win && highest(answer) == 1);
+    if claimed == Goal::Win && !wins {
+        return Some(DatabaseVerdict::NoWin);
+    }
+    if !wins {
+        return Some(DatabaseVerdict::Holds(Goal::Gain));
+    }
+    match others().find(|(_, v)| highest(v) == 1) {
+        Some((second, _)) => Some(DatabaseVerdict::SecondWin(*second)),
+        None => Some(DatabaseVerdict::Holds(Goal::Win)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -477,16 +640,29 @@ mod tests {
         let start = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
         let cases = [
             (
-                format!("{start} abapa F capture x y 0"),
-                "expected 8 fields",
+                format!("{start} abapa F gain capture x y 0"),
+                "expected 9 fields",
             ),
-            ("4-4-S abapa F capture x y 0 F".to_string(), "bad position"),
-            (format!("{start} chess F capture x y 0 F"), "bad rules"),
-            (format!("{start} abapa Z capture x y 0 F"), "bad solution"),
-            (format!("{start} abapa f capture x y 0 f"), "not legal"),
-            (format!("{start} abapa F fork x y 0 F"), "unknown theme"),
-            (format!("{start} abapa F capture x y 1.5 F"), "bad score"),
-            (format!("{start} abapa F capture x y 0 EF"), "bad line"),
+            (
+                "4-4-S abapa F gain capture x y 0 F".to_string(),
+                "bad position",
+            ),
+            (format!("{start} chess F gain capture x y 0 F"), "bad rules"),
+            (
+                format!("{start} abapa Z gain capture x y 0 F"),
+                "bad solution",
+            ),
+            (format!("{start} abapa f gain capture x y 0 f"), "not legal"),
+            (format!("{start} abapa F draw capture x y 0 F"), "bad goal"),
+            (
+                format!("{start} abapa F gain fork x y 0 F"),
+                "unknown theme",
+            ),
+            (
+                format!("{start} abapa F gain capture x y 1.5 F"),
+                "bad score",
+            ),
+            (format!("{start} abapa F gain capture x y 0 EF"), "bad line"),
         ];
         for (line, expected) in cases {
             let text = format!("# a comment\n\n{line}\n");
@@ -498,7 +674,7 @@ mod tests {
 
     #[test]
     fn answers_in_the_coachs_words() {
-        let p = &parse("4-4-4-4-4-3-4-1-2-4-4-4-3-3-S abapa F capture test depth:1 512 FbA")
+        let p = &parse("4-4-4-4-4-3-4-1-2-4-4-4-3-3-S abapa F gain capture test depth:1 512 FbA")
             .unwrap()[0];
         assert_eq!(
             p.answer("F".parse().unwrap(), Lang::En),

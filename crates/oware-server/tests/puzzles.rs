@@ -25,6 +25,22 @@ async fn puzzles_of_a_theme_come_with_the_coachs_answers() {
         .map(|t| t["count"].as_u64().unwrap())
         .sum();
     assert_eq!(counted, total as u64);
+    // Every puzzle says what it asks, as the set does.
+    let goals: Vec<&str> = all["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["goal"].as_str().unwrap_or_else(|| panic!("no goal: {p}")))
+        .collect();
+    let expected: Vec<&str> = oware_coach::puzzle::all()
+        .iter()
+        .map(|p| p.goal.code())
+        .collect();
+    assert_eq!(goals, expected);
+    assert!(
+        goals.contains(&"win") && goals.contains(&"gain"),
+        "{goals:?}"
+    );
 
     let (status, v) = get_json(server.addr, "/api/puzzles?theme=capture&lang=fr").await;
     assert_eq!(status, 200, "{v}");

@@ -44,6 +44,7 @@ fn puzzle_json(p: &Puzzle, lang: Lang) -> Value {
         "id": p.id,
         "position": p.position.to_string(),
         "rules": p.rules.to_string(),
+        "goal": p.goal.code(),
         "theme": p.theme.code(),
         "themeName": p.theme.name(lang),
         "hint": p.theme.hint(lang),
