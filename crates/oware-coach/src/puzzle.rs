@@ -250,9 +250,14 @@ impl Feedback {
 impl Puzzle {
     /// The puzzle's title: its number among `total`, its theme and who is to move.
     pub fn title(&self, number: usize, total: usize, lang: Lang) -> String {
+        // The heading says what the puzzle asks: a win, or seeds.
+        let key = match self.goal {
+            Goal::Win => "puzzle.header",
+            Goal::Gain => "puzzle.headerGain",
+        };
         msg::format(
             lang,
-            "puzzle.header",
+            key,
             &[
                 ("n", &number.to_string()),
                 ("total", &total.to_string()),
@@ -705,8 +710,18 @@ mod tests {
             .text()
             .starts_with("Bravo\u{a0}! F sème 3 graines et prend b et c\u{a0}: 5 graines. "));
         assert!(p.reveal(Lang::Ca).starts_with("La solució és F."));
+        // The heading follows the goal.
+        assert_eq!(p.goal, Goal::Gain);
         assert_eq!(
             p.title(1, 9, Lang::Es),
+            "Problema 1 de 9 (Captura): juega Sur y gana semillas."
+        );
+        let win = Puzzle {
+            goal: Goal::Win,
+            ..p.clone()
+        };
+        assert_eq!(
+            win.title(1, 9, Lang::Es),
             "Problema 1 de 9 (Captura): juega Sur y gana."
         );
     }
