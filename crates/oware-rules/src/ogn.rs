@@ -182,16 +182,20 @@ impl fmt::Display for Record {
         let mut side = self.start.side_to_move();
         for (ply, mv) in self.moves.iter().enumerate() {
             let number = moves_number(self.start.side_to_move(), ply);
-            if side == Side::South {
-                words.push(format!("{number}."));
-            } else if ply == 0 {
-                words.push(format!("{number}..."));
-            }
             let captured = game.as_ref().map_or(0, |g| g.captures()[ply]);
-            words.push(if captured > 0 {
+            let played = if captured > 0 {
                 format!("{mv}+{captured}")
             } else {
                 mv.to_string()
+            };
+            // A move number stays on the line of its move: the wrapping below breaks only
+            // between words, and the number and the move are one.
+            words.push(if side == Side::South {
+                format!("{number}. {played}")
+            } else if ply == 0 {
+                format!("{number}... {played}")
+            } else {
+                played
             });
             words.extend(comment_at(ply + 1));
             side = side.opponent();
@@ -459,6 +463,25 @@ mod tests {
             "{e}"
         );
         assert!(e.to_string().contains(&format!("ply {}", ply + 1)), "{e}");
+    }
+
+    #[test]
+    fn a_move_number_never_ends_a_line() {
+        let moves = crate::parse_move_letters(
+            "FfBeBcDaAbCcDbAcCaDcBeAbBcCdDfAeAfDbCdBcAaBbEeAaDfCaDdFfBeBcDaAbCcDbAcCaDcBeAb",
+        )
+        .unwrap();
+        let game = Game::replay_until_illegal(Position::start(), RuleSet::Abapa, &moves).0;
+        let text = Record::from_game(&game).to_string();
+        let moves_text: Vec<&str> = text.lines().skip_while(|l| !l.is_empty()).skip(1).collect();
+        assert!(moves_text.len() > 1, "the record wraps: {text}");
+        for line in &moves_text {
+            assert!(line.len() <= 79, "{line}");
+            let last = line.split(' ').next_back().unwrap();
+            assert!(!last.ends_with('.'), "a number left at the end of {line:?}");
+        }
+        let back: Record = text.parse().unwrap();
+        assert_eq!(back.game().unwrap(), game);
     }
 
     #[test]
