@@ -280,10 +280,12 @@ async function friendGame(browser) {
   await other.page.waitForSelector('g.house.legal');
   check((await other.page.getAttribute('g.house.legal', 'data-house')).match(/[a-f]/), 'North on another device');
   await other.context.close();
-  // A third person opens the invitation too: the seats are taken, by whom, and how to get in.
+  // A third person opens the invitation too: told at once that the seats are taken, by whom,
+  // and how to get in; no name asked first.
   const watcher = await newPage(browser);
-  await acceptInvite(watcher.page, link, 'Cousin Ama');
+  await watcher.page.goto(link);
   await waitPly(watcher.page, 1);
+  check(!(await watcher.page.$('#invited-name')), 'no name is asked of a visitor who can only watch');
   check((await watcher.page.textContent('#status')).includes('watching'), 'third visitor watches');
   const note = await watcher.page.textContent('#seat-note');
   check(note.includes('Both seats are taken (Grandma Rosa and Léo <b>)'), 'the watcher is told who plays: ' + note);

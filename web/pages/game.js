@@ -268,11 +268,15 @@ function openInAnalysis(v, key, value) {
   location.href = '/analysis';
 }
 
-// The invitation's card: who invites, the visitor's name, and a button to take the seat.
+// The invitation's card: who invites, the visitor's name, and a button to take the seat; nothing
+// when the seats are both taken.
 async function askName(id, status) {
   let inviter = null;
   try {
     const v = await api('GET', '/api/games/' + id);
+    // Both seats taken already: no name to ask; the join below says at once that the visitor
+    // watches.
+    if (v.seated && v.seated.every(Boolean)) return;
     inviter = v.names && v.names[v.host === 'N' ? 1 : 0];
   } catch (e) { /* the join below says what is wrong */ }
   const input = nameInput('invited-name');
