@@ -642,6 +642,10 @@ async function gamePageEdges(browser) {
   await page.click('g.house.legal[data-house="F"]');
   await waitPly(page, 2);
   await page.waitForSelector('.player.bottom .clock.running');
+  // Long enough for the running clock to show less than the server last sent.
+  await page.waitForTimeout(2200);
+  const seconds = (text) => text.split(':').reduce((total, part) => total * 60 + Number(part.replace(',', '.')), 0);
+  const before = await page.textContent('.player.bottom .clock');
   dropping = true;
   for (const ws of sockets) await ws.close();
   await page.waitForFunction(() => document.body.dataset.offline === '1');
@@ -650,6 +654,7 @@ async function gamePageEdges(browser) {
   const frozen = await page.textContent('.player.bottom .clock');
   await page.waitForTimeout(1500);
   check(await page.textContent('.player.bottom .clock') === frozen, 'the clock stands still while offline');
+  check(seconds(frozen) <= seconds(before), `the clock never runs back: ${before}, then ${frozen} once offline`);
   await page.screenshot({ path: OUT + '/connection-lost-fr-phone.png' });
   dropping = false;
   await page.waitForFunction(() => document.body.dataset.offline === '0', null, { timeout: 10000 });

@@ -149,12 +149,30 @@ function drawOffer(offerBox, v, you, send, openRematch) {
 // one; `isOffline()` says whether the connection is down, when the clocks stand still.
 function clockDisplay(isOffline) {
   let clockState = null;
+  // The time left as the page shows it now: the running clock counts down from the moment the
+  // state arrived, and stands still where it was once the connection is lost (never back to the
+  // last value the server sent, and never given time: the server's answer on reconnecting says
+  // the time really left).
+  function left(side) {
+    const i = side === 'S' ? 0 : 1;
+    let ms = clockState.remaining_ms[i];
+    if (clockState.running === side && !clockState.frozen) ms -= performance.now() - clockState.at;
+    return Math.max(0, ms);
+  }
+  function freeze() {
+    if (!clockState || clockState.frozen) return;
+    if (clockState.running) {
+      const i = clockState.running === 'S' ? 0 : 1;
+      clockState.remaining_ms[i] = left(clockState.running);
+    }
+    clockState.frozen = true;
+  }
   function tickClocks() {
     if (!clockState) return;
+    if (isOffline()) freeze();
     for (const el of app.querySelectorAll('.clock')) {
       const side = el.dataset.side;
-      let ms = clockState.remaining_ms[side === 'S' ? 0 : 1];
-      if (clockState.running === side && !isOffline()) ms = Math.max(0, ms - (performance.now() - clockState.at));
+      const ms = left(side);
       el.textContent = clockText(ms);
       el.classList.toggle('running', clockState.running === side);
       el.classList.toggle('low', ms < 30000);
@@ -162,20 +180,15 @@ function clockDisplay(isOffline) {
   }
   setInterval(tickClocks, 200);
   return {
-    // The server sends the time left when it sent the state; the page counts the running clock
-    // down from the moment the state arrived.
+    // The server sends the time left when it sent the state. A redraw while the connection is
+    // lost redraws the last state the server sent: the clocks keep what they showed.
     show(clock) {
-      clockState = clock ? { ...clock, remaining_ms: [...clock.remaining_ms], at: performance.now() } : null;
+      if (isOffline() && clockState && clockState.frozen) return tickClocks();
+      clockState = clock ? { ...clock, remaining_ms: [...clock.remaining_ms], at: performance.now(), frozen: false } : null;
       tickClocks();
     },
-    // The connection is lost: the running clock stands still at what it showed; the server's
-    // answer on reconnecting says the time really left.
-    stop() {
-      if (clockState && clockState.running) {
-        const i = clockState.running === 'S' ? 0 : 1;
-        clockState.remaining_ms[i] = Math.max(0, clockState.remaining_ms[i] - (performance.now() - clockState.at));
-      }
-    },
+    // The connection is lost.
+    stop: freeze,
   };
 }
 
