@@ -137,6 +137,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.addr))?;
         let addr = listener.local_addr()?;
+        // Ctrl-C in a terminal, SIGTERM from a service manager: either stops the server cleanly,
+        // noting the time so that it is given back to the clocks at the next start. The handlers
+        // are in place before the server says where it listens, so that a stop sent as soon as it
+        // is up is not taken for a kill.
+        let shutdown = stop_signal();
         eprintln!(
             "oware serve: open http://{addr}/ (games in {})",
             args.data.display()
@@ -144,32 +149,38 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some(url) = &args.public_url {
             eprintln!("oware serve: friend links use {url}/");
         }
-        // Ctrl-C in a terminal, SIGTERM from a service manager: either stops the server cleanly,
-        // noting the time so that it is given back to the clocks at the next start.
-        let shutdown = async {
-            #[cfg(unix)]
-            {
-                use tokio::signal::unix::{signal, SignalKind};
-                match signal(SignalKind::terminate()) {
-                    Ok(mut term) => {
-                        tokio::select! {
-                            _ = tokio::signal::ctrl_c() => {}
-                            _ = term.recv() => {}
-                        }
-                    }
-                    Err(_) => {
-                        let _ = tokio::signal::ctrl_c().await;
-                    }
-                }
-            }
-            #[cfg(not(unix))]
-            {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        };
         oware_server::serve(listener, state, shutdown).await?;
         anyhow::Ok(())
     })
+}
+
+/// Resolves when the process is asked to stop (SIGINT or SIGTERM; Ctrl-C elsewhere). The signals
+/// are caught from the moment this is called, not from its first poll.
+#[cfg(unix)]
+fn stop_signal() -> impl std::future::Future<Output = ()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let interrupt = signal(SignalKind::interrupt());
+    let terminate = signal(SignalKind::terminate());
+    async move {
+        match (interrupt, terminate) {
+            (Ok(mut interrupt), Ok(mut terminate)) => {
+                tokio::select! {
+                    _ = interrupt.recv() => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            _ => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn stop_signal() -> impl std::future::Future<Output = ()> {
+    async {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 #[cfg(test)]
