@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use oware_coach::lesson::{self, Lesson};
 use oware_coach::Lang;
 
+use super::parse_lang;
 use crate::api_error::ApiError;
 
 #[derive(Deserialize)]
@@ -83,14 +84,4 @@ pub(super) async fn lessons(
     Ok(Json(
         every_lesson(parse_lang(query.lang.as_deref())?).clone(),
     ))
-}
-
-/// The language a query names, English when it names none.
-pub(super) fn parse_lang(lang: Option<&str>) -> Result<Lang, ApiError> {
-    match lang {
-        None => Ok(Lang::En),
-        Some(code) => code
-            .parse()
-            .map_err(|e| ApiError::bad_request("bad-lang", format!("{e}"))),
-    }
 }

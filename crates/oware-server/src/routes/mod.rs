@@ -19,6 +19,7 @@ use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::Router;
 
+use oware_coach::Lang;
 use oware_rules::{Position, RuleSet};
 
 use crate::api_error::ApiError;
@@ -79,6 +80,16 @@ fn parse_rules(rules: Option<&str>) -> Result<RuleSet, ApiError> {
         Some(r) => r
             .parse()
             .map_err(|e| ApiError::bad_request("bad-rules", format!("{e}"))),
+    }
+}
+
+/// The language a request names, English when it names none.
+fn parse_lang(lang: Option<&str>) -> Result<Lang, ApiError> {
+    match lang {
+        None => Ok(Lang::En),
+        Some(code) => code
+            .parse()
+            .map_err(|e| ApiError::bad_request("bad-lang", format!("{e}"))),
     }
 }
 

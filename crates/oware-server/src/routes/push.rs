@@ -9,11 +9,10 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use oware_coach::Lang;
 use oware_rules::Side;
 
 use super::games::seat_of;
-use super::parse_body;
+use super::{parse_body, parse_lang};
 use crate::api_error::ApiError;
 use crate::app::Shared;
 use crate::game::clock::now_ms;
@@ -82,12 +81,8 @@ pub(super) async fn subscribe(
     let req: SubscribeRequest = parse_body(&body)?;
     let room = state.games.room(&id).await?;
     let side = seat(&room, req.token, &headers)?;
-    let lang: Lang = match req.lang.as_deref() {
-        None | Some("") => Lang::En,
-        Some(code) => code
-            .parse()
-            .map_err(|e| ApiError::bad_request("bad-lang", format!("{e}")))?,
-    };
+    // An empty language is none: the page sends what it has.
+    let lang = parse_lang(req.lang.as_deref().filter(|l| !l.is_empty()))?;
     let endpoint = req.subscription.endpoint;
     if !valid_endpoint(&endpoint, state.config.push_allow_http) {
         return Err(ApiError::bad_request(

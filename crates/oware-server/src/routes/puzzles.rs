@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use oware_coach::puzzle::{self, Puzzle, Theme};
 use oware_coach::Lang;
 
-use super::lessons::parse_lang;
+use super::parse_lang;
 use crate::api_error::ApiError;
 
 #[derive(Deserialize)]
