@@ -103,6 +103,14 @@ pub fn judge(tablebase: &Tablebase, position: &Position, mv: Move) -> Option<Ver
     })
 }
 
+/// Whether the databases give every legal move of `position` an exact value, so that [`judge`]
+/// judges whichever move is chosen (under abapa some values are only bounded).
+pub fn every_move_exact(tablebase: &Tablebase, position: &Position) -> bool {
+    tablebase
+        .move_values(position)
+        .is_some_and(|values| !values.is_empty() && values.iter().all(|(_, p)| p.exact))
+}
+
 /// Verdicts added up.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tally {

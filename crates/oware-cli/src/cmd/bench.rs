@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use oware_engine::bench::{self, SuiteError, Totals};
-use oware_engine::perfect::{kept_positions, measure, read_positions, Miss};
+use oware_engine::perfect::{every_move_exact, kept_positions, measure, read_positions, Miss};
 use oware_engine::tablebase::TablebaseProbe;
 use oware_engine::{bench_games, Engine, EngineOptions, Limits};
 use oware_rules::{Game, RuleSet};
@@ -64,6 +64,10 @@ pub struct Args {
         conflicts_with = "movetime"
     )]
     pub nodes: Option<u64>,
+    /// With --perfect: only the positions where the databases know every move's exact value
+    /// (under abapa many hold only bounds), so that whichever move is played is judged
+    #[arg(long, requires = "perfect")]
+    pub every_move_exact: bool,
     /// With --perfect: list every move that loses the result, with the databases' best move and
     /// the values of both
     #[arg(long, requires = "perfect")]
@@ -177,6 +181,9 @@ fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
     // Only what the databases reach is judged; the rest would only be counted as unsettled.
     let reach = tablebase.tablebase().max_seeds();
     positions.retain(|p| usize::from(p.board_seeds()) <= reach);
+    if args.every_move_exact {
+        positions.retain(|p| every_move_exact(tablebase.tablebase(), p));
+    }
     if args.nodes == Some(0) {
         return Err(super::Exit::bad_input("--nodes must be at least 1"));
     }
