@@ -62,7 +62,7 @@ fn engine_and_analyse_use_the_databases() {
 }
 
 /// Awari, South to move, 3 seeds on the board: C and D both win, D with all three seeds (the
-/// database's best move); a search that probes the databases as it goes plays C.
+/// database's best move, which a search that probes the databases as it goes finds too).
 const COVERED: &str = "0-0-1-1-0-0-0-0-0-0-1-0-23-22-S";
 
 #[test]

@@ -16,6 +16,13 @@ pub trait Probe: Send + Sync {
     /// The value of `pos` under `rules`, as the trait describes, or `None` when not covered.
     fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32>;
 
+    /// Bounds on the value [`Probe::probe`] gives, `(lower, upper)` in the same units, where the
+    /// databases cover `pos` but may hold only bounds (abapa boards whose value a cycle touches).
+    /// The default: the exact value as both bounds.
+    fn bounds(&self, pos: &Position, rules: RuleSet) -> Option<(i32, i32)> {
+        self.probe(pos, rules).map(|v| (v, v))
+    }
+
     /// The move to play in `game` straight from the databases, with its value (the final seed
     /// difference over the board, as [`Probe::probe`] gives), where the databases cover the
     /// position and their answer holds whatever the game's history: what [`crate::player`] plays

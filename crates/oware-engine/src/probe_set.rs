@@ -171,6 +171,10 @@ impl Probe for ProbeSet {
         self.live(rules)?.probe(pos, rules)
     }
 
+    fn bounds(&self, pos: &Position, rules: RuleSet) -> Option<(i32, i32)> {
+        self.live(rules)?.bounds(pos, rules)
+    }
+
     fn root_move(&self, game: &Game) -> Option<(Move, i32)> {
         self.live(game.rules())?.root_move(game)
     }

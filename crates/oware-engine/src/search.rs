@@ -35,20 +35,59 @@ use crate::ordering::{move_order, Killers};
 use crate::time::Limits;
 use crate::tt::{Bound, Entry, Table};
 
-/// Scores are centiseeds from the side to move's point of view; a won game scores `WIN - plies`.
+/// Scores are centiseeds from the side to move's point of view; a won game scores `WIN - plies`
+/// (a lost one the negative) in what a search returns.
 pub const WIN: i32 = 30_000;
 /// Larger than any score.
 pub const INFINITY: i32 = 31_000;
 /// The deepest the search goes (plies from the root).
 pub const MAX_PLY: usize = 120;
-/// Scores beyond this (in absolute value) are decided games.
+/// Scores a search returns beyond this (in absolute value) are decided games.
 pub const WIN_THRESHOLD: i32 = WIN - MAX_PLY as i32 - 10;
-/// Static scores are kept inside this range so they never look like decided games.
-const EVAL_LIMIT: i32 = 20_000;
 
-/// How many plies until the end, when `score` is a decided game (positive: the side to move wins).
+/// How many plies until the end, when `score` (as a search returns it) is a decided game (positive:
+/// the side to move wins).
 pub fn plies_to_end(score: i32) -> Option<i32> {
     (score.abs() > WIN_THRESHOLD).then(|| (WIN - score.abs()) * score.signum())
+}
+
+// Inside the search a decided game's score says by how much it ends as well as when: a win by `h`
+// half seeds, `p` plies from the root, scores `WIN - (MAX_HALVES - h) * PLY_SPAN - p` (a loss the
+// negative). A larger win beats a smaller one however long it takes, and a smaller loss a larger
+// one, as a perfect player ranks them (the final difference, not only the result); among equal
+// margins the quicker win and the slower loss. The databases give the final difference too, so a
+// line they settle still plays for seeds. What a search returns keeps the plies only
+// ([`public_score`]), the scale its callers and the engine protocol know.
+
+/// The largest margin, in half seeds: all 48 seeds.
+const MAX_HALVES: i32 = 96;
+/// The score between two margins a half seed apart: more than the plies a line can have.
+const PLY_SPAN: i32 = 128;
+/// Internal scores beyond this (in absolute value) are decided games.
+const DECIDED: i32 = WIN - MAX_HALVES * PLY_SPAN;
+/// Static scores are kept inside this range so they never look like decided games.
+const EVAL_LIMIT: i32 = 15_000;
+const _: () = assert!(MAX_PLY as i32 + 1 < PLY_SPAN && EVAL_LIMIT < DECIDED);
+
+/// The plies to the end of a decided internal score (positive: the side to move wins).
+fn decided_plies(score: i32) -> Option<i32> {
+    (score.abs() > DECIDED).then(|| (WIN - score.abs()) % PLY_SPAN * score.signum())
+}
+
+/// An internal score on the scale a search returns: a decided game as `WIN - plies`.
+pub(crate) fn public_score(score: i32) -> i32 {
+    match decided_plies(score) {
+        Some(p) => (WIN - p.abs()) * score.signum(),
+        None => score,
+    }
+}
+
+/// Whether a search that reached `depth` plies with the score `score` (as a search returns it)
+/// cannot change its mind by going deeper: a loss within fewer plies than the depth, every move
+/// proved lost by its margin. A proved win may still grow: a line the search scored only by the
+/// evaluation may win by more.
+pub fn settled(score: i32, depth: u32) -> bool {
+    plies_to_end(score).is_some_and(|p| p < 0 && p.unsigned_abs() < depth)
 }
 
 /// What [`crate::Engine`] lends one search of its own: its table, control, evaluation, databases
@@ -282,7 +321,7 @@ impl<'a> Worker<'a> {
             .iter()
             .map(|r| MoveScore {
                 mv: r.mv,
-                score: r.done_score,
+                score: public_score(r.done_score),
                 pv: r.done_pv.clone(),
             })
             .collect()
@@ -363,7 +402,7 @@ impl<'a> Worker<'a> {
             let best = &self.root_moves[0];
             result.best = Some(best.mv);
             result.ponder = best.done_pv.get(1).copied();
-            result.score = best.done_score;
+            result.score = public_score(best.done_score);
             result.depth = depth;
             result.seldepth = self.seldepth as u32;
             result.pv = best.done_pv.clone();
@@ -379,7 +418,7 @@ impl<'a> Worker<'a> {
             if self.root_moves.len() == 1 && self.shared.budget.is_some() && !all_moves {
                 break;
             }
-            if plies_to_end(result.score).is_some_and(|p| (p.unsigned_abs()) < depth) {
+            if settled(result.score, depth) {
                 break;
             }
             if let Some((soft, _)) = self.shared.budget {
@@ -561,16 +600,55 @@ impl<'a> Worker<'a> {
         if pos.legal_moves(rules).is_empty() {
             return end_score(pos, ply);
         }
-        if let Some(probe) = self.shared.probe {
-            if rules == RuleSet::Awari || after_capture {
-                if let Some(board_diff) = probe.probe(&pos.to_position(), rules) {
-                    let me = pos.side_to_move();
-                    let diff = pos.store(me) as i32 - pos.store(me.opponent()) as i32 + board_diff;
-                    return result_score(2 * diff, ply);
-                }
+        let stretch = if after_capture {
+            0..0
+        } else {
+            self.boundary..self.path_len
+        };
+        if let Some(bounds) = self.database_bounds(pos, stretch) {
+            if bounds.lower == bounds.upper && bounds.rests_on == NO_REPETITION {
+                return bounds.lower_score(pos, ply);
             }
         }
         self.evaluate(pos)
+    }
+
+    /// What the databases say of `pos`, whose history since the last capture is the path's
+    /// positions at `stretch` (before `pos`), or `None` when they do not cover it.
+    ///
+    /// Awari values do not depend on history (a repetition splits the seeds: worth 0 from
+    /// anywhere). Abapa values and bounds are for a position with no earlier history; with one,
+    /// the game may also end by coming back to a position of it, where each side gathers its own
+    /// row. The mover, playing as it would with no history, gets at least the least of the lower
+    /// bound and its rows along the history, and at most the most of the upper bound and those rows
+    /// (the argument of `oware_egtb_build::path_search`), so the bounds widen by the rows outside
+    /// them, and the answer then rests on the earliest position whose row widened them.
+    #[inline]
+    fn database_bounds(
+        &self,
+        pos: PackedPosition,
+        stretch: std::ops::Range<usize>,
+    ) -> Option<DatabaseBounds> {
+        let rules = self.shared.rules;
+        let (mut lower, mut upper) = self.shared.probe?.bounds(&pos.to_position(), rules)?;
+        let mut rests_on = NO_REPETITION;
+        if rules == RuleSet::Abapa {
+            let me = pos.side_to_move();
+            let seeds = i32::from(pos.row_seeds(me)) + i32::from(pos.row_seeds(me.opponent()));
+            for (i, earlier) in self.positions[stretch.clone()].iter().enumerate() {
+                let row = 2 * i32::from(earlier.row_seeds(me)) - seeds;
+                if row < lower || row > upper {
+                    rests_on = rests_on.min(stretch.start + i);
+                }
+                lower = lower.min(row);
+                upper = upper.max(row);
+            }
+        }
+        Some(DatabaseBounds {
+            lower,
+            upper,
+            rests_on,
+        })
     }
 
     /// The path index of an earlier occurrence of `pos` since the last capture, if any. Positions
@@ -615,15 +693,15 @@ impl<'a> Worker<'a> {
         // repetition.
         let depth = depth + i32::from(moves.len() == 1);
         let index = self.path_len - 1;
-        if let Some(probe) = self.shared.probe {
-            // Abapa database values assume no earlier history: exact only right after a capture.
-            // Awari values do not depend on history (a repetition splits the seeds: worth 0 from
-            // anywhere), so they hold at every node.
-            if (rules == RuleSet::Awari || self.boundary == index) && ply > 0 {
-                if let Some(board_diff) = probe.probe(&pos.to_position(), rules) {
-                    let me = pos.side_to_move();
-                    let diff = pos.store(me) as i32 - pos.store(me.opponent()) as i32 + board_diff;
-                    return (result_score(2 * diff, ply), NO_REPETITION);
+        if ply > 0 {
+            if let Some(bounds) = self.database_bounds(pos, self.boundary..index) {
+                let lower = bounds.lower_score(pos, ply);
+                if bounds.lower == bounds.upper || lower >= beta {
+                    return (lower, bounds.rests_on);
+                }
+                let upper = bounds.upper_score(pos, ply);
+                if upper <= alpha {
+                    return (upper, bounds.rests_on);
                 }
             }
         }
@@ -657,7 +735,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        if !pv_node && depth <= FUTILITY_DEPTH && beta.abs() < WIN_THRESHOLD {
+        if !pv_node && depth <= FUTILITY_DEPTH && beta.abs() < DECIDED {
             // Reverse futility pruning: the evaluation is so far above beta, this close to the
             // leaves, that the search below would very likely fail high too.
             let eval = self.evaluate(pos);
@@ -712,7 +790,7 @@ impl<'a> Worker<'a> {
                 && n > 1
                 && bound != Bound::Upper
                 && tt_depth >= depth - SINGULAR_TABLE_SLACK
-                && tt_score.abs() < WIN_THRESHOLD
+                && tt_score.abs() < DECIDED
             {
                 let singular_beta = tt_score - SINGULAR_MARGIN;
                 let (singular, rep) = self.is_singular(pos, moves, tt, singular_beta, depth, ply);
@@ -999,18 +1077,43 @@ fn end_score(pos: PackedPosition, ply: usize) -> i32 {
 /// `ply` plies from the root: quicker wins and slower losses score better.
 #[inline]
 fn result_score(diff_halves: i32, ply: usize) -> i32 {
-    match diff_halves.signum() {
-        1 => WIN - ply as i32,
-        -1 => -WIN + ply as i32,
-        _ => 0,
+    let margin = diff_halves.abs().min(MAX_HALVES);
+    (WIN - (MAX_HALVES - margin) * PLY_SPAN - ply as i32) * diff_halves.signum()
+}
+
+/// Bounds on a position's final seed difference over the board, for its side to move, from the
+/// databases ([`Worker::database_bounds`]), with the lowest path index of a position of the history
+/// they rest on (`NO_REPETITION`: none).
+struct DatabaseBounds {
+    lower: i32,
+    upper: i32,
+    rests_on: usize,
+}
+
+impl DatabaseBounds {
+    /// The score of the lower bound at `pos`, `ply` plies from the root: a decided game whose
+    /// margin counts the stores.
+    fn lower_score(&self, pos: PackedPosition, ply: usize) -> i32 {
+        result_score(2 * (store_lead(pos) + self.lower), ply)
     }
+
+    /// The score of the upper bound, as [`DatabaseBounds::lower_score`].
+    fn upper_score(&self, pos: PackedPosition, ply: usize) -> i32 {
+        result_score(2 * (store_lead(pos) + self.upper), ply)
+    }
+}
+
+/// The side to move's store minus the opponent's.
+fn store_lead(pos: PackedPosition) -> i32 {
+    let me = pos.side_to_move();
+    i32::from(pos.store(me)) - i32::from(pos.store(me.opponent()))
 }
 
 /// Decided-game scores are stored relative to the node, not the root.
 fn to_table(score: i32, ply: usize) -> i16 {
-    let s = if score > WIN_THRESHOLD {
+    let s = if score > DECIDED {
         score + ply as i32
-    } else if score < -WIN_THRESHOLD {
+    } else if score < -DECIDED {
         score - ply as i32
     } else {
         score
@@ -1020,9 +1123,9 @@ fn to_table(score: i32, ply: usize) -> i16 {
 
 fn from_table(score: i16, ply: usize) -> i32 {
     let s = i32::from(score);
-    if s > WIN_THRESHOLD {
+    if s > DECIDED {
         s - ply as i32
-    } else if s < -WIN_THRESHOLD {
+    } else if s < -DECIDED {
         s + ply as i32
     } else {
         s

@@ -65,22 +65,27 @@ impl TablebaseProbe {
         &self.tablebase
     }
 
-    /// The exact final seed difference over the board, or `None` (not covered, or only a bound).
-    fn board_difference(&self, pos: &Position) -> Option<i32> {
+    /// Bounds on the final seed difference over the board, or `None` (not covered).
+    fn board_difference(&self, pos: &Position) -> Option<(i32, i32)> {
         let probe = self.tablebase.probe(pos)?;
-        if !probe.exact {
-            return None;
-        }
-        let value = i32::from(probe.value);
-        Some(match self.tablebase.rules() {
+        let difference = |value: i32| match self.tablebase.rules() {
             RuleSet::Awari => value,
             RuleSet::Abapa => 2 * value - i32::from(pos.board_seeds()),
-        })
+        };
+        Some((
+            difference(i32::from(probe.lower)),
+            difference(i32::from(probe.upper)),
+        ))
     }
 }
 
 impl Probe for TablebaseProbe {
     fn probe(&self, pos: &Position, rules: RuleSet) -> Option<i32> {
+        self.bounds(pos, rules)
+            .and_then(|(lower, upper)| (lower == upper).then_some(lower))
+    }
+
+    fn bounds(&self, pos: &Position, rules: RuleSet) -> Option<(i32, i32)> {
         if rules != self.tablebase.rules() {
             return None;
         }
@@ -191,6 +196,14 @@ impl Probe for LiveProbe {
             return None;
         }
         self.covering(pos.board_seeds())?.probe(pos, rules)
+    }
+
+    #[inline]
+    fn bounds(&self, pos: &Position, rules: RuleSet) -> Option<(i32, i32)> {
+        if rules != self.rules {
+            return None;
+        }
+        self.covering(pos.board_seeds())?.bounds(pos, rules)
     }
 
     fn root_move(&self, game: &Game) -> Option<(Move, i32)> {

@@ -186,8 +186,8 @@ fn stop_from_another_thread_returns_a_legal_move() {
 fn analysis_scores_every_legal_move_best_first() {
     let g = game("0-0-0-1-0-1-1-1-0-0-0-0-23-21-S", RuleSet::Abapa);
     let analysis = engine().analyse(&g, &Limits::depth(6));
-    // The win in one is certain early: the search stops before the depth limit.
-    assert!((1..6).contains(&analysis.depth), "depth {}", analysis.depth);
+    // A won game may still be won by more seeds: the analysis goes on to the depth asked.
+    assert_eq!(analysis.depth, 6);
     assert!(analysis.nodes > 0);
     let scores = analysis.moves;
     assert_eq!(scores.len(), g.legal_moves().len());
@@ -357,7 +357,8 @@ fn the_probe_hook_is_consulted_after_captures() {
 /// 305,505; the house terms weighed by column from 72,283 and 364,480; the medium and large
 /// houses from 77,933 and 340,300; the weights refitted by Levenberg-Marquardt steps from 67,360
 /// and 326,206; the weights blended and rounded for each stage of the game from 59,760 and
-/// 359,442; the singular extension from 66,212 and 296,344; its multi-cut from 64,378 and 425,337).
+/// 359,442; the singular extension from 66,212 and 296,344; its multi-cut from 64,378 and 425,337; decided
+/// scores that count the final margin, and database bounds, from 63,873 and 383,000).
 #[test]
 fn bench_signature_at_depths_12_and_16_is_pinned() {
     let games: Vec<Vec<Game>> = oware_engine::bench_games()
@@ -371,8 +372,7 @@ fn bench_signature_at_depths_12_and_16_is_pinned() {
     let total = |depth: u32| {
         oware_engine::bench::run(&games, &options, &Limits::depth(depth), false, |_| {}).nodes
     };
-    assert_eq!(total(12), 63_873);
-    assert_eq!(total(16), 383_000);
+    assert_eq!((total(12), total(16)), (64_553, 392_913));
 }
 
 /// A `movetime` search goes on until the time is up (see `Limits::time_budget`), but not once the
