@@ -11,7 +11,7 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -59,7 +59,7 @@ struct Sink {
 
 impl Sink {
     /// Starts one writing to `dir`, on `port` (0: any), refusing every recipient if `refuse`.
-    fn start(dir: &PathBuf, port: u16, refuse: bool) -> Sink {
+    fn start(dir: &Path, port: u16, refuse: bool) -> Sink {
         let script = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../../scripts/lib/smtp-sink.py"
@@ -84,7 +84,7 @@ impl Sink {
         let port = line.trim().parse().expect("the sink says its port");
         Sink {
             child,
-            dir: dir.clone(),
+            dir: dir.to_path_buf(),
             port,
         }
     }
@@ -310,6 +310,14 @@ async fn a_confirmed_address_is_told_of_moves_until_it_unsubscribes_in_one_click
         .strip_prefix(SITE)
         .unwrap()
         .to_string();
+    // Opened in a browser, the address leads to the page that asks first.
+    let (status, head, _) = http_with_headers(server.addr, "GET", &path, None, "").await;
+    assert_eq!(status, 303);
+    let token = &path[path.find("?t=").unwrap() + 3..];
+    assert!(
+        head.contains(&format!("/email/unsubscribe#t={token}")),
+        "{head}"
+    );
     assert_eq!(one_click(server.addr, &path).await, 200);
     assert_eq!(one_click(server.addr, &path).await, 200, "twice is fine");
     move_and_leave(server.addr, &id, &north).await;
@@ -467,5 +475,33 @@ async fn a_day_before_the_time_runs_out_the_player_is_reminded_once() {
     );
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(sink.messages().len(), 3, "reminded once");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_confirmed_address_survives_a_restart() {
+    if !smtp_available() {
+        return;
+    }
+    let sink = Sink::start(&temp_dir("mail-restart"), 0, false);
+    let data = temp_dir("mail-restart-data").join("games.sqlite");
+    let config = || Config {
+        data: Some(data.clone()),
+        ..mail_config(sink.port)
+    };
+    let server = TestServer::start(config()).await;
+    let (id, south, north) = correspondence_game(server.addr, "Rosa").await;
+    ask_for_mail(server.addr, &id, &north, "north@example.org").await;
+    let code = code_in(&sink.wait_for(1).await[0]);
+    post_json(server.addr, "/api/email/confirm", json!({ "code": code })).await;
+    server.stop().await;
+
+    let server = TestServer::start(config()).await;
+    move_and_leave(server.addr, &id, &south).await;
+    let got = sink.wait_for(2).await;
+    assert_eq!(got[1]["to"], json!(["north@example.org"]));
+    assert!(header(&got[1], "Subject")
+        .unwrap()
+        .contains("à vous de jouer"));
     server.stop().await;
 }
