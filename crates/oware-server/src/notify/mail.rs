@@ -104,6 +104,7 @@ impl Mailer {
         } else {
             Tls::Required(tls)
         };
+        // "Dangerous" only in that it leaves TLS to the caller: it is set just above.
         let mut relay = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&config.host)
             .port(config.port)
             .tls(tls)
@@ -164,8 +165,10 @@ struct Mail {
     board: Option<String>,
     /// Links, each with its words.
     links: Vec<(String, String)>,
-    /// The line at the foot, and the unsubscribe link with its words.
-    foot: Option<(String, String, String)>,
+    /// The line at the foot: why the mail came.
+    foot: String,
+    /// The unsubscribe page's link, with its words.
+    unsubscribe: Option<(String, String)>,
 }
 
 impl Writer {
@@ -178,11 +181,8 @@ impl Writer {
             paragraphs: vec![msg::format(lang, "mail.confirm.body", &site)],
             board: None,
             links: vec![(link.clone(), link)],
-            foot: Some((
-                msg::format(lang, "mail.confirm.ignore", &[]),
-                String::new(),
-                String::new(),
-            )),
+            foot: msg::format(lang, "mail.confirm.ignore", &[]),
+            unsubscribe: None,
         }
     }
 
@@ -216,8 +216,8 @@ impl Writer {
             paragraphs: vec![said],
             board: Some(board(&notice.position, lang)),
             links: vec![(game, msg::format(lang, "mail.open", &[]))],
-            foot: Some((
-                msg::format(lang, "mail.why", &[]),
+            foot: msg::format(lang, "mail.why", &[]),
+            unsubscribe: Some((
                 format!(
                     "{}/email/unsubscribe#t={}",
                     self.public_url, subscription.unsubscribe
@@ -284,14 +284,13 @@ fn plain_text(mail: &Mail) -> String {
         if link == words {
             text += &format!("{link}\n\n");
         } else {
-            text += &format!("{words}: {link}\n\n");
+            // The link on a line of its own: no colon, whose spacing differs by language.
+            text += &format!("{words}\n{link}\n\n");
         }
     }
-    if let Some((line, link, words)) = &mail.foot {
-        text += &format!("-- \n{line}\n");
-        if !link.is_empty() {
-            text += &format!("{words}: {link}\n");
-        }
+    text += &format!("-- \n{}\n", mail.foot);
+    if let Some((link, words)) = &mail.unsubscribe {
+        text += &format!("{words}\n{link}\n");
     }
     text
 }
@@ -318,13 +317,11 @@ fn html(mail: &Mail, lang: Lang) -> String {
             escape(words)
         );
     }
-    if let Some((line, link, words)) = &mail.foot {
-        page += &format!("<hr><p style=\"font-size: small\">{}", escape(line));
-        if !link.is_empty() {
-            page += &format!(" <a href=\"{}\">{}</a>", escape(link), escape(words));
-        }
-        page += "</p>\n";
+    page += &format!("<hr><p style=\"font-size: small\">{}", escape(&mail.foot));
+    if let Some((link, words)) = &mail.unsubscribe {
+        page += &format!(" <a href=\"{}\">{}</a>", escape(link), escape(words));
     }
+    page += "</p>\n";
     page += "</body></html>\n";
     page
 }
