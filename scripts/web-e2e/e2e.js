@@ -1252,6 +1252,7 @@ async function pushButton(browser) {
   check(await a.page.isHidden('#push'), 'not offered to South before the game is under way');
   await b.page.waitForSelector('#push-on');
   check((await b.page.textContent('#push-on')).includes('Me prévenir'), 'offered in French to North, whose friend moves first');
+  check(await b.page.isHidden('#mail'), 'no e-mail in a game without days a move, though the server sends mail');
   await a.page.click('g.house.legal[data-house="F"]');
   await waitPly(a.page, 1);
   await a.page.waitForSelector('#push-on');
