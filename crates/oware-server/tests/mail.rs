@@ -349,6 +349,18 @@ async fn confirmations_are_limited_and_only_players_of_correspondence_games_ask(
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(sink.messages().len(), 3);
 
+    // Another site's page cannot ask, even with the player's cookie.
+    let body = json!({ "email": "a@example.org", "token": north }).to_string();
+    let (status, _, answer) = http_with_headers(
+        server.addr,
+        "POST",
+        &format!("/api/games/{id}/email"),
+        Some(&body),
+        "Origin: https://evil.example\r\n",
+    )
+    .await;
+    assert_eq!(status, 403, "{answer}");
+    assert!(answer.contains("foreign-origin"), "{answer}");
     let (status, v) = ask_for_mail(server.addr, &id, "0123456789abcdef", "a@example.org").await;
     assert_eq!((status, &v["error"]["code"]), (403, &json!("not-a-player")));
     for bad in [
