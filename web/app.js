@@ -1,5 +1,5 @@
-// The pages: home, game, analysis, puzzles, lessons, rules, not found. Each page load draws the page its
-// path names, from the page's own module. The server referees everything: the pages send
+// The pages: home, game, analysis, puzzles, lessons, rules, the mails' links, not found. Each page
+// load draws the page its path names, from the page's own module. The server referees everything: the pages send
 // requests and draw what comes back.
 import { applyTheme, translateChrome, listenToSettings, startAppShell } from './lib/chrome.js';
 import * as Coach from './lib/coach.js';
@@ -9,6 +9,7 @@ import { analysisPage } from './pages/analysis.js';
 import { puzzlePage } from './pages/puzzles.js';
 import { learnPage } from './pages/learn.js';
 import { rulesPage } from './pages/rules.js';
+import { confirmPage, unsubscribePage } from './pages/email.js';
 import { notFoundPage } from './pages/not-found.js';
 
 function route() {
@@ -21,6 +22,8 @@ function route() {
   else if (path === '/rules') rulesPage();
   else if (path === '/puzzles') puzzlePage();
   else if (path === '/learn') learnPage();
+  else if (path === '/email/confirm') confirmPage();
+  else if (path === '/email/unsubscribe') unsubscribePage();
   else if (path === '/' || path === '/index.html') homePage();
   else notFoundPage();
 }

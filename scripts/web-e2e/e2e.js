@@ -1252,6 +1252,7 @@ async function pushButton(browser) {
   check(await a.page.isHidden('#push'), 'not offered to South before the game is under way');
   await b.page.waitForSelector('#push-on');
   check((await b.page.textContent('#push-on')).includes('Me prévenir'), 'offered in French to North, whose friend moves first');
+  check(await b.page.isHidden('#mail'), 'no e-mail in a game without days a move, though the server sends mail');
   await a.page.click('g.house.legal[data-house="F"]');
   await waitPly(a.page, 1);
   await a.page.waitForSelector('#push-on');
@@ -1279,12 +1280,81 @@ async function pushButton(browser) {
   console.log('push button: offered once under way, refusal said, on and off');
 }
 
+// The mails the server sent, as scripts/lib/smtp-sink.py wrote them to E2E_MAIL_DIR, oldest first.
+function mails() {
+  const fs = require('fs');
+  const dir = process.env.E2E_MAIL_DIR;
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+    .map((f) => JSON.parse(fs.readFileSync(dir + '/' + f, 'utf8')));
+}
+
+async function waitForMails(count) {
+  for (let i = 0; i < 200; i++) {
+    const got = mails();
+    if (got.length >= count) return got;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${mails().length} mails, not ${count}`);
+}
+
+// E-mail beside push in a correspondence game: North gives an address, opens the confirmation
+// link the real mail carries, is told of South's move by mail while away, and stops it from the
+// mail's unsubscribe link.
+async function mailBox(browser) {
+  const before = mails().length;
+  const a = await newPage(browser, { locale: 'fr-FR' });
+  await a.page.goto(BASE + '/');
+  await a.page.fill('#player-name', 'Mamie <b>Lou</b>');
+  await a.page.selectOption('#friend-form select[name=side]', 'S');
+  await a.page.selectOption('#friend-form select[name=clock]', 'd3');
+  await a.page.click('#play-friend');
+  const link = await a.page.inputValue('#share-link');
+  const b = await newPage(browser);
+  await acceptInvite(b.page, link, 'Léo');
+  await waitPly(b.page, 0);
+  await b.page.waitForSelector('#mail-address');
+  check((await b.page.textContent('#mail-on')) === 'E-mail me when it is my move', 'offered beside push');
+  check(await b.page.isVisible('#push-on'), 'beside the push button');
+  await (await b.page.$('#mail')).screenshot({ path: OUT + '/mail-offered.png' });
+  await b.page.fill('#mail-address', 'leo@example.org');
+  await b.page.click('#mail-on');
+  await b.page.waitForSelector('#mail-state');
+  check((await b.page.textContent('#mail-state')).includes('on its way to leo@example.org'), 'sent: ' + await b.page.textContent('#mail-state'));
+  await b.page.screenshot({ path: OUT + '/mail-sent.png' });
+  const confirmation = (await waitForMails(before + 1))[before];
+  check(confirmation.to[0] === 'leo@example.org', 'to Léo');
+  const confirmLink = confirmation.text.match(/http\S*\/email\/confirm#c=[0-9a-f]{32}/)[0];
+  await b.page.goto(confirmLink);
+  await b.page.waitForSelector('#email-result[data-done]');
+  check((await b.page.textContent('#email-result')).startsWith('Your address is confirmed'), 'confirmed: ' + await b.page.textContent('#email-result'));
+  check(await b.page.evaluate(() => location.hash) === '', 'the code leaves the address bar');
+  await b.page.screenshot({ path: OUT + '/mail-confirmed.png' });
+  await b.page.click('#email-game');
+  await b.page.waitForSelector('#mail-state');
+  check((await b.page.textContent('#mail-state')).startsWith('E-mail on'), 'on: ' + await b.page.textContent('#mail-state'));
+  // Léo leaves; South moves: the mail tells him, and its unsubscribe page stops it.
+  await b.page.goto(BASE + '/');
+  await a.page.waitForSelector('g.house.legal');
+  await a.page.click('g.house.legal[data-house="F"]');
+  const told = (await waitForMails(before + 2))[before + 1];
+  check(told.html.includes('Mamie &lt;b&gt;Lou&lt;/b&gt;') && !told.html.includes('<b>Lou'), 'the name escaped');
+  const unsubscribe = told.text.match(/http\S*\/email\/unsubscribe#t=[0-9a-f]{32}/)[0];
+  await b.page.goto(unsubscribe);
+  await b.page.waitForSelector('#email-stop');
+  await b.page.screenshot({ path: OUT + '/mail-unsubscribe.png' });
+  await b.page.click('#email-stop');
+  await b.page.waitForSelector('#email-result[data-done]');
+  check((await b.page.textContent('#email-result')).startsWith('Done'), 'stopped');
+  for (const x of [a, b]) { check(!x.page.errors, 'no script errors'); await x.context.close(); }
+  console.log('mail: offered in correspondence games, confirmed by its link, told, unsubscribed');
+}
+
 (async () => {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
   let failed = false;
   // E2E_ONLY=name,name runs only those tests (while working on one part of the app).
   const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
-  for (const test of [securityHeaders, hostileNames, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, reviewTeaches, analysisBoard, puzzles, lessons, colours, pages, installable, pushButton]) {
+  for (const test of [securityHeaders, hostileNames, friendGame, invitations, correspondence, friendConveniences, gamePageEdges, gameAgainstComputer, clockGame, customClock, setUpPosition, analysisVariation, coach, reviewTeaches, analysisBoard, puzzles, lessons, colours, pages, installable, pushButton, mailBox]) {
     if (only.length && !only.includes(test.name)) continue;
     try {
       await test(browser);

@@ -42,6 +42,10 @@ let serverInfo = null;
 export function publicOrigin() {
   return (serverInfo && serverInfo.public_url) || location.origin;
 }
+// Whether the server sends mail (oware serve --smtp), as /api/server said.
+export function serverHasMail() {
+  return !!(serverInfo && serverInfo.mail);
+}
 export async function loadServerInfo() {
   try { serverInfo = await api('GET', '/api/server'); } catch (e) { serverInfo = {}; }
 }

@@ -4,7 +4,7 @@
 // and moves, and draws the states the game's WebSocket sends back.
 import { app, h, fill, toast, saved, attention, setTitle, withCode } from '../lib/dom.js';
 import { t, tNodes, sideName, nameNode, getLanguage } from '../lib/i18n.js';
-import { api, errorText, socketUrl, publicOrigin, loadServerInfo, localOnly } from '../lib/api.js';
+import { api, errorText, socketUrl, publicOrigin, loadServerInfo, localOnly, serverHasMail } from '../lib/api.js';
 import { Board, parsePosition, LETTERS } from '../lib/board.js';
 import * as Coach from '../lib/coach.js';
 import { qrcode } from '../lib/qrcode.js';
@@ -13,6 +13,7 @@ import { myGames, playerName, nameInput } from '../lib/players.js';
 import { moveLabel, notation, endText } from '../lib/notation.js';
 import { copy } from '../lib/widgets.js';
 import { pushIsOn, subscribe, unsubscribe } from '../lib/push.js';
+import { mailState, askForMail, stopMail } from '../lib/mail.js';
 import { notFoundPage } from './not-found.js';
 
 // Time left as a clock shows it: minutes and seconds, or hours or days when there are that many
@@ -421,9 +422,13 @@ export function gamePage(id) {
     } catch (e) { toast(errorText(e)); }
     if (view) drawPush(view);
   }
-  function drawPush(v) {
+  // Whether the player may ask to be told of the game's moves: seated in a friend game under way.
+  function canBeTold(v) {
     const underWay = v.moves.length > 0 || v.to_move !== you;
-    const open = !!you && v.mode === 'friend' && !v.end && !waitingForFriend(v) && underWay;
+    return !!you && v.mode === 'friend' && !v.end && !waitingForFriend(v) && underWay;
+  }
+  function drawPush(v) {
+    const open = canBeTold(v);
     pushBox.hidden = !open;
     const on = pushIsOn(id);
     const key = JSON.stringify([open, on, pushNote, pushBusy]);
@@ -433,12 +438,54 @@ export function gamePage(id) {
     else if (pushNote) fill(pushBox, h('p', { class: 'hint', id: 'push-note' }, t('push.' + pushNote)));
     else fill(pushBox, h('button', { class: 'secondary', id: 'push-on', disabled: pushBusy, onclick: pushStart }, t('push.ask')));
   }
+  // E-mail for those who will not use push (see lib/mail.js): offered beside it in correspondence
+  // games, when the server sends mail.
+  const mailBox = h('div', { class: 'push-box mail-box', id: 'mail', hidden: true });
+  let mailBusy = false;
+  async function mailStart(input) {
+    const email = input.value.trim();
+    if (!email || !input.checkValidity()) {
+      toast(t('err.bad-email'));
+      return;
+    }
+    mailBusy = true;
+    if (view) drawMail(view);
+    try {
+      await askForMail(id, token, email, getLanguage());
+    } catch (e) { toast(errorText(e)); }
+    mailBusy = false;
+    if (view) drawMail(view);
+  }
+  async function mailStop() {
+    try {
+      await stopMail(id, token);
+      toast(t('mail.offDone'));
+    } catch (e) { toast(errorText(e)); }
+    if (view) drawMail(view);
+  }
+  function drawMail(v) {
+    const open = canBeTold(v) && !!(v.clock && v.clock.per_move) && serverHasMail();
+    mailBox.hidden = !open;
+    const state = mailState(id);
+    const key = JSON.stringify([open, state, mailBusy]);
+    if (!open || mailBox.dataset.key === key) return;
+    mailBox.dataset.key = key;
+    const off = h('button', { class: 'secondary', id: 'mail-off', onclick: mailStop }, t('mail.off'));
+    if (state) {
+      fill(mailBox, h('span', { id: 'mail-state' }, t(state.state === 'on' ? 'mail.on' : 'mail.sent', { email: state.email || '' })), off);
+      return;
+    }
+    const input = h('input', { type: 'email', id: 'mail-address', autocomplete: 'email', maxlength: 254, placeholder: t('mail.placeholder'),
+      onkeydown: (e) => { if (e.key === 'Enter') mailStart(input); } });
+    fill(mailBox, h('label', { for: 'mail-address' }, t('mail.label')), input,
+      h('button', { class: 'secondary', id: 'mail-on', disabled: mailBusy, onclick: () => mailStart(input) }, t('mail.ask')));
+  }
   // A player's private link to continue on another device: it carries the seat's token.
   const resume = h('details', { class: 'resume', id: 'resume', hidden: true });
   fill(app, title, topPlayer, boardWrap, bottomPlayer, status, sayings.said, seatNote, share,
     offerBox, h('div', { class: 'row' }, buttons.rematch, buttons.newGame, review, buttons.undo, buttons.offerTakeback,
       buttons.offerDraw, buttons.abort, buttons.resign, buttons.live),
-    sayings.quick, pushBox, h('div', { class: 'row' }, coachToggle), coachBox,
+    sayings.quick, pushBox, mailBox, h('div', { class: 'row' }, coachToggle), coachBox,
     h('h2', {}, t('moves')), moves,
     h('div', { class: 'row' }, download, copyPos, analyse, flip), hint, resume);
 
@@ -549,6 +596,7 @@ export function gamePage(id) {
     drawOffer(offerBox, v, you, send, openRematch);
     drawShare(v);
     drawPush(v);
+    drawMail(v);
     resume.hidden = !(you && token);
     if (you && token && !resume.dataset.token) {
       resume.dataset.token = token;

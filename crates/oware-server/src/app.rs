@@ -9,8 +9,10 @@ use crate::config::Config;
 use crate::edge::rate_limit::HourlyQuota;
 use crate::edge::shares::AddressShares;
 use crate::game::clock::now_ms;
-use crate::notify::push::{Notifier, PushSettings};
+use crate::notify::mail::{MailError, Mailer};
+use crate::notify::push::{self, PushSettings};
 use crate::notify::webpush::Vapid;
+use crate::notify::Notifier;
 use crate::play::games::Games;
 use crate::store::writer::StoreWriter;
 use crate::store::{LastAlive, Store, StoreError};
@@ -30,6 +32,9 @@ pub enum ServerError {
     /// The system refused what the server needs to start (the database writer's thread).
     #[error("{0}")]
     Io(std::io::Error),
+    /// The mail relay's settings cannot be used.
+    #[error("{0}")]
+    Mail(#[from] MailError),
 }
 
 /// What every request handler shares.
@@ -50,7 +55,19 @@ pub struct AppState {
     pub push_key: String,
     /// What each address holds open now: WebSockets, analyses.
     pub shares: AddressShares,
+    /// The mail queue, when the server sends mail (`--smtp`).
+    pub(crate) mailer: Option<Mailer>,
+    /// The confirmation mails each client address asked for in the last hour.
+    pub(crate) mail_requests: HourlyQuota,
+    /// The confirmation mails each e-mail address was sent in the last hour.
+    pub(crate) mail_confirmations: HourlyQuota<String>,
 }
+
+/// Confirmation mails one client address may ask for in an hour: a family's seats in a few
+/// games, no more.
+const MAIL_REQUESTS_PER_CLIENT: usize = 10;
+/// Confirmation mails one e-mail address may be sent in an hour, whoever asks.
+const CONFIRMATIONS_PER_ADDRESS: usize = 3;
 
 /// The state as the handlers hold it.
 pub type Shared = Arc<AppState>;
@@ -132,7 +149,7 @@ impl AppState {
             .or_else(|| config.public_url.clone())
             .unwrap_or_else(|| "mailto:oware@localhost".to_string());
         let push_key = vapid.public_key();
-        let notifier = Notifier::start(
+        let pushes = push::start(
             store.clone(),
             PushSettings {
                 vapid,
@@ -140,19 +157,30 @@ impl AppState {
                 allow_http: config.push_allow_http,
             },
         );
+        let mailer = match &config.mail {
+            None => None,
+            Some(mail) => {
+                let public_url = config.public_url.as_deref().ok_or(MailError::NoPublicUrl)?;
+                Some(Mailer::start(store.clone(), mail, public_url)?)
+            }
+        };
         let games = Games::new(
             store,
-            notifier,
+            Notifier::new(pushes, mailer.clone()),
             engines.clone(),
             config.computer_time,
             config.max_rooms,
             config.moves_per_second,
+            config.clock_minute,
         );
         let analyses = Arc::new(AnalysisCache::new(config.analysis_cache));
         Ok(Arc::new(AppState {
             creations: HourlyQuota::new(config.games_per_address),
             push_key,
             shares: AddressShares::new(&config),
+            mailer,
+            mail_requests: HourlyQuota::new(MAIL_REQUESTS_PER_CLIENT),
+            mail_confirmations: HourlyQuota::new(CONFIRMATIONS_PER_ADDRESS),
             config: Arc::new(config),
             games,
             connections: AtomicUsize::new(0),

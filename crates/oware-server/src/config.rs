@@ -77,6 +77,9 @@ pub struct Config {
     /// Who runs the server, as push services are told (the `sub` of every VAPID signature): a
     /// `mailto:` address; the public URL when absent.
     pub push_contact: Option<String>,
+    /// The mail relay players are told through (`--smtp`), if any: without it the server offers
+    /// no e-mail.
+    pub mail: Option<MailConfig>,
 }
 
 impl Default for Config {
@@ -112,6 +115,129 @@ impl Default for Config {
             request_read_timeout: Duration::from_secs(10),
             push_allow_http: false,
             push_contact: None,
+            mail: None,
         }
+    }
+}
+
+/// How the server reaches its mail relay, and who its mail is from.
+#[derive(Clone)]
+pub struct MailConfig {
+    /// The relay's host name or address.
+    pub host: String,
+    /// The relay's port.
+    pub port: u16,
+    /// The connection is TLS from its start (`smtps://`), not upgraded by STARTTLS.
+    pub implicit_tls: bool,
+    /// The sender, as `Name <address>` or a bare address.
+    pub from: String,
+    /// The user name and password the relay is logged in to with, if it asks for them.
+    pub login: Option<(String, String)>,
+    /// The first wait before a mail the relay did not take is tried again; each wait doubles.
+    pub first_retry: Duration,
+}
+
+/// Why the mail settings cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum MailConfigError {
+    /// The relay's address is not `smtp://HOST[:PORT]` or `smtps://HOST[:PORT]`.
+    #[error("{0:?} is not smtp://HOST:PORT or smtps://HOST:PORT")]
+    BadRelay(String),
+    /// The sender is not an address.
+    #[error("{0:?} is not a sender (\"Name <address>\" or an address)")]
+    BadSender(String),
+}
+
+impl MailConfig {
+    /// The settings for the relay at `url` (`smtp://HOST[:PORT]`, port 587 by default, STARTTLS;
+    /// or `smtps://HOST[:PORT]`, port 465, TLS from the start), sending as `from`.
+    pub fn new(url: &str, from: &str) -> Result<MailConfig, MailConfigError> {
+        let bad = || MailConfigError::BadRelay(url.to_string());
+        let (rest, implicit_tls, default_port) = if let Some(rest) = url.strip_prefix("smtp://") {
+            (rest, false, 587)
+        } else if let Some(rest) = url.strip_prefix("smtps://") {
+            (rest, true, 465)
+        } else {
+            return Err(bad());
+        };
+        let authority: axum::http::uri::Authority =
+            rest.trim_end_matches('/').parse().map_err(|_| bad())?;
+        if authority.as_str().contains('@') || authority.host().is_empty() {
+            // Credentials go in --smtp-user and --smtp-password-file, not in a command line.
+            return Err(bad());
+        }
+        let host = authority
+            .host()
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_string();
+        from.parse::<lettre::message::Mailbox>()
+            .map_err(|_| MailConfigError::BadSender(from.to_string()))?;
+        Ok(MailConfig {
+            host,
+            port: authority.port_u16().unwrap_or(default_port),
+            implicit_tls,
+            from: from.to_string(),
+            login: None,
+            first_retry: Duration::from_secs(30),
+        })
+    }
+
+    /// Whether the relay is on this machine: only then may the mail go unencrypted (when the
+    /// relay offers no STARTTLS).
+    pub fn on_loopback(&self) -> bool {
+        self.host.eq_ignore_ascii_case("localhost")
+            || self.host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    }
+}
+
+/// The password is never shown.
+impl std::fmt::Debug for MailConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MailConfig")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("implicit_tls", &self.implicit_tls)
+            .field("from", &self.from)
+            .field("user", &self.login.as_ref().map(|(user, _)| user))
+            .field("first_retry", &self.first_retry)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relays_are_smtp_addresses_and_senders_are_mailboxes() {
+        let from = "Oware <oware@example.org>";
+        let relay = MailConfig::new("smtp://mail.example.org", from).unwrap();
+        assert_eq!((relay.host.as_str(), relay.port), ("mail.example.org", 587));
+        assert!(!relay.implicit_tls && !relay.on_loopback());
+        let relay = MailConfig::new("smtps://mail.example.org:2465/", from).unwrap();
+        assert_eq!((relay.port, relay.implicit_tls), (2465, true));
+        assert!(MailConfig::new("smtp://127.0.0.1:2525", from)
+            .unwrap()
+            .on_loopback());
+        assert!(MailConfig::new("smtp://[::1]:25", "oware@example.org")
+            .unwrap()
+            .on_loopback());
+        for bad in ["mail.example.org", "http://x", "smtp://", "smtp://u:p@x"] {
+            assert!(
+                matches!(
+                    MailConfig::new(bad, from),
+                    Err(MailConfigError::BadRelay(_))
+                ),
+                "{bad}"
+            );
+        }
+        assert!(matches!(
+            MailConfig::new("smtp://x", "not an address"),
+            Err(MailConfigError::BadSender(_))
+        ));
+        let mut shown = MailConfig::new("smtp://x", from).unwrap();
+        shown.login = Some(("me".to_string(), "secret".to_string()));
+        assert!(!format!("{shown:?}").contains("secret"));
     }
 }

@@ -11,8 +11,8 @@
 //! - `edge`: what every connection crosses first (accept loop, hosts, origins, bodies, security
 //!   headers, forwarded addresses, each address's fair share, the seat cookie). It knows the
 //!   configuration, never the games.
-//! - `notify`: Web Push to the players whose page is closed (encryption, VAPID signature, the
-//!   queue that sends off the move path).
+//! - `notify`: Web Push and e-mail to the players whose page is closed (encryption, VAPID
+//!   signature, mail writing, the queues that send off the move path).
 //! - `play`: games in play (rooms, the computer's moves, flag falls, the WebSocket's messages).
 //! - `app`: the state every handler shares.
 //! - `routes`: pages, static files, the JSON API by area and the WebSocket endpoint.
@@ -35,7 +35,7 @@ mod routes;
 mod store;
 
 pub use app::{AppState, ServerError, Shared};
-pub use config::Config;
+pub use config::{Config, MailConfig, MailConfigError};
 pub use game::ids::new_token;
 pub use store::StoreError;
 
@@ -59,6 +59,10 @@ pub async fn serve(
             }
         })
     };
+    if state.mailer.is_some() {
+        let state = state.clone();
+        tokio::spawn(async move { state.games.load_games_with_mail().await });
+    }
     let app = routes::router(state.clone());
     let headers = edge::security::security_headers(state.config.public_url.as_deref())
         .iter()

@@ -323,6 +323,8 @@ async fn pages_and_assets_are_served() {
         "/",
         "/analysis",
         "/rules",
+        "/email/confirm",
+        "/email/unsubscribe",
         &format!("/game/{}", "b".repeat(32)),
     ] {
         let (status, body) = common::http(server.addr, "GET", path, None).await;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use oware_engine::ProbeSet;
 use oware_rules::RuleSet;
-use oware_server::{AppState, Config};
+use oware_server::{AppState, Config, MailConfig};
 
 use super::{egtb_home, Exit};
 
@@ -62,6 +62,20 @@ pub struct Args {
     /// a push service of their own only; browsers' real push services are all https://
     #[arg(long)]
     pub push_allow_http: bool,
+    /// A mail relay to tell players of correspondence games of their moves by e-mail, once they
+    /// confirm their address: smtp://HOST:PORT (STARTTLS, required unless the relay is on the
+    /// loopback) or smtps://HOST:PORT (TLS from the start); needs --public-url and --mail-from
+    #[arg(long, value_name = "URL", requires_all = ["mail_from", "public_url"])]
+    pub smtp: Option<String>,
+    /// Who the mails are from, such as "Oware <oware@example.org>"
+    #[arg(long, value_name = "MAILBOX", requires = "smtp")]
+    pub mail_from: Option<String>,
+    /// The user name the mail relay is logged in to with
+    #[arg(long, value_name = "NAME", requires_all = ["smtp", "smtp_password_file"])]
+    pub smtp_user: Option<String>,
+    /// A file holding the mail relay's password (its first line), kept out of the command line
+    #[arg(long, value_name = "FILE", requires = "smtp_user")]
+    pub smtp_password_file: Option<PathBuf>,
     /// Most WebSocket connections one address may hold open at once
     #[arg(long, default_value_t = 32, value_name = "N")]
     pub max_connections_per_address: usize,
@@ -109,7 +123,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Some(public_url(url).map_err(|e| Exit::bad_input(format!("--public-url: {e}")))?)
         }
     };
+    let mail = match (&args.smtp, &args.mail_from) {
+        (Some(url), Some(from)) => {
+            let mut mail = MailConfig::new(url, from)
+                .map_err(|e| Exit::bad_input(format!("--smtp, --mail-from: {e}")))?;
+            if let (Some(user), Some(file)) = (&args.smtp_user, &args.smtp_password_file) {
+                let text = std::fs::read_to_string(file).map_err(|e| {
+                    Exit::bad_input(format!("--smtp-password-file {}: {e}", file.display()))
+                })?;
+                let password = text.lines().next().unwrap_or_default().to_string();
+                mail.login = Some((user.clone(), password));
+            }
+            Some(mail)
+        }
+        _ => None,
+    };
     let config = Config {
+        mail,
         public_url,
         databases,
         data: Some(args.data.clone()),
@@ -148,6 +178,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         if let Some(url) = &args.public_url {
             eprintln!("oware serve: friend links use {url}/");
+        }
+        if let Some(url) = &args.smtp {
+            eprintln!("oware serve: e-mail goes through {url}");
         }
         oware_server::serve(listener, state, shutdown).await?;
         anyhow::Ok(())
@@ -222,6 +255,35 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(serve.args.allowed_hosts, ["family-pc.local", "oware.lan"]);
+    }
+
+    #[test]
+    fn mail_needs_a_sender_and_a_public_address() {
+        let relay = ["serve", "--smtp", "smtp://127.0.0.1:2525"];
+        assert!(Serve::try_parse_from(relay).is_err());
+        let serve = Serve::try_parse_from(
+            [
+                &relay[..],
+                &["--mail-from", "Oware <o@example.org>"],
+                &["--public-url", "https://oware.example.org"],
+            ]
+            .concat(),
+        )
+        .unwrap();
+        assert_eq!(serve.args.smtp.as_deref(), Some("smtp://127.0.0.1:2525"));
+        assert!(Serve::try_parse_from(["serve", "--mail-from", "o@example.org"]).is_err());
+        assert!(
+            Serve::try_parse_from(
+                [
+                    &relay[..],
+                    &["--mail-from", "o@x.org", "--public-url", "https://x.org"],
+                    &["--smtp-user", "me"]
+                ]
+                .concat()
+            )
+            .is_err(),
+            "a user needs a password file"
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Limits on what one client may send: a token bucket per WebSocket connection (and per game, for
-//! moves), and a count of the games each address creates.
+//! moves), and hourly counts of the games each address creates and the confirmation mails asked
+//! for.
 
 /// A per-connection message budget (a token bucket): `rate` messages a second on average, bursts
 /// of up to `burst`. A client over it gets an error for each message dropped; one that keeps on
@@ -75,34 +76,36 @@ mod tests {
     }
 }
 
-/// How many games one address may create in an hour, so that one client cannot fill the database.
-/// Counted in memory: a restart forgets the counts, which only ever lets a client create more.
-pub struct HourlyQuota {
+/// How many times each key (a client's address: the games it creates, the confirmation mails it
+/// asks for; an e-mail address: the confirmations it is sent) may do something in an hour, so
+/// that one client cannot fill the database or use the server to send mail to strangers.
+/// Counted in memory: a restart forgets the counts, which only ever lets a client do more.
+pub struct HourlyQuota<K = std::net::IpAddr> {
     per_hour: usize,
-    created: std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, Vec<std::time::Instant>>>,
+    done: std::sync::Mutex<std::collections::HashMap<K, Vec<std::time::Instant>>>,
 }
 
 /// The window the address limit counts over.
 const ADDRESS_WINDOW: std::time::Duration = std::time::Duration::from_secs(3600);
 
-impl HourlyQuota {
-    /// No address has created a game yet; each may create `per_hour` an hour.
-    pub fn new(per_hour: usize) -> HourlyQuota {
+impl<K: std::hash::Hash + Eq> HourlyQuota<K> {
+    /// Nothing done yet; each key may do it `per_hour` an hour.
+    pub fn new(per_hour: usize) -> HourlyQuota<K> {
         HourlyQuota {
             per_hour,
-            created: Default::default(),
+            done: Default::default(),
         }
     }
 
-    /// Whether `address` may create another game at `now`; if it may, the game is counted.
-    pub fn allow(&self, address: std::net::IpAddr, now: std::time::Instant) -> bool {
-        let mut created = self.created.lock().unwrap_or_else(|p| p.into_inner());
+    /// Whether `key` may do it once more at `now`; if it may, that time is counted.
+    pub fn allow(&self, key: K, now: std::time::Instant) -> bool {
+        let mut done = self.done.lock().unwrap_or_else(|p| p.into_inner());
         let recent = |t: &std::time::Instant| now.saturating_duration_since(*t) < ADDRESS_WINDOW;
-        if created.len() > 10_000 {
-            // Many addresses: forget those with nothing recent, so the map stays small.
-            created.retain(|_, times| times.iter().any(recent));
+        if done.len() > 10_000 {
+            // Many keys: forget those with nothing recent, so the map stays small.
+            done.retain(|_, times| times.iter().any(recent));
         }
-        let times = created.entry(address).or_default();
+        let times = done.entry(key).or_default();
         times.retain(recent);
         if times.len() >= self.per_hour {
             return false;
@@ -119,7 +122,7 @@ mod address_tests {
 
     #[test]
     fn each_address_has_its_own_hourly_count() {
-        let limit = HourlyQuota::new(3);
+        let limit: HourlyQuota = HourlyQuota::new(3);
         let (a, b) = ("10.0.0.1".parse().unwrap(), "10.0.0.2".parse().unwrap());
         let t0 = Instant::now();
         assert_eq!((0..5).filter(|_| limit.allow(a, t0)).count(), 3);

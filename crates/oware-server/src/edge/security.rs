@@ -12,7 +12,10 @@
 //!   and every WebSocket handshake are refused with 403 when their `Origin` is not the server's
 //!   own: the address the browser used (the `Host` header) or the public address
 //!   (`--public-url`). Requests without `Origin` (curl, scripts) pass: browsers always send it on
-//!   the requests another site could forge, and such tools hold no one's cookies.
+//!   the requests another site could forge, and such tools hold no one's cookies. The one
+//!   exception is the one-click unsubscribe of the mails ([`ONE_CLICK_UNSUBSCRIBE`]): a mail
+//!   client posts it from its own origin, with a form body (RFC 8058), and the secret token in its
+//!   address is the proof; it changes nothing but that address's subscription.
 //! - Bodies: a body must be JSON, said so by `Content-Type: application/json` (415 otherwise:
 //!   a foreign page's `text/plain` form post is not read), and must arrive within the read
 //!   timeout (408), so that a client that stops halfway does not hold the connection.
@@ -43,6 +46,9 @@ use crate::edge::forwarded::{self, ClientAddr};
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
      style-src 'self'; img-src 'self'; connect-src 'self'; manifest-src 'self'; \
      base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// The address of the mails' one-click unsubscribe, which passes the Origin and JSON checks.
+pub const ONE_CLICK_UNSUBSCRIBE: &str = "/api/email/unsubscribe";
 
 /// HSTS's duration: a year, as browsers' preload lists expect.
 const HSTS: &str = "max-age=31536000";
@@ -174,6 +180,10 @@ async fn screen(config: &Config, request: Request) -> Result<Request, ApiError> 
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     );
+    if request.uri().path() == ONE_CLICK_UNSUBSCRIBE {
+        // Its handler reads no body and no cookie.
+        return Ok(request);
+    }
     if unsafe_method || is_websocket_handshake(request.headers()) {
         check_origin(request.headers(), config.public_url.as_deref())?;
     }

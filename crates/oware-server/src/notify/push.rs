@@ -1,12 +1,10 @@
 //! The events of a game that reach a player whose page is closed, as Web Push messages: it became
 //! their move, the other player offers a draw or a takeback or sent a quick message, the game
-//! ended. A room hands each event to the [`Notifier`] and goes on at once: the messages are
-//! written, encrypted and sent by a task of their own through a bounded queue, so a slow or dead
-//! push service never delays a move. A message is retried with backoff while the push service is
-//! busy or failing (429, 5xx, no answer); a browser the service no longer knows (404, 410) is
-//! forgotten. No message ever carries a seat's token: only the game's path.
+//! ended, a day is left for their move. The messages are written, encrypted and sent by a task of
+//! their own, fed by a bounded queue (see [`super::Notifier`]). A message is retried with backoff
+//! while the push service is busy or failing (429, 5xx, no answer); a browser the service no
+//! longer knows (404, 410) is forgotten. No message ever carries a seat's token: only the game's path.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,39 +18,14 @@ use tokio::sync::{mpsc, Semaphore};
 
 use oware_coach::messages::{self as msg};
 use oware_coach::Lang;
-use oware_rules::{Ending, Move, Side};
+use oware_rules::Ending;
 
 use super::webpush::{self, BrowserKeys, Vapid};
+use super::{Event, Notice, Queue};
 use crate::game::clock::now_ms;
-use crate::game::model::{OfferKind, QuickMessage};
+use crate::game::model::OfferKind;
 use crate::store::writer::StoreWriter;
 use crate::store::PushSubscription;
-
-/// What happened in a game, for the player it is told to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Event {
-    /// The other player moved: it is the receiver's move.
-    Moved(Move),
-    /// The other player offers a draw or a takeback.
-    Offered(OfferKind),
-    /// The other player sent a quick message.
-    Said(QuickMessage),
-    /// The game ended.
-    Ended(Ending),
-}
-
-/// One event for one seat of one game.
-#[derive(Debug, Clone)]
-pub struct Notice {
-    /// The game's id.
-    pub game: String,
-    /// The seat told.
-    pub to: Side,
-    /// The other player's name, if they gave one.
-    pub other: Option<String>,
-    /// What happened.
-    pub event: Event,
-}
 
 /// How the server sends its messages.
 #[derive(Clone)]
@@ -82,43 +55,12 @@ const SIGNATURE_VALID: u64 = 12 * 60 * 60;
 /// The longest endpoint accepted.
 pub const MAX_ENDPOINT: usize = 2048;
 
-/// The rooms' handle on the push queue.
-#[derive(Clone, Default)]
-pub struct Notifier {
-    queue: Option<mpsc::Sender<Notice>>,
-    dropped: Arc<AtomicU64>,
-}
-
-impl Notifier {
-    /// A notifier that tells no one (tests of the rooms, a server without its store).
-    pub fn off() -> Notifier {
-        Notifier::default()
-    }
-
-    /// Starts the task that writes and sends the messages, on the current Tokio runtime.
-    pub fn start(store: StoreWriter, settings: PushSettings) -> Notifier {
-        let (queue, events) = mpsc::channel(QUEUE);
-        tokio::spawn(deliver_all(events, store, settings));
-        Notifier {
-            queue: Some(queue),
-            dropped: Arc::default(),
-        }
-    }
-
-    /// Hands `notice` to the queue without waiting; a full queue drops it (and says so, at most
-    /// once in a hundred), since a game must never wait for its notifications.
-    pub fn send(&self, notice: Notice) {
-        let Some(queue) = &self.queue else { return };
-        if queue.try_send(notice).is_err() {
-            let dropped = self.dropped.fetch_add(1, Ordering::Relaxed);
-            if dropped.is_multiple_of(100) {
-                eprintln!(
-                    "oware serve: the push queue is full: {} notification(s) dropped",
-                    dropped + 1
-                );
-            }
-        }
-    }
+/// Starts the task that writes and sends the messages, on the current Tokio runtime: the queue
+/// the rooms' events go to.
+pub fn start(store: StoreWriter, settings: PushSettings) -> Queue<Notice> {
+    let (queue, events) = Queue::new(QUEUE, "push notification");
+    tokio::spawn(deliver_all(events, store, settings));
+    queue
 }
 
 /// Whether `endpoint` is an address the server will send to: `https://`, or `http://` on the
@@ -182,6 +124,7 @@ pub fn payload(notice: &Notice, lang: Lang) -> String {
             };
             msg::format(lang, key, &name)
         }
+        Event::Reminder { .. } => msg::format(lang, "push.reminder", &name),
     };
     serde_json::json!({
         "game": notice.game,
@@ -227,7 +170,7 @@ async fn deliver_all(
             let lang = subscription.lang.parse().unwrap_or(Lang::En);
             let message = payload(&notice, lang);
             let urgency = match notice.event {
-                Event::Moved(_) | Event::Offered(_) => "high",
+                Event::Moved(_) | Event::Offered(_) | Event::Reminder { .. } => "high",
                 Event::Said(_) | Event::Ended(_) => "normal",
             };
             let (client, store, settings) = (client.clone(), store.clone(), settings.clone());
@@ -354,6 +297,8 @@ async fn try_once(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::model::QuickMessage;
+    use oware_rules::{Position, Side};
 
     #[test]
     fn only_https_endpoints_unless_http_is_allowed_on_the_loopback() {
@@ -379,6 +324,8 @@ mod tests {
             to: Side::South,
             other: Some("Abuela Rosa".to_string()),
             event: Event::Moved("f".parse().unwrap()),
+            position: Position::start(),
+            per_move: false,
         };
         let en: serde_json::Value = serde_json::from_str(&payload(&notice, Lang::En)).unwrap();
         assert_eq!(en["body"], "Abuela Rosa played f: your move.");

@@ -1,5 +1,6 @@
 //! Watching the game clocks: a flag falls when the side to move's time runs out, whether or not
-//! anyone is connected to say so.
+//! anyone is connected to say so; and the player of a correspondence game is reminded when one
+//! day of their time for the move is left.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -26,5 +27,20 @@ pub fn watch(room: Arc<Room>, store: StoreWriter, serving: Arc<AtomicBool>) {
             return;
         }
         retry::until_stored(&room.id, "flag fall", &serving, || room.check_flag(&store)).await;
+    });
+}
+
+/// Reminds the side to move of `room`, a correspondence game, when `day` of its time is left,
+/// unless it moves first (see [`Room::remind`]) or the server stops first.
+pub fn remind(room: &Arc<Room>, serving: &Arc<AtomicBool>, day: Duration) {
+    let Some((at, since)) = room.reminder_due(day.as_millis() as u64) else {
+        return;
+    };
+    let (room, serving) = (room.clone(), serving.clone());
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(at.saturating_sub(now_ms()))).await;
+        if serving.load(Ordering::SeqCst) {
+            room.remind(since);
+        }
     });
 }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use oware_rules::{Position, RuleSet, Side};
 
 use crate::game::model::{GameMode, GameSetup, OfferKind};
-use crate::notify::push::Notifier;
+use crate::notify::Notifier;
 use crate::play::room::{GameError, Room};
 use crate::store::writer::StoreWriter;
 use crate::store::Store;

@@ -14,7 +14,7 @@ use crate::analysis::engines::EnginePool;
 use crate::game::clock::now_ms;
 use crate::game::ids::{new_token, valid_id};
 use crate::game::model::{GameMode, GameSetup};
-use crate::notify::push::Notifier;
+use crate::notify::Notifier;
 use crate::play::clock_watch;
 use crate::play::computer;
 use crate::play::room::{GameError, Room};
@@ -33,12 +33,14 @@ pub struct Games {
     moves_per_second: u32,
     /// False once the server has stopped: the clock watchers then stand down.
     serving: Arc<AtomicBool>,
+    /// A day of game time: the players of correspondence games are reminded when one is left.
+    day: Duration,
 }
 
 impl Games {
     /// No games in memory yet; the computer thinks at most `computer_time` a move, at most
-    /// `max_rooms` games stay in memory, and each game accepts `moves_per_second` players' moves
-    /// a second.
+    /// `max_rooms` games stay in memory, each game accepts `moves_per_second` players' moves
+    /// a second, and a minute of the clocks lasts `clock_minute`.
     pub fn new(
         store: StoreWriter,
         notifier: Notifier,
@@ -46,6 +48,7 @@ impl Games {
         computer_time: Duration,
         max_rooms: usize,
         moves_per_second: u32,
+        clock_minute: Duration,
     ) -> Games {
         Games {
             store,
@@ -56,7 +59,14 @@ impl Games {
             max_rooms,
             moves_per_second,
             serving: Arc::new(AtomicBool::new(true)),
+            day: clock_minute * 24 * 60,
         }
+    }
+
+    /// Watches the clock that runs now in `room`: its flag fall, and its reminder.
+    fn watch(&self, room: &Arc<Room>) {
+        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
+        clock_watch::remind(room, &self.serving, self.day);
     }
 
     /// The database's writer, for the changes that belong to no room (push subscriptions).
@@ -153,7 +163,7 @@ impl Games {
         if let Err(e) = room.check_flag(&self.store).await {
             eprintln!("oware serve: game {id}: flag fall not stored yet ({e})");
         }
-        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
+        self.watch(&room);
         // A restart may have caught the computer about to move.
         if let Some(turn) = room.pending_computer_turn() {
             self.spawn_computer(&room, turn);
@@ -201,7 +211,7 @@ impl Games {
         if let Some(turn) = turn {
             self.spawn_computer(room, turn);
         }
-        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
+        self.watch(room);
         Ok(())
     }
 
@@ -209,7 +219,7 @@ impl Games {
     pub async fn undo(&self, room: &Arc<Room>, token: Option<&str>) -> Result<(), GameError> {
         let (undoing, store, token) = (room.clone(), self.store.clone(), token.map(str::to_owned));
         run_to_the_end(async move { undoing.undo(&store, token.as_deref()).await }).await?;
-        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
+        self.watch(room);
         Ok(())
     }
 
@@ -236,7 +246,7 @@ impl Games {
             (room.clone(), self.store.clone(), token.map(str::to_owned));
         run_to_the_end(async move { answering.answer(&store, token.as_deref(), accept).await })
             .await?;
-        clock_watch::watch(room.clone(), self.store.clone(), self.serving.clone());
+        self.watch(room);
         Ok(())
     }
 
@@ -252,6 +262,23 @@ impl Games {
             run_to_the_end(async move { old.rematch(&store, token.as_deref()).await }).await?;
         self.room(&seat.0).await?;
         Ok(seat)
+    }
+
+    /// Loads the games some confirmed e-mail address waits on, so that their clocks are watched
+    /// (for the reminders) from the start, not from the next time someone opens them.
+    pub async fn load_games_with_mail(&self) {
+        let ids = match self.store.run(|s| s.games_with_mail()).await {
+            Ok(ids) => ids,
+            Err(e) => {
+                eprintln!("oware serve: cannot read the games told by e-mail: {e}");
+                return;
+            }
+        };
+        for id in ids {
+            if let Err(e) = self.room(&id).await {
+                eprintln!("oware serve: game {id}, told by e-mail, does not load: {e}");
+            }
+        }
     }
 
     /// Notes in the database that the server is alive now.
@@ -304,6 +331,7 @@ mod tests {
             Duration::from_millis(10),
             10,
             10,
+            Duration::from_secs(60),
         )
     }
 

@@ -21,7 +21,7 @@ use crate::game::ids::same_token;
 use crate::game::model::{
     EndView, GameMode, GameSetup, GameView, OfferKind, OfferView, QuickMessage, Seat,
 };
-use crate::notify::push::{Event, Notice, Notifier};
+use crate::notify::{Event, Notice, Notifier};
 use crate::play::protocol::ServerMessage;
 use crate::store::writer::StoreWriter;
 use crate::store::{SeatRow, StoreError, StoredGame};
@@ -190,6 +190,9 @@ pub struct Room {
     /// Each side's open connections to the game (South first): a player connected needs no
     /// notification.
     connected: Arc<Mutex<[usize; 2]>>,
+    /// The move (by when its clock started) whose reminder was sent: several watchers of one
+    /// move remind once.
+    reminded: Mutex<Option<u64>>,
 }
 
 /// A player's connection to a room, counted while it lives.
@@ -258,6 +261,7 @@ impl Room {
             updates,
             notifier,
             connected: Arc::default(),
+            reminded: Mutex::new(None),
         })
     }
 
@@ -292,6 +296,8 @@ impl Room {
             to,
             other: state.names[to.opponent().index()].clone(),
             event,
+            position: *state.game.position(),
+            per_move: self.setup.per_move,
         });
     }
 
@@ -394,6 +400,44 @@ impl Room {
             return None;
         }
         state.clock?.deadline(state.game.position().side_to_move())
+    }
+
+    /// When the side to move of a correspondence game has `day_ms` of its time for the move left,
+    /// and when that move's clock started: the moment to remind them, if the game gives more
+    /// than a day a move (with one day, the "your move" notice says as much).
+    pub fn reminder_due(&self, day_ms: u64) -> Option<(u64, u64)> {
+        let state = self.lock();
+        let clock = state.clock?;
+        if self.setup.mode != GameMode::Friend
+            || !clock.per_move
+            || clock.initial_ms <= day_ms
+            || state.over()
+        {
+            return None;
+        }
+        let deadline = clock.deadline(state.game.position().side_to_move())?;
+        Some((deadline.saturating_sub(day_ms), clock.running_since?))
+    }
+
+    /// Reminds the side to move that a day is left, if its clock still runs for the move that
+    /// started at `since` and it was not reminded of that move yet.
+    pub fn remind(&self, since: u64) {
+        let state = self.lock();
+        if state.over() || state.clock.and_then(|c| c.running_since) != Some(since) {
+            return;
+        }
+        {
+            let mut reminded = self.reminded.lock().unwrap_or_else(|p| p.into_inner());
+            if *reminded == Some(since) {
+                return;
+            }
+            *reminded = Some(since);
+        }
+        self.tell(
+            &state,
+            state.game.position().side_to_move(),
+            Event::Reminder { since },
+        );
     }
 
     /// Ends the game if the side to move's time has run out (stored, then announced); says whether

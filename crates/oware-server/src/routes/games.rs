@@ -353,7 +353,10 @@ pub(super) async fn reinvite(
 
 /// What the page needs to know of the server: the public address for friend links.
 pub(super) async fn server_info(State(state): State<Shared>) -> Json<serde_json::Value> {
-    Json(serde_json::json!({ "public_url": state.config.public_url }))
+    Json(serde_json::json!({
+        "public_url": state.config.public_url,
+        "mail": state.mailer.is_some(),
+    }))
 }
 
 pub(super) async fn game_view(

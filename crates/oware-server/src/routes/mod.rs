@@ -8,6 +8,7 @@ mod coach;
 mod coach_json;
 mod games;
 mod lessons;
+mod mail;
 mod pages;
 mod push;
 mod puzzles;
@@ -36,6 +37,8 @@ pub fn router(state: Shared) -> Router {
         .route("/rules", get(pages::index))
         .route("/puzzles", get(pages::index))
         .route("/learn", get(pages::index))
+        .route("/email/confirm", get(pages::index))
+        .route("/email/unsubscribe", get(pages::index))
         .route("/static/{*path}", get(pages::static_file))
         .route(app_shell::MANIFEST_PATH, get(app_shell::web_manifest))
         .route("/sw.js", get(app_shell::service_worker))
@@ -52,6 +55,15 @@ pub fn router(state: Shared) -> Router {
             post(push::subscribe).delete(push::unsubscribe),
         )
         .route("/api/push/key", get(push::key))
+        .route(
+            "/api/games/{id}/email",
+            post(mail::subscribe).delete(mail::unsubscribe),
+        )
+        .route("/api/email/confirm", post(mail::confirm))
+        .route(
+            crate::edge::security::ONE_CLICK_UNSUBSCRIBE,
+            post(mail::one_click).get(mail::unsubscribe_page),
+        )
         .route("/api/replay", post(analysis::replay))
         .route("/api/evaluate", post(analysis::evaluate))
         .route("/api/coach/explain", post(coach::explain))

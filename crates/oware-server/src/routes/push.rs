@@ -59,7 +59,11 @@ pub(super) async fn key(State(state): State<Shared>) -> Json<Value> {
 }
 
 /// The seat a request proves in `room`, or a refusal.
-fn seat(room: &Room, offered: Option<String>, headers: &HeaderMap) -> Result<Side, ApiError> {
+pub(super) fn seat(
+    room: &Room,
+    offered: Option<String>,
+    headers: &HeaderMap,
+) -> Result<Side, ApiError> {
     seat_of(room, offered, headers)
         .map(|(_, side)| side)
         .ok_or_else(|| {

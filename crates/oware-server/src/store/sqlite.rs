@@ -114,7 +114,7 @@ pub struct SeatRow<'a> {
 /// The schema, as ordered migrations: entry `i` takes a database from version `i` to `i + 1`,
 /// and `PRAGMA user_version` says how many have been applied. A change to the schema is a new entry
 /// at the end; entries already released never change, so every database reaches the same schema.
-const MIGRATIONS: [&str; 5] = [
+const MIGRATIONS: [&str; 6] = [
     // 1: games, the players' tokens, the moves.
     "CREATE TABLE games(
         id TEXT PRIMARY KEY,
@@ -170,6 +170,22 @@ const MIGRATIONS: [&str; 5] = [
         PRIMARY KEY(game_id, side, endpoint)
      );
      CREATE TABLE server_keys(name TEXT PRIMARY KEY, value BLOB NOT NULL);",
+    // 6: the e-mail addresses each seat asked to be told of its moves at: the confirmation code
+    // until the address is confirmed (nothing else is sent to it before), the token of its
+    // unsubscribe link, and the clock period whose reminder it got (sent once, restarts too).
+    "CREATE TABLE mail_subscriptions(
+        game_id TEXT NOT NULL REFERENCES games(id),
+        side TEXT NOT NULL,
+        address TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        code TEXT UNIQUE,
+        code_expires INTEGER,
+        confirmed INTEGER,
+        unsubscribe TEXT NOT NULL UNIQUE,
+        reminded INTEGER,
+        created INTEGER NOT NULL,
+        PRIMARY KEY(game_id, side, address)
+     );",
 ];
 
 /// The schema version this server reads and writes.
@@ -869,7 +885,7 @@ fn columns(conn: &Connection, table: &str) -> Result<Vec<String>, StoreError> {
 
 /// What each migration added (`(table, Some(column))`, or a whole table), so that the tables
 /// tell which migrations a database has had.
-const ADDED_BY: [&[(&str, Option<&str>)]; 5] = [
+const ADDED_BY: [&[(&str, Option<&str>)]; 6] = [
     &[("games", None), ("players", None), ("moves", None)],
     &[("games", Some("clock_ms")), ("games", Some("flagged"))],
     &[
@@ -885,6 +901,7 @@ const ADDED_BY: [&[(&str, Option<&str>)]; 5] = [
         ("games", Some("per_move")),
     ],
     &[("push_subscriptions", None), ("server_keys", None)],
+    &[("mail_subscriptions", None)],
 ];
 
 /// How many migrations the tables have had: the last migration of which anything is there. A
@@ -908,7 +925,7 @@ fn tables_version(conn: &Connection) -> Result<u32, StoreError> {
 }
 
 /// Every table with the columns the server reads, and what it holds.
-const TABLES: [(&str, &[&str], &str); 6] = [
+const TABLES: [(&str, &[&str], &str); 7] = [
     (
         "games",
         &[
@@ -952,6 +969,22 @@ const TABLES: [(&str, &[&str], &str); 6] = [
         "the browsers told of each seat's games",
     ),
     ("server_keys", &["name", "value"], "the server's keys"),
+    (
+        "mail_subscriptions",
+        &[
+            "game_id",
+            "side",
+            "address",
+            "lang",
+            "code",
+            "code_expires",
+            "confirmed",
+            "unsubscribe",
+            "reminded",
+            "created",
+        ],
+        "the e-mail addresses told of each seat's games",
+    ),
 ];
 
 /// Checks that every table and column the server reads is there. A missing bookkeeping table
