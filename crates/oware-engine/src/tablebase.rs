@@ -3,9 +3,9 @@
 //!
 //! Units: the search wants the final seed difference over the seeds on the board (mover minus
 //! opponent). Awari databases store exactly that. Abapa databases store the seeds (0..k) the mover
-//! ends up with, so the difference is `2v - k`; only entries marked exact are used, and only where
-//! the search knows there is no earlier history (right after a capture), because abapa values can
-//! depend on the path through a repetition.
+//! ends up with, so the difference is `2v - k`. Abapa entries are bounds (exact when they meet) for a
+//! position with no earlier history; the search widens them by the positions since the last capture
+//! (a repetition's value depends on the path to it) before it uses them.
 //!
 //! [`LiveProbe`] is a probe whose databases grow while the search uses them: the levels built in
 //! the background by `oware serve`, `play` and `engine` on first use are handed to it one by one.
@@ -120,8 +120,8 @@ impl Probe for TablebaseProbe {
 /// at once), and a second finds the set of that many levels. No lock, no reference count: every
 /// set handed over is kept, so that a search may still be reading an older one, until the probe
 /// is dropped. The sets share the page cache of their files, but each maps its files again: the
-/// levels built on first use, handed over one by one (abapa 0-12 and awari 0-16), make 30 sets
-/// and 244 mappings.
+/// levels built on first use, handed over one by one (abapa 0-16 and awari 0-16), make 34 sets
+/// and 306 mappings.
 pub struct LiveProbe {
     rules: RuleSet,
     /// Levels held by the newest set (0: none). Raised only after `sets` holds that set.

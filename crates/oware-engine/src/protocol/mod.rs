@@ -36,7 +36,8 @@
 //! session started with, [`StartDatabases`], which for `oware engine` are those of the user's data
 //! directory, built in the background on first use, unless it was started with `--no-egtb`). With
 //! databases, an awari position they cover is answered at once with the database's best move, and
-//! the search uses exact database values wherever it reaches a covered position right after a capture.
+//! the search uses database values and bounds wherever it reaches a covered position (under abapa,
+//! widened by the positions since the last capture: see [`crate::search`]).
 //! Moves are chosen by [`crate::player`], as everywhere else.
 //!
 //! `EngineTurn` (`south` or `north`) is how the Aualé GUI tells its engines which side they play
