@@ -44,9 +44,10 @@ CADDY
 HOME=$work XDG_DATA_HOME=$work/data XDG_CONFIG_HOME=$work/config \
   caddy run --config "$work/Caddyfile" --adapter caddyfile >"$work/caddy.log" 2>&1 &
 caddy=$!
-# --max-connections-per-address 3: small enough for the test to reach it.
+# Few WebSockets per address, for the test to reach the limit.
+per_address=3
 "$oware" serve --no-egtb --addr "127.0.0.1:$port" --data "$work/e2e.sqlite" \
-  --public-url "$public" --trusted-proxy 127.0.0.1 --max-connections-per-address 3 \
+  --public-url "$public" --trusted-proxy 127.0.0.1 --max-connections-per-address "$per_address" \
   >"$work/server.log" 2>&1 &
 server=$!
 cleanup() {
@@ -59,7 +60,7 @@ wait_port 127.0.0.1 "$https_port" || { echo "Caddy did not start:"; cat "$work/c
 
 status=0
 NODE_PATH="$node_dir/node_modules" E2E_URL="$public" E2E_ADDRESSES="127.0.0.2 127.0.0.3" \
-  E2E_SOCKETS_PER_ADDRESS=3 timeout 120 node "$root/scripts/web-e2e/caddy.js" || status=$?
+  E2E_SOCKETS_PER_ADDRESS=$per_address timeout 120 node "$root/scripts/web-e2e/caddy.js" || status=$?
 if [ "$status" != 0 ]; then
   echo "caddy test failed; server log:"; tail -n 50 "$work/server.log"
   echo "Caddy's log:"; tail -n 50 "$work/caddy.log"
