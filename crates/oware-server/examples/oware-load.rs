@@ -426,6 +426,8 @@ async fn start_push_service(delay: Duration) -> (String, Arc<AtomicU64>) {
 struct Report {
     stats: Stats,
     elapsed: Duration,
+    /// The CPU time the process used meanwhile, where the system tells it.
+    cpu: Option<Duration>,
     timed_out: bool,
 }
 
@@ -436,6 +438,14 @@ impl Report {
 
     fn p(&self, p: f64) -> Duration {
         percentile(&self.stats.latencies, p)
+    }
+
+    /// CPU microseconds a confirmed move: what the work costs, whatever share of the machine
+    /// the process got (on a machine shared with other work, moves/s and the latencies follow
+    /// that share).
+    fn cpu_per_move(&self) -> Option<f64> {
+        let moves = self.stats.latencies.len();
+        (moves > 0).then_some(self.cpu?.as_secs_f64() * 1e6 / moves as f64)
     }
 
     fn failed(&self) -> bool {
@@ -466,11 +476,28 @@ impl Report {
             ms(self.p(0.99)),
             ms(s.latencies.last().copied().unwrap_or_default())
         );
+        if let (Some(cpu), Some(per_move)) = (self.cpu, self.cpu_per_move()) {
+            println!(
+                "CPU time:         {:.2} s (the clients, and the server unless --addr) = {per_move:.0} us a move",
+                cpu.as_secs_f64()
+            );
+        }
         println!(
             "legal moves rejected: {}, lost: {}, games that failed to start: {}",
             s.rejected, s.lost, s.failed_setup
         );
     }
+}
+
+/// The CPU time (user and system) this process has used, where Linux tells it.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command's name, which is in parentheses and may hold spaces: the
+    // first is field 3 of proc_pid_stat(5), so utime and stime (14 and 15) are the 12th and 13th.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
+    // Clock ticks, 100 a second on Linux.
+    Some(Duration::from_millis((ticks(11)? + ticks(12)?) * 10))
 }
 
 /// Sets up `games` games of `round`, then plays them all at once for at most `seconds`: the
@@ -492,7 +519,7 @@ async fn play_round(round: &Round, games: usize, seconds: u64) -> Report {
             }
         }
     }
-    let start = Instant::now();
+    let (start, cpu_at_start) = (Instant::now(), cpu_time());
     let mut tasks = tokio::task::JoinSet::new();
     for (g, table) in tables {
         let seed = 0x9e37_79b9_7f4a_7c15 ^ (g as u64 * 0x1234_5678_9abc);
@@ -513,9 +540,13 @@ async fn play_round(round: &Round, games: usize, seconds: u64) -> Report {
         }
     }
     stats.latencies.sort();
+    let cpu = cpu_time()
+        .zip(cpu_at_start)
+        .map(|(now, then)| now.saturating_sub(then));
     Report {
         stats,
         elapsed: start.elapsed(),
+        cpu,
         timed_out,
     }
 }
@@ -596,6 +627,12 @@ async fn compare_push(options: &Options, delay: Duration) -> bool {
             median(reports.iter().map(Report::moves_per_second).collect()),
             median(reports.iter().map(|r| ms(r.p(0.50))).collect()),
             median(reports.iter().map(|r| ms(r.p(0.99))).collect()),
+            median(
+                reports
+                    .iter()
+                    .map(|r| r.cpu_per_move().unwrap_or(f64::NAN))
+                    .collect(),
+            ),
         ]
     };
     let (without, with) = (figures(&reports[0]), figures(&reports[1]));
@@ -604,15 +641,19 @@ async fn compare_push(options: &Options, delay: Duration) -> bool {
         options.pairs,
         delay.as_millis()
     );
-    println!("                 moves/s    p50 ms    p99 ms");
+    println!("                 moves/s    p50 ms    p99 ms  CPU us/move");
     for (name, f) in [("without push", without), ("with push", with)] {
-        println!("{name:<14} {:>9.0} {:>9.2} {:>9.2}", f[0], f[1], f[2]);
+        println!(
+            "{name:<14} {:>9.0} {:>9.2} {:>9.2} {:>12.0}",
+            f[0], f[1], f[2], f[3]
+        );
     }
     println!(
-        "with / without {:>9.3} {:>9.3} {:>9.3}",
+        "with / without {:>9.3} {:>9.3} {:>9.3} {:>12.3}",
         with[0] / without[0],
         with[1] / without[1],
-        with[2] / without[2]
+        with[2] / without[2],
+        with[3] / without[3]
     );
     println!("pushes received: {pushes}, for {due} moves each due one");
     let faults = reports.iter().flatten().any(Report::failed);
