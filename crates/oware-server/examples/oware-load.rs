@@ -328,6 +328,17 @@ async fn play_game(round: Round, table: Table, seed: u64) -> Result<Stats, Strin
         }
         ply += 1;
     }
+    // Taking turns, the player who was away at the last move comes back to see it.
+    if stats.rejected + stats.lost == 0 {
+        for (socket, token) in sockets.iter_mut().zip(&tokens) {
+            if socket.is_none() {
+                match sit(addr, &id, token, ply, &mut other_game).await {
+                    Ok(s) => *socket = Some(s),
+                    Err(_) => stats.lost += 1,
+                }
+            }
+        }
+    }
     stats.finished = 1;
     for mut s in sockets.into_iter().flatten() {
         let _ = s.close(None).await;
