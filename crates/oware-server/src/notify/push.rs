@@ -8,7 +8,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, Uri};
@@ -81,6 +81,8 @@ const TTL: u64 = 24 * 60 * 60;
 const SIGNATURE_VALID: u64 = 12 * 60 * 60;
 /// The longest endpoint accepted.
 pub const MAX_ENDPOINT: usize = 2048;
+/// The shortest time between two messages about notifications dropped at the full queue.
+const DROPS_SAID_EVERY: Duration = Duration::from_secs(10);
 
 /// The rooms' handle on the push queue.
 #[derive(Clone, Default)]
@@ -98,26 +100,58 @@ impl Notifier {
     /// Starts the task that writes and sends the messages, on the current Tokio runtime.
     pub fn start(store: StoreWriter, settings: PushSettings) -> Notifier {
         let (queue, events) = mpsc::channel(QUEUE);
-        tokio::spawn(deliver_all(events, store, settings));
+        let dropped = Arc::<AtomicU64>::default();
+        tokio::spawn(deliver_all(events, store, settings, dropped.clone()));
         Notifier {
             queue: Some(queue),
-            dropped: Arc::default(),
+            dropped,
         }
     }
 
-    /// Hands `notice` to the queue without waiting; a full queue drops it (and says so, at most
-    /// once in a hundred), since a game must never wait for its notifications.
+    /// Hands `notice` to the queue without waiting; a full queue drops it, since a game must
+    /// never wait for its notifications. The drops are counted here and said by the delivering
+    /// task: a write to standard error can block (a journal that is behind, a disk that is
+    /// busy), and here it would block the move that caused the notice, under its room's lock.
     pub fn send(&self, notice: Notice) {
         let Some(queue) = &self.queue else { return };
         if queue.try_send(notice).is_err() {
-            let dropped = self.dropped.fetch_add(1, Ordering::Relaxed);
-            if dropped.is_multiple_of(100) {
-                eprintln!(
-                    "oware serve: the push queue is full: {} notification(s) dropped",
-                    dropped + 1
-                );
-            }
+            self.dropped.fetch_add(1, Ordering::Relaxed);
         }
+    }
+}
+
+/// Says how many notifications the full queue has dropped, when more have been since it was
+/// last said, at most every [`DROPS_SAID_EVERY`].
+struct DropReport {
+    dropped: Arc<AtomicU64>,
+    said: u64,
+    said_at: Option<Instant>,
+}
+
+impl DropReport {
+    fn new(dropped: Arc<AtomicU64>) -> DropReport {
+        DropReport {
+            dropped,
+            said: 0,
+            said_at: None,
+        }
+    }
+
+    /// Says the count if it is due; whether it did.
+    fn say_if_due(&mut self) -> bool {
+        let dropped = self.dropped.load(Ordering::Relaxed);
+        let due = dropped > self.said
+            && self
+                .said_at
+                .is_none_or(|at| at.elapsed() >= DROPS_SAID_EVERY);
+        if due {
+            eprintln!(
+                "oware serve: the push queue is full: {dropped} notification(s) dropped in all"
+            );
+            self.said = dropped;
+            self.said_at = Some(Instant::now());
+        }
+        due
     }
 }
 
@@ -208,10 +242,13 @@ async fn deliver_all(
     mut events: mpsc::Receiver<Notice>,
     store: StoreWriter,
     settings: PushSettings,
+    dropped: Arc<AtomicU64>,
 ) {
     let client = client(settings.allow_http);
     let sending = Arc::new(Semaphore::new(SENDING));
+    let mut drops = DropReport::new(dropped);
     while let Some(notice) = events.recv().await {
+        drops.say_if_due();
         let (game, to) = (notice.game.clone(), notice.to);
         let subscriptions = match store.run(move |s| s.push_subscriptions(&game, to)).await {
             Ok(found) => found,
@@ -370,6 +407,32 @@ mod tests {
         assert!(!valid_endpoint("not an address", true));
         let long = format!("https://push.example/{}", "a".repeat(MAX_ENDPOINT));
         assert!(!valid_endpoint(&long, false));
+    }
+
+    #[test]
+    fn a_full_queue_drops_at_once_and_the_drops_are_said_once_in_a_while() {
+        let (queue, _events) = mpsc::channel(1);
+        let notifier = Notifier {
+            queue: Some(queue),
+            dropped: Arc::default(),
+        };
+        let notice = Notice {
+            game: "g1234567890".to_string(),
+            to: Side::South,
+            other: None,
+            event: Event::Moved("f".parse().unwrap()),
+        };
+        for _ in 0..3 {
+            notifier.send(notice.clone());
+        }
+        assert_eq!(notifier.dropped.load(Ordering::Relaxed), 2);
+        let mut drops = DropReport::new(notifier.dropped.clone());
+        assert!(drops.say_if_due());
+        notifier.send(notice);
+        assert!(!drops.say_if_due(), "not again so soon");
+        drops.said_at = Instant::now().checked_sub(DROPS_SAID_EVERY);
+        assert!(drops.say_if_due());
+        assert!(!drops.say_if_due(), "nothing new to say");
     }
 
     #[test]
