@@ -347,12 +347,6 @@ async fn try_once(
     message: &str,
     urgency: &str,
 ) -> Tried {
-    let mut salt = [0u8; 16];
-    getrandom::fill(&mut salt).expect("the system's random source");
-    let Ok(body) = webpush::encrypt(keys, message.as_bytes(), &webpush::random_secret(), salt)
-    else {
-        return Tried::Refused(StatusCode::BAD_REQUEST);
-    };
     let Ok(uri) = endpoint.parse::<Uri>() else {
         return Tried::Gone;
     };
@@ -361,17 +355,29 @@ async fn try_once(
         _ => return Tried::Gone,
     };
     let expires = now_ms() / 1000 + SIGNATURE_VALID;
+    // The encryption and the signature are a few elliptic-curve multiplications each, done on a
+    // thread for blocking work: on the runtime's workers, the moves that arrive meanwhile would
+    // wait behind them, and the messages go out in waves (as many as the sending permits that
+    // a slow push service gives back at once).
+    let (keys, message) = (keys.clone(), message.to_string());
+    let (vapid, contact) = (settings.vapid.clone(), settings.contact.clone());
+    let sealed = tokio::task::spawn_blocking(move || {
+        let mut salt = [0u8; 16];
+        getrandom::fill(&mut salt).expect("the system's random source");
+        let body =
+            webpush::encrypt(&keys, message.as_bytes(), &webpush::random_secret(), salt).ok()?;
+        Some((body, vapid.authorization(&origin, expires, &contact)))
+    })
+    .await;
+    let Ok(Some((body, authorization))) = sealed else {
+        return Tried::Refused(StatusCode::BAD_REQUEST);
+    };
     let request = Request::post(uri)
         .header("TTL", TTL.to_string())
         .header("Urgency", urgency)
         .header("Content-Encoding", "aes128gcm")
         .header("Content-Type", "application/octet-stream")
-        .header(
-            "Authorization",
-            settings
-                .vapid
-                .authorization(&origin, expires, &settings.contact),
-        )
+        .header("Authorization", authorization)
         .body(Body::from(body));
     let Ok(request) = request else {
         return Tried::Gone;
