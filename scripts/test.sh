@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project: formatting, lints, the declared minimum Rust, the Rust test suites
 # (unit, integration, doc), then each extra suite in scripts/test.d/ (those install what they need
-# themselves: Python packages for the OpenSpiel differential test, Chromium for the browser tests).
+# themselves: Python packages for the OpenSpiel differential test, Chromium for the browser tests,
+# Caddy for the test behind a reverse proxy).
 # About 26 minutes on 2 cores once the dependencies are compiled (the README gives the figures).
 # Honours CARGO_TARGET_DIR.
 set -euo pipefail

@@ -11,17 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 
-if ! command -v chromium >/dev/null; then
-  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
-fi
-if ! command -v node >/dev/null; then
-  apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null
-fi
-node_dir=${E2E_NODE_DIR:-${TMPDIR:-/tmp}/oware-e2e-node}
-if [ ! -d "$node_dir/node_modules/playwright-core" ]; then
-  mkdir -p "$node_dir"
-  (cd "$node_dir" && npm install --silent --no-audit --no-fund playwright-core@1 >/dev/null)
-fi
+. scripts/lib/browser.sh
 
 cargo build --release --locked -p oware-cli
 . scripts/lib/target-dir.sh
@@ -53,10 +43,7 @@ port=$((20000 + RANDOM % 20000))
   --public-url "http://127.0.0.1:$port" --smtp "smtp://127.0.0.1:$smtp_port" \
   --mail-from "Oware <oware@example.org>" >"$work/server.log" 2>&1 &
 server=$!
-for _ in $(seq 100); do
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
-  sleep 0.1
-done
+wait_port 127.0.0.1 "$port" || { echo "the server did not start:"; cat "$work/server.log"; exit 1; }
 
 status=0
 NODE_PATH="$node_dir/node_modules" E2E_URL="http://127.0.0.1:$port" \

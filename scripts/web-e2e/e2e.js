@@ -2,22 +2,16 @@
 'use strict';
 
 const { chromium } = require('playwright-core');
+const { ARGS, check, ply, waitPly, acceptInvite } = require('./helpers');
 
 const BASE = process.env.E2E_URL;
 const OUT = process.env.E2E_OUT || '/tmp';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 // Everything the browser refused under the server's Content-Security-Policy, in every page: any is
 // a failure (the page would be broken for users in that part).
 const cspViolations = [];
 // Every script error in every page, and every app file the server did not serve (a module the
 // app imports that is missing stops the whole app without a script error): any is a failure.
 const pageErrors = [];
-
-function check(cond, what) {
-  if (!cond) throw new Error('check failed: ' + what);
-}
 
 async function newPage(browser, opts) {
   const context = await browser.newContext(Object.assign({ viewport: { width: 1100, height: 800 }, locale: 'en-US' }, opts || {}));
@@ -40,12 +34,6 @@ async function newPage(browser, opts) {
     if (/Content Security Policy/i.test(m.text())) { console.error('CSP:', m.text()); cspViolations.push(m.text()); }
   });
   return { context, page };
-}
-
-const ply = (page) => page.evaluate(() => Number(document.body.dataset.ply || -1));
-
-async function waitPly(page, n) {
-  await page.waitForFunction((n) => Number(document.body.dataset.ply) === n, n, { timeout: 15000 });
 }
 
 // The text the last toast showed (a refused click says why in one).
@@ -85,14 +73,6 @@ function contrast(a, b) {
   };
   const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
   return (x + 0.05) / (y + 0.05);
-}
-
-// An invited friend opens the link: the page asks their name once, then seats them.
-async function acceptInvite(page, link, name) {
-  await page.goto(link);
-  await page.waitForSelector('#invited-name');
-  await page.fill('#invited-name', name);
-  await page.click('#invited-play');
 }
 
 // Starts a game against the computer at level 1 on `side` and waits for the player's first turn.

@@ -25,7 +25,7 @@ use oware_coach::Lang;
 use oware_rules::diagram::{diagram_in, Words};
 use oware_rules::{Position, Side};
 
-use super::{Event, Notice, Queue};
+use super::{DropReport, Event, Notice, Queue};
 use crate::config::MailConfig;
 use crate::store::writer::StoreWriter;
 use crate::store::MailSubscription;
@@ -119,6 +119,7 @@ impl Mailer {
         };
         tokio::spawn(deliver_all(
             letters,
+            queue.drop_report(),
             store,
             Arc::new(writer),
             relay.build(),
@@ -346,6 +347,7 @@ type Relay = AsyncSmtpTransport<Tokio1Executor>;
 
 async fn deliver_all(
     mut letters: mpsc::Receiver<Letter>,
+    mut drops: DropReport,
     store: StoreWriter,
     writer: Arc<Writer>,
     relay: Relay,
@@ -353,6 +355,7 @@ async fn deliver_all(
 ) {
     let sending = Arc::new(Semaphore::new(SENDING));
     while let Some(letter) = letters.recv().await {
+        drops.say_if_due();
         for (message, about) in write(letter, &store, &writer).await {
             let Ok(permit) = sending.clone().acquire_owned().await else {
                 return;

@@ -11,6 +11,7 @@ pub(crate) mod webpush;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
@@ -55,8 +56,10 @@ pub struct Notice {
     pub per_move: bool,
 }
 
-/// Items waiting for a sending task; past its bound, new ones are dropped (and said), since a
-/// game must never wait for its notifications.
+/// Items waiting for a sending task; past its bound, new ones are dropped, since a game must never
+/// wait for its notifications. The drops are only counted here: the sending task says them
+/// ([`DropReport`]), because a write to standard error can block (a journal that is behind, a
+/// busy disk), and here it would block the move that caused the notice, under its room's lock.
 pub(crate) struct Queue<T> {
     sender: mpsc::Sender<T>,
     dropped: Arc<AtomicU64>,
@@ -86,19 +89,59 @@ impl<T> Queue<T> {
         (queue, receiver)
     }
 
-    /// Hands `item` to the queue without waiting; a full queue drops it (and says so, at most
-    /// once in a hundred).
+    /// Hands `item` to the queue without waiting; a full queue drops it and counts it.
     pub(crate) fn offer(&self, item: T) {
         if self.sender.try_send(item).is_err() {
-            let dropped = self.dropped.fetch_add(1, Ordering::Relaxed);
-            if dropped.is_multiple_of(100) {
-                eprintln!(
-                    "oware serve: the {} queue is full: {} dropped",
-                    self.what,
-                    dropped + 1
-                );
-            }
+            self.dropped.fetch_add(1, Ordering::Relaxed);
         }
+    }
+
+    /// What the sending task uses to say this queue's drops.
+    pub(crate) fn drop_report(&self) -> DropReport {
+        DropReport {
+            dropped: self.dropped.clone(),
+            what: self.what,
+            said: 0,
+            said_at: None,
+        }
+    }
+}
+
+/// The shortest time between two messages about items dropped at a full queue.
+const DROPS_SAID_EVERY: Duration = Duration::from_secs(10);
+
+/// Says how many items a full [`Queue`] has dropped, when more have been since it was last said,
+/// at most every [`DROPS_SAID_EVERY`].
+pub(crate) struct DropReport {
+    dropped: Arc<AtomicU64>,
+    what: &'static str,
+    said: u64,
+    said_at: Option<Instant>,
+}
+
+impl DropReport {
+    /// Says the count if it is due; whether it did.
+    pub(crate) fn say_if_due(&mut self) -> bool {
+        let dropped = self.dropped.load(Ordering::Relaxed);
+        let due = dropped > self.said
+            && self
+                .said_at
+                .is_none_or(|at| at.elapsed() >= DROPS_SAID_EVERY);
+        if due {
+            eprintln!(
+                "oware serve: the {} queue is full: {dropped} dropped in all",
+                self.what
+            );
+            self.said = dropped;
+            self.said_at = Some(Instant::now());
+        }
+        due
+    }
+
+    /// As if the count was last said long ago.
+    #[cfg(test)]
+    pub(crate) fn backdate_for_test(&mut self) {
+        self.said_at = Instant::now().checked_sub(DROPS_SAID_EVERY);
     }
 }
 

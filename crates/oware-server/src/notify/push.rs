@@ -21,7 +21,7 @@ use oware_coach::Lang;
 use oware_rules::Ending;
 
 use super::webpush::{self, BrowserKeys, Vapid};
-use super::{Event, Notice, Queue};
+use super::{DropReport, Event, Notice, Queue};
 use crate::game::clock::now_ms;
 use crate::game::model::OfferKind;
 use crate::store::writer::StoreWriter;
@@ -59,7 +59,7 @@ pub const MAX_ENDPOINT: usize = 2048;
 /// the rooms' events go to.
 pub fn start(store: StoreWriter, settings: PushSettings) -> Queue<Notice> {
     let (queue, events) = Queue::new(QUEUE, "push notification");
-    tokio::spawn(deliver_all(events, store, settings));
+    tokio::spawn(deliver_all(events, store, settings, queue.drop_report()));
     queue
 }
 
@@ -151,10 +151,12 @@ async fn deliver_all(
     mut events: mpsc::Receiver<Notice>,
     store: StoreWriter,
     settings: PushSettings,
+    mut drops: DropReport,
 ) {
     let client = client(settings.allow_http);
     let sending = Arc::new(Semaphore::new(SENDING));
     while let Some(notice) = events.recv().await {
+        drops.say_if_due();
         let (game, to) = (notice.game.clone(), notice.to);
         let subscriptions = match store.run(move |s| s.push_subscriptions(&game, to)).await {
             Ok(found) => found,
@@ -253,12 +255,6 @@ async fn try_once(
     message: &str,
     urgency: &str,
 ) -> Tried {
-    let mut salt = [0u8; 16];
-    getrandom::fill(&mut salt).expect("the system's random source");
-    let Ok(body) = webpush::encrypt(keys, message.as_bytes(), &webpush::random_secret(), salt)
-    else {
-        return Tried::Refused(StatusCode::BAD_REQUEST);
-    };
     let Ok(uri) = endpoint.parse::<Uri>() else {
         return Tried::Gone;
     };
@@ -267,17 +263,29 @@ async fn try_once(
         _ => return Tried::Gone,
     };
     let expires = now_ms() / 1000 + SIGNATURE_VALID;
+    // The encryption and the signature are a few elliptic-curve multiplications each, done on a
+    // thread for blocking work: on the runtime's workers, the moves that arrive meanwhile would
+    // wait behind them, and the messages go out in waves (as many as the sending permits that
+    // a slow push service gives back at once).
+    let (keys, message) = (keys.clone(), message.to_string());
+    let (vapid, contact) = (settings.vapid.clone(), settings.contact.clone());
+    let sealed = tokio::task::spawn_blocking(move || {
+        let mut salt = [0u8; 16];
+        getrandom::fill(&mut salt).expect("the system's random source");
+        let body =
+            webpush::encrypt(&keys, message.as_bytes(), &webpush::random_secret(), salt).ok()?;
+        Some((body, vapid.authorization(&origin, expires, &contact)))
+    })
+    .await;
+    let Ok(Some((body, authorization))) = sealed else {
+        return Tried::Refused(StatusCode::BAD_REQUEST);
+    };
     let request = Request::post(uri)
         .header("TTL", TTL.to_string())
         .header("Urgency", urgency)
         .header("Content-Encoding", "aes128gcm")
         .header("Content-Type", "application/octet-stream")
-        .header(
-            "Authorization",
-            settings
-                .vapid
-                .authorization(&origin, expires, &settings.contact),
-        )
+        .header("Authorization", authorization)
         .body(Body::from(body));
     let Ok(request) = request else {
         return Tried::Gone;
@@ -315,6 +323,30 @@ mod tests {
         assert!(!valid_endpoint("not an address", true));
         let long = format!("https://push.example/{}", "a".repeat(MAX_ENDPOINT));
         assert!(!valid_endpoint(&long, false));
+    }
+
+    #[test]
+    fn a_full_queue_drops_at_once_and_the_drops_are_said_once_in_a_while() {
+        let (queue, _events) = Queue::new(1, "push notification");
+        let notice = Notice {
+            game: "g1234567890".to_string(),
+            to: Side::South,
+            other: None,
+            event: Event::Moved("f".parse().unwrap()),
+            position: oware_rules::Position::start(),
+            per_move: false,
+        };
+        let mut drops = queue.drop_report();
+        assert!(!drops.say_if_due(), "nothing dropped yet");
+        for _ in 0..3 {
+            queue.offer(notice.clone());
+        }
+        assert!(drops.say_if_due());
+        queue.offer(notice);
+        assert!(!drops.say_if_due(), "not again so soon");
+        drops.backdate_for_test();
+        assert!(drops.say_if_due());
+        assert!(!drops.say_if_due(), "nothing new to say");
     }
 
     #[test]
