@@ -47,7 +47,7 @@ pub fn check_max_seeds(rules: RuleSet, max_seeds: usize) -> Result<(), EgtbError
 /// How wide the entries of the levels a build writes are.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Layout {
-    /// As narrow as each level's codes allow ([`entry_width`]): one byte, two for abapa above 20
+    /// As narrow as each level's codes allow ([`entry_width`]): one byte, two for abapa above 21
     /// seeds. What every build writes.
     #[default]
     Narrowest,

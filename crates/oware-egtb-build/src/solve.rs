@@ -57,7 +57,7 @@ struct Solver<'a, S: Scheme> {
 
 /// Solves the level described by `index` under `rules`, given its lower levels; returns its entries
 /// in index order, as narrow as the level allows ([`entry_width`]: one byte per board, two for abapa
-/// above 20 seeds; see [`oware_egtb::values::encode`]). Runs on the current rayon pool.
+/// above 21 seeds; see [`oware_egtb::values::encode`]). Runs on the current rayon pool.
 ///
 /// abapa: boards that a cycle touches are left with bounds; [`crate::refine::refine_level`] narrows
 /// them.

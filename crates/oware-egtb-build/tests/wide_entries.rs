@@ -1,4 +1,4 @@
-//! Entries of two bytes (abapa levels above 20 seeds): the file format's two versions, and builds in
+//! Entries of two bytes (abapa levels above 21 seeds): the file format's two versions, and builds in
 //! the two-byte layout on levels small enough for a test, whose values must be those of the one-byte
 //! build, position by position.
 
@@ -158,7 +158,7 @@ fn unreadable_headers_are_refused() {
     fs::write(&path, &good).unwrap();
     open(dir.path(), seeds).unwrap();
 
-    // A level above 20 seeds in one byte an entry: refused from its header (the file need not be
+    // A level above 21 seeds in one byte an entry: refused from its header (the file need not be
     // whole), and never written.
     let wide = ABAPA_NARROW_MAX + 1;
     let mut header = good[..HEADER_LEN].to_vec();
@@ -186,7 +186,7 @@ fn unreadable_headers_are_refused() {
     assert!(matches!(err, EgtbError::WrongSize { .. }), "{err}");
 }
 
-/// abapa levels built in two bytes an entry (the layout of levels above 20 seeds) hold the values
+/// abapa levels built in two bytes an entry (the layout of levels above 21 seeds) hold the values
 /// of the one-byte build, board by board: the solver's state turned into entries in place, both
 /// searches, the files, verify, stats, the deep check and the probes all read the two-byte entries.
 /// Twice: with the default searches (proof numbers and exhaustive path search on the small levels)

@@ -1,5 +1,5 @@
 //! Database files: one per rule set and level, a 32-byte header and then one entry per board in index
-//! order, of one byte (awari, and abapa up to 20 seeds) or two (abapa above: see
+//! order, of one byte (awari, and abapa up to 21 seeds) or two (abapa above: see
 //! [`crate::values::entry_width`]). Files are memory-mapped for probing, and every file is checked (header and checksum) when it
 //! is opened, so a damaged or foreign file is refused before any value is read from it.
 //!

@@ -4,7 +4,7 @@
 //!
 //! - [`index`]: every board of `k` seeds, mover to move in houses 0..6, ranked combinatorially (and
 //!   the compact index that leaves out boards that cannot follow a move).
-//! - [`values`]: the codes of values and bounds (one byte an entry, two for abapa above 20 seeds),
+//! - [`values`]: the codes of values and bounds (one byte an entry, two for abapa above 21 seeds),
 //!   and the moves between boards.
 //! - [`file`](mod@file): the file format: header with magic, version, rule set, level, width of the
 //!   entries, count and CRC-32; and how a file that changes while mapped (truncated, rewritten in place) is noticed.

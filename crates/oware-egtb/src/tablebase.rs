@@ -11,8 +11,8 @@ use oware_rules::{Move, PackedPosition, Position, RuleSet};
 use crate::file::{file_name, open_level, LevelFile};
 use crate::index::{Board, LevelIndex};
 use crate::values::{
-    entry_width, index_kind, stored_bounds, successors, terminal_value, through_move, width_of,
-    Bounds, Code, Codes,
+    entry_width, index_kind, read_code, stored_bounds, successors, terminal_value, through_move,
+    width_of, Bounds, Code, Codes,
 };
 use crate::EgtbError;
 
@@ -32,7 +32,7 @@ impl LevelData {
     fn entry(&self, i: usize, width: usize) -> Option<Code> {
         match self {
             LevelData::File(f) => f.entry(i),
-            LevelData::Memory(m) => Some(Codes::new(m, width).get(i)),
+            LevelData::Memory(m) => m.get(i * width..(i + 1) * width).map(read_code),
         }
     }
 }
@@ -174,9 +174,10 @@ impl Levels {
     #[inline]
     pub fn stored_unguarded(&self, board: &Board) -> Option<Bounds> {
         let seeds: usize = board.iter().map(|&v| v as usize).sum();
-        let (index, codes) = self.codes(seeds)?;
-        let i = index.rank(board)?;
-        Some(stored_bounds(self.rules, seeds, codes.get(i as usize)))
+        let (index, data, width) = self.levels.get(seeds)?;
+        let i = index.rank(board)? as usize;
+        let code = read_code(&data[i * width..(i + 1) * width]);
+        Some(stored_bounds(self.rules, seeds, code))
     }
 
     /// The bounds of any board of a held level: boards left out of the compact index are worked out

@@ -11,9 +11,10 @@ use oware_rules::{PackedPosition, RuleSet};
 
 use crate::index::{Board, IndexKind};
 
-/// The highest abapa level whose entries fit in one byte: both bounds share it (see [`encode`]).
-/// Higher levels take two bytes an entry ([`entry_width`]).
-pub const ABAPA_NARROW_MAX: usize = 20;
+/// The highest abapa level whose entries fit in one byte: both bounds share it (see [`encode`]), and
+/// the `(k + 1)(k + 2) / 2` pairs `lo <= hi <= k` of level 21 are 253. Higher levels take two bytes
+/// an entry ([`entry_width`]).
+pub const ABAPA_NARROW_MAX: usize = 21;
 
 /// The highest level an abapa database can have: every level the index has.
 pub const ABAPA_MAX_SEEDS: usize = 48;
@@ -166,7 +167,7 @@ pub fn width_of(len: usize, count: u64) -> Option<usize> {
 /// The code stored for `bounds`.
 ///
 /// awari: `v + 48`. abapa: `hi * (hi + 1) / 2 + lo`, a triangular code for `0 <= lo <= hi`: below 256
-/// (one byte) while `hi <= 20`, at most 1,224 at 48 seeds.
+/// (one byte) while `hi <= 21`, at most 1,224 at 48 seeds.
 pub fn encode(rules: RuleSet, bounds: Bounds) -> Code {
     match rules {
         RuleSet::Awari => (bounds.lo as i16 + 48) as Code,
