@@ -239,9 +239,10 @@ fn gather(seeds: usize, boards: u64, mut found: Vec<(u64, Vec<BadEntry>)>) -> Le
 
 /// Solves level `seeds` again in memory from the levels below it in `levels` (abapa: refined with
 /// `search`, which must be the budget the level was built with; in entries as wide as the stored
-/// ones), and compares every entry with the stored one: [`LevelCheck::bad`] counts those that differ, and the examples give the stored entry
-/// and the one solved again (as a `fixed` [`Derived`]). Takes the memory and time of building the
-/// level, on the current rayon pool. An error if a file read changed during the pass.
+/// ones), and compares every entry with the stored one: [`LevelCheck::bad`] counts those that
+/// differ, and the examples give the stored entry and the one solved again (as a `fixed`
+/// [`Derived`]). Takes the memory and time of building the level, on the current rayon pool. An
+/// error if a file read changed during the pass.
 pub fn deep_verify_level(
     levels: &Levels,
     seeds: usize,

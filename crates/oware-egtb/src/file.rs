@@ -1,7 +1,8 @@
 //! Database files: one per rule set and level, a 32-byte header and then one entry per board in index
 //! order, of one byte (awari, and abapa up to 21 seeds) or two (abapa above: see
-//! [`crate::values::entry_width`]). Files are memory-mapped for probing, and every file is checked (header and checksum) when it
-//! is opened, so a damaged or foreign file is refused before any value is read from it.
+//! [`crate::values::entry_width`]). Files are memory-mapped for probing, and every file is checked
+//! (header and checksum) when it is opened, so a damaged or foreign file is refused before any value
+//! is read from it.
 //!
 //! A file that changes while mapped (truncated, or rewritten in place, which a build never does: it
 //! writes a new file and renames it) must not crash the process nor feed it wrong values. A read past

@@ -7,7 +7,8 @@
 //! - [`values`]: the codes of values and bounds (one byte an entry, two for abapa above 21 seeds),
 //!   and the moves between boards.
 //! - [`file`](mod@file): the file format: header with magic, version, rule set, level, width of the
-//!   entries, count and CRC-32; and how a file that changes while mapped (truncated, rewritten in place) is noticed.
+//!   entries, count and CRC-32; and how a file that changes while mapped (truncated, rewritten in
+//!   place) is noticed.
 //! - [`Tablebase`]: opening a directory and probing positions and moves.
 //!
 //! ```
