@@ -124,10 +124,10 @@ fn main() {
         let index = LevelIndex::new(k, IndexKind::Full);
         let adj = graph(&index);
         let (comp, sizes) = components(&adj);
-        let (_, data) = levels.level(k).expect("built");
+        let (_, data) = levels.codes(k).expect("built");
         let on_cycle = |i: usize| sizes[comp[i] as usize] > 1 || adj[i].contains(&(i as u32));
         let (mut cyclic, mut open_off, mut open_on) = (0, 0, 0);
-        for (i, &code) in data.iter().enumerate() {
+        for (i, code) in data.iter().enumerate() {
             let exact = decode(RuleSet::Abapa, k, code).is_some_and(|b| b.is_exact());
             cyclic += on_cycle(i) as u64;
             if !exact {

@@ -30,11 +30,13 @@ use oware_rules::RuleSet;
 use rayon::prelude::*;
 
 use oware_egtb::index::{Board, LevelIndex};
-use oware_egtb::values::{decode, index_kind, successors, terminal_value, through_move, Bounds};
+use oware_egtb::values::{
+    decode, index_kind, successors, terminal_value, through_move, Bounds, Codes,
+};
 use oware_egtb::{EgtbError, Levels};
 
 use crate::refine::{refine_level, SearchBudget};
-use crate::solve::solve_level;
+use crate::solve::solve_level_as;
 use crate::Progress;
 
 /// An entry that breaks the rules.
@@ -164,7 +166,7 @@ pub fn verify_entries(
     seeds: usize,
     which: Entries,
 ) -> Result<LevelCheck, EgtbError> {
-    let (index, data) = levels.level(seeds).expect("level held");
+    let (index, data) = levels.codes(seeds).expect("level held");
     let rules = levels.rules();
     let count = index.count();
     let checked = match which {
@@ -186,7 +188,7 @@ pub fn verify_entries(
             let mut bad = 0;
             let mut examples = Vec::new();
             let mut check = |i: u64, board: Board| {
-                let stored = decode(rules, seeds, data[i as usize]);
+                let stored = decode(rules, seeds, data.get(i as usize));
                 let derived = derive(levels, &board, seeds);
                 if !stored.is_some_and(|b| derived.accepts(b)) {
                     bad += 1;
@@ -236,33 +238,35 @@ fn gather(seeds: usize, boards: u64, mut found: Vec<(u64, Vec<BadEntry>)>) -> Le
 }
 
 /// Solves level `seeds` again in memory from the levels below it in `levels` (abapa: refined with
-/// `search`, which must be the budget the level was built with), and compares every entry with the
-/// stored one: [`LevelCheck::bad`] counts those that differ, and the examples give the stored entry
-/// and the one solved again (as a `fixed` [`Derived`]). Takes the memory and time of building the
-/// level, on the current rayon pool. An error if a file read changed during the pass.
+/// `search`, which must be the budget the level was built with; in entries as wide as the stored
+/// ones), and compares every entry with the stored one: [`LevelCheck::bad`] counts those that
+/// differ, and the examples give the stored entry and the one solved again (as a `fixed`
+/// [`Derived`]). Takes the memory and time of building the level, on the current rayon pool. An
+/// error if a file read changed during the pass.
 pub fn deep_verify_level(
     levels: &Levels,
     seeds: usize,
     search: SearchBudget,
     progress: &dyn Progress,
 ) -> Result<LevelCheck, EgtbError> {
-    let (_, data) = levels.level(seeds).expect("level held");
+    let (_, data) = levels.codes(seeds).expect("level held");
     let rules = levels.rules();
     let index = LevelIndex::new(seeds, index_kind(rules));
     // The solver reads only the levels below (the boards after a capture).
-    let mut solved = solve_level(rules, &index, levels, progress);
+    let mut solved = solve_level_as(rules, &index, levels, progress, data.width());
     if rules == RuleSet::Abapa {
         refine_level(&index, levels, &mut solved, search);
     }
+    let solved = Codes::new(&solved, data.width());
     const CHUNK: usize = 1 << 16;
-    let found = data
-        .par_chunks(CHUNK)
-        .zip(solved.par_chunks(CHUNK))
-        .enumerate()
-        .map(|(c, (stored, solved))| {
+    let found = (0..data.len().div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let range = c * CHUNK..(c * CHUNK + CHUNK).min(data.len());
+            let (stored, solved) = (data.slice(range.clone()), solved.slice(range));
             let mut bad = 0;
             let mut examples = Vec::new();
-            for (j, (&stored, &solved)) in stored.iter().zip(solved).enumerate() {
+            for (j, (stored, solved)) in stored.iter().zip(solved.iter()).enumerate() {
                 if stored == solved {
                     continue;
                 }
@@ -320,14 +324,18 @@ impl LevelStats {
 /// Counts wins, draws, losses and exact entries of level `seeds`; an error if its file changed
 /// during the count.
 pub fn level_stats(levels: &Levels, seeds: usize) -> Result<LevelStats, EgtbError> {
-    let (index, data) = levels.level(seeds).expect("level held");
+    let (index, data) = levels.codes(seeds).expect("level held");
     let rules = levels.rules();
     let k = seeds as i32;
-    let mut stats = data
-        .par_chunks(1 << 16)
-        .map(|chunk| {
+    const CHUNK: usize = 1 << 16;
+    let mut stats = (0..data.len().div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
             let mut s = LevelStats::default();
-            for &code in chunk {
+            for code in data
+                .slice(c * CHUNK..(c * CHUNK + CHUNK).min(data.len()))
+                .iter()
+            {
                 let Some(b) = decode(rules, seeds, code) else {
                     s.unknown += 1;
                     continue;

@@ -2,7 +2,7 @@
 //! [`crate::pn_search`]) read it and narrow it: the solver's codes with the few that searches changed.
 
 use oware_egtb::index::{Board, LevelIndex};
-use oware_egtb::values::{decode, encode, Bounds};
+use oware_egtb::values::{decode, encode, read_code, width_of, write_code, Bounds, Code, Codes};
 use oware_rules::RuleSet;
 use rayon::prelude::*;
 
@@ -13,27 +13,28 @@ pub struct InLevel<'a> {
     /// The level's index.
     pub index: &'a LevelIndex,
     /// One code per board of the index, as the threshold solver left them.
-    pub entries: &'a [u8],
+    pub entries: Codes<'a>,
     /// Codes that replace some of `entries` (most often none).
     pub changed: Option<&'a Overlay>,
 }
 
 impl<'a> InLevel<'a> {
-    /// The level as the solver left it, with no changed codes.
+    /// The level as the solver left it (`entries`: one or two bytes per board of `index`), with no
+    /// changed codes.
     pub fn new(index: &'a LevelIndex, entries: &'a [u8]) -> InLevel<'a> {
         InLevel {
             index,
-            entries,
+            entries: codes_of(index, entries),
             changed: None,
         }
     }
 
     /// The code of the board of index `rank`.
     #[inline]
-    pub(crate) fn code(&self, rank: u64) -> u8 {
+    pub(crate) fn code(&self, rank: u64) -> Code {
         self.changed
             .and_then(|o| o.get(rank))
-            .unwrap_or(self.entries[rank as usize])
+            .unwrap_or_else(|| self.entries.get(rank as usize))
     }
 
     pub(crate) fn bounds(&self, board: &Board) -> Option<Bounds> {
@@ -49,21 +50,41 @@ pub struct Overlay {
     bits: Vec<u64>,
     /// Codes before each word of `bits`.
     before: Vec<u32>,
-    codes: Vec<u8>,
+    codes: Vec<Code>,
+}
+
+/// The entries of a level of `index` as codes: one or two bytes per board, as their length says.
+pub fn codes_of<'a>(index: &LevelIndex, entries: &'a [u8]) -> Codes<'a> {
+    let width = width_of(entries.len(), index.count()).unwrap_or_else(|| {
+        panic!(
+            "{} bytes of entries for the {} boards of level {}",
+            entries.len(),
+            index.count(),
+            index.seeds()
+        )
+    });
+    Codes::new(entries, width)
 }
 
 impl Overlay {
-    /// The entries of `now` that differ from `base` (two versions of one level).
-    pub fn diff(now: &[u8], base: &[u8]) -> Overlay {
+    /// The entries of `now` that differ from `base` (two versions of one level, of one width).
+    pub fn diff(now: Codes, base: Codes) -> Overlay {
+        assert_eq!(now.len(), base.len(), "two versions of one level");
         let words = now.len().div_ceil(64);
         let mut bits = vec![0u64; words];
         let mut before = Vec::with_capacity(words);
         let mut codes = Vec::new();
-        for (w, (now, base)) in now.chunks(64).zip(base.chunks(64)).enumerate() {
+        for (w, word) in bits.iter_mut().enumerate() {
             before.push(codes.len() as u32);
-            for (b, (&n, &o)) in now.iter().zip(base).enumerate() {
+            let range = w * 64..(w * 64 + 64).min(now.len());
+            for (b, (n, o)) in now
+                .slice(range.clone())
+                .iter()
+                .zip(base.slice(range).iter())
+                .enumerate()
+            {
                 if n != o {
-                    bits[w] |= 1 << b;
+                    *word |= 1 << b;
                     codes.push(n);
                 }
             }
@@ -76,7 +97,7 @@ impl Overlay {
     }
 
     #[inline]
-    pub(crate) fn get(&self, rank: u64) -> Option<u8> {
+    pub(crate) fn get(&self, rank: u64) -> Option<Code> {
         let (w, b) = ((rank / 64) as usize, rank % 64);
         let word = self.bits[w];
         if word >> b & 1 == 0 {
@@ -93,10 +114,10 @@ pub(crate) fn row(board: &Board) -> i8 {
 }
 
 /// How many of a level's entries are not exact.
-pub fn open_entries(seeds: usize, entries: &[u8]) -> u64 {
+pub fn open_entries(seeds: usize, entries: Codes) -> u64 {
     entries
         .iter()
-        .filter(|&&code| decode(RuleSet::Abapa, seeds, code).is_some_and(|b| !b.is_exact()))
+        .filter(|&code| decode(RuleSet::Abapa, seeds, code).is_some_and(|b| !b.is_exact()))
         .count() as u64
 }
 
@@ -164,15 +185,16 @@ pub fn narrow_open_entries(
     narrow: impl Fn(&Board, Bounds) -> Option<Bounds> + Sync,
 ) -> (u64, u64) {
     let seeds = index.seeds();
+    let width = codes_of(index, entries).width();
     entries
-        .par_chunks_mut(SEARCH_BLOCK)
+        .par_chunks_mut(SEARCH_BLOCK * width)
         .enumerate()
         .filter(|(c, _)| mine(*c))
         .map(|(c, chunk)| {
             let start = (c * SEARCH_BLOCK) as u64;
             let (mut exact, mut changed) = (0, 0);
-            for (code, board) in chunk.iter_mut().zip(index.iter_from(start)) {
-                let Some(known) = decode(RuleSet::Abapa, seeds, *code) else {
+            for (entry, board) in chunk.chunks_exact_mut(width).zip(index.iter_from(start)) {
+                let Some(known) = decode(RuleSet::Abapa, seeds, read_code(entry)) else {
                     continue;
                 };
                 if known.is_exact() {
@@ -180,7 +202,7 @@ pub fn narrow_open_entries(
                 }
                 if let Some(b) = narrow(&board, known) {
                     if b != known {
-                        *code = encode(RuleSet::Abapa, b);
+                        write_code(entry, encode(RuleSet::Abapa, b));
                         exact += b.is_exact() as u64;
                         changed += 1;
                     }
@@ -196,17 +218,30 @@ mod tests {
     use super::*;
 
     /// An overlay hands back the newer version's code wherever the two versions differ, and nothing
-    /// elsewhere, across word boundaries and a ragged last word.
+    /// elsewhere, across word boundaries and a ragged last word, for entries of either width.
     #[test]
     fn an_overlay_finds_every_changed_entry() {
-        let base: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 13) as u8).collect();
-        let mut now = base.clone();
-        for r in [0, 1, 63, 64, 65, 127, 500, 998, 999] {
-            now[r] = 200 + (r % 50) as u8;
-        }
-        let overlay = Overlay::diff(&now, &base);
-        for (r, (&n, &b)) in now.iter().zip(&base).enumerate() {
-            assert_eq!(overlay.get(r as u64), (n != b).then_some(n), "rank {r}");
+        for (width, high) in [(1, 200), (2, 1000)] {
+            let base: Vec<Code> = (0..1000).map(|i| i * 7 % 13).collect();
+            let mut now = base.clone();
+            for r in [0, 1, 63, 64, 65, 127, 500, 998, 999] {
+                now[r] = high + (r % 50) as Code;
+            }
+            let bytes = |codes: &[Code]| {
+                let mut b = vec![0u8; codes.len() * width];
+                for (e, &c) in b.chunks_exact_mut(width).zip(codes) {
+                    write_code(e, c);
+                }
+                b
+            };
+            let (now_bytes, base_bytes) = (bytes(&now), bytes(&base));
+            let overlay = Overlay::diff(
+                Codes::new(&now_bytes, width),
+                Codes::new(&base_bytes, width),
+            );
+            for (r, (&n, &b)) in now.iter().zip(&base).enumerate() {
+                assert_eq!(overlay.get(r as u64), (n != b).then_some(n), "rank {r}");
+            }
         }
     }
 }

@@ -30,7 +30,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 
 use oware_egtb::index::{rotate, Board, LevelIndex};
-use oware_egtb::values::{encode, Bounds};
+use oware_egtb::values::{encode, write_code, Bounds};
 use oware_rules::{Move, Position, RuleSet, Side};
 
 use crate::Progress;
@@ -73,7 +73,8 @@ pub(crate) trait Scheme: Sync {
     fn flags(&self, i: usize) -> u8;
     /// Clears the flags in `mask`, returning all flags as they were.
     fn clear_flags(&self, i: usize, mask: u8) -> u8;
-    fn finish(self) -> Vec<u8>;
+    /// The entries, `width` bytes per board (see [`oware_egtb::values::write_code`]).
+    fn finish(self, width: usize) -> Vec<u8>;
 }
 
 const JOINED: u8 = 0x80;
@@ -158,7 +159,8 @@ impl Scheme for AwariScheme {
     fn clear_flags(&self, i: usize, mask: u8) -> u8 {
         self.work[i].fetch_and(!(mask << AWARI_FLAGS_SHIFT), Relaxed) >> AWARI_FLAGS_SHIFT
     }
-    fn finish(self) -> Vec<u8> {
+    fn finish(self, width: usize) -> Vec<u8> {
+        assert_eq!(width, 1, "awari entries are one byte");
         drop(self.work);
         // In place: the value bytes become the entries.
         self.state
@@ -170,13 +172,16 @@ impl Scheme for AwariScheme {
                 } else {
                     0
                 };
-                encode(RuleSet::Awari, Bounds::exact(v))
+                encode(RuleSet::Awari, Bounds::exact(v)) as u8
             })
             .collect()
     }
 }
 
-/// abapa, two bytes per board.
+/// abapa, two bytes per board, side by side (a board's two are read together, and at the end they
+/// become its entry in place, whether of one byte or two).
+///
+/// The highest level it can solve is [`ABAPA_SCHEME_MAX_SEEDS`]: bounds and thresholds take 5 bits.
 ///
 /// `low`: the count of moves in the level (bits 0..3; 7 marks a board where the game is over) and the
 /// lower bound (bits 3..8). The lower bound needs no "joined" mark: thresholds only go down, and a
@@ -188,9 +193,14 @@ impl Scheme for AwariScheme {
 /// 0..6, and the flags in bits 6..8.
 pub(crate) struct AbapaScheme {
     seeds: i8,
-    low: Vec<AtomicU8>,
-    high: Vec<AtomicU8>,
+    /// `[low, high]` of each board.
+    cells: Vec<[AtomicU8; 2]>,
 }
+
+/// The highest abapa level [`AbapaScheme`] and the safe regions hold: a bound's `+ 1` must stay
+/// below `HI_JOINED` (30 seeds), and a board's number fit the 31 bits of a removal list's entry
+/// beside [`REMOVE_B`] (level 28 has 1.68 billion boards, level 29 2.31 billion).
+pub(crate) const ABAPA_SCHEME_MAX_SEEDS: usize = 28;
 
 const LO_SHIFT: u32 = 3;
 const TERMINAL_COUNT: u8 = 7;
@@ -201,52 +211,80 @@ const ABAPA_FLAGS_SHIFT: u32 = 6;
 impl AbapaScheme {
     /// The state of `n` boards of the level of `seeds` seeds, all still to be set up.
     pub(crate) fn new(seeds: usize, n: usize) -> AbapaScheme {
+        assert!(seeds <= ABAPA_SCHEME_MAX_SEEDS, "abapa level {seeds}");
         AbapaScheme {
             seeds: seeds as i8,
-            low: atomics(n),
-            high: atomics(n),
+            cells: (0..n)
+                .map(|_| [AtomicU8::new(0), AtomicU8::new(0)])
+                .collect(),
         }
     }
 
+    #[inline]
+    fn low(&self, i: usize) -> &AtomicU8 {
+        &self.cells[i][0]
+    }
+
+    #[inline]
+    fn high(&self, i: usize) -> &AtomicU8 {
+        &self.cells[i][1]
+    }
+
     fn lo(&self, i: usize) -> i8 {
-        (self.low[i].load(Relaxed) >> LO_SHIFT) as i8
+        (self.low(i).load(Relaxed) >> LO_SHIFT) as i8
+    }
+}
+
+/// The bounds a board's `[low, high]` stand for at the end, on a level of `k` seeds.
+fn final_bounds(k: i8, low: u8, high: u8) -> Bounds {
+    let hi = if high & HI_JOINED != 0 {
+        k - (high & HI_MASK & !HI_JOINED) as i8
+    } else {
+        k
+    };
+    Bounds {
+        lo: (low >> LO_SHIFT) as i8,
+        hi,
     }
 }
 
 impl Scheme for AbapaScheme {
     fn set_terminal(&self, i: usize, v: i8) {
-        self.low[i].store(((v as u8) << LO_SHIFT) | TERMINAL_COUNT, Relaxed);
-        self.high[i].store(HI_JOINED | (self.seeds - v) as u8, Relaxed);
+        self.low(i)
+            .store(((v as u8) << LO_SHIFT) | TERMINAL_COUNT, Relaxed);
+        self.high(i)
+            .store(HI_JOINED | (self.seeds - v) as u8, Relaxed);
     }
     fn set_open(&self, i: usize, exit: Option<Bounds>, inside: u8) {
         let lo = exit.map_or(0, |e| e.lo as u8);
-        self.low[i].store((lo << LO_SHIFT) | inside, Relaxed);
-        self.high[i].store(exit.map_or(0, |e| (e.hi + 1) as u8), Relaxed);
+        self.low(i).store((lo << LO_SHIFT) | inside, Relaxed);
+        self.high(i)
+            .store(exit.map_or(0, |e| (e.hi + 1) as u8), Relaxed);
     }
     fn joins_a_by_exit(&self, i: usize, t: i8) -> bool {
         // Exits above `t` joined at their own thresholds.
-        let w = self.low[i].load(Relaxed);
+        let w = self.low(i).load(Relaxed);
         (w >> LO_SHIFT) as i8 == t && w & COUNT_MASK != TERMINAL_COUNT
     }
     fn a_open(&self, i: usize, t: i8) -> bool {
         self.lo(i) < t
     }
     fn b_open(&self, i: usize) -> bool {
-        self.high[i].load(Relaxed) & HI_JOINED == 0
+        self.high(i).load(Relaxed) & HI_JOINED == 0
     }
     fn exit_hi(&self, i: usize) -> Option<i8> {
-        let s = self.high[i].load(Relaxed) & HI_MASK;
+        let s = self.high(i).load(Relaxed) & HI_MASK;
         (s & HI_JOINED == 0 && s != 0).then(|| s as i8 - 1)
     }
     fn join_a(&self, i: usize, t: i8) -> bool {
-        self.low[i]
+        self.low(i)
             .fetch_update(Relaxed, Relaxed, |w| {
                 ((w >> LO_SHIFT) < t as u8).then_some(((t as u8) << LO_SHIFT) | (w & COUNT_MASK))
             })
             .is_ok()
     }
     fn join_b(&self, i: usize, t: i8) -> bool {
-        self.high[i]
+        self.high(i)
             .fetch_update(Relaxed, Relaxed, |w| {
                 (w & HI_JOINED == 0).then_some((w & !HI_MASK) | HI_JOINED | t as u8)
             })
@@ -256,36 +294,46 @@ impl Scheme for AbapaScheme {
         self.seeds - t
     }
     fn count(&self, i: usize) -> u8 {
-        self.low[i].load(Relaxed) & COUNT_MASK
+        self.low(i).load(Relaxed) & COUNT_MASK
     }
     fn decrement(&self, i: usize) -> u8 {
-        self.low[i].fetch_sub(1, Relaxed) & COUNT_MASK
+        self.low(i).fetch_sub(1, Relaxed) & COUNT_MASK
     }
     fn set_flags(&self, i: usize, flags: u8) {
-        self.high[i].fetch_or(flags << ABAPA_FLAGS_SHIFT, Relaxed);
+        self.high(i).fetch_or(flags << ABAPA_FLAGS_SHIFT, Relaxed);
     }
     fn flags(&self, i: usize) -> u8 {
-        self.high[i].load(Relaxed) >> ABAPA_FLAGS_SHIFT
+        self.high(i).load(Relaxed) >> ABAPA_FLAGS_SHIFT
     }
     fn clear_flags(&self, i: usize, mask: u8) -> u8 {
-        self.high[i].fetch_and(!(mask << ABAPA_FLAGS_SHIFT), Relaxed) >> ABAPA_FLAGS_SHIFT
+        self.high(i)
+            .fetch_and(!(mask << ABAPA_FLAGS_SHIFT), Relaxed)
+            >> ABAPA_FLAGS_SHIFT
     }
-    fn finish(self) -> Vec<u8> {
+    fn finish(self, width: usize) -> Vec<u8> {
+        assert!((1..=2).contains(&width), "entries of {width} bytes");
         let k = self.seeds;
-        let AbapaScheme { low, mut high, .. } = self;
-        // In place: the `high` bytes become the entries, then `low` goes.
-        for (h, l) in high.iter_mut().zip(&low) {
-            let w = *h.get_mut();
-            let hi = if w & HI_JOINED != 0 {
-                k - (w & HI_MASK & !HI_JOINED) as i8
-            } else {
-                k
-            };
-            let lo = (l.load(Relaxed) >> LO_SHIFT) as i8;
-            *h.get_mut() = encode(RuleSet::Abapa, Bounds { lo, hi });
+        let n = self.cells.len();
+        let mut cells = std::mem::ManuallyDrop::new(self.cells);
+        // SAFETY: `[AtomicU8; 2]` has the size and alignment of `[u8; 2]` (an `AtomicU8` has the
+        // in-memory representation of a `u8`), so the allocation of `cells` is one of twice its
+        // capacity in bytes, aligned to 1, which is what a `Vec<u8>` of that capacity owns; `cells`
+        // is not used or dropped again.
+        let mut bytes = unsafe {
+            Vec::from_raw_parts(cells.as_mut_ptr().cast::<u8>(), 2 * n, 2 * cells.capacity())
+        };
+        // In place, in order: board `i`'s entry takes bytes `width * i..`, never past its own two
+        // (`2 * i..2 * i + 2`), so no board's state is overwritten before it is read.
+        for i in 0..n {
+            let b = final_bounds(k, bytes[2 * i], bytes[2 * i + 1]);
+            write_code(
+                &mut bytes[width * i..width * (i + 1)],
+                encode(RuleSet::Abapa, b),
+            );
         }
-        drop(low);
-        high.into_iter().map(AtomicU8::into_inner).collect()
+        bytes.truncate(width * n);
+        bytes.shrink_to_fit();
+        bytes
     }
 }
 
@@ -401,11 +449,11 @@ impl<S: Scheme> LevelState<S> {
             .sum()
     }
 
-    /// The entries, one byte per board (see [`oware_egtb::values::encode`]).
-    pub(crate) fn finish(self) -> Vec<u8> {
+    /// The entries, `width` bytes per board (see [`oware_egtb::values::encode`]).
+    pub(crate) fn finish(self, width: usize) -> Vec<u8> {
         let LevelState { scheme, dirty, .. } = self;
         drop(dirty);
-        scheme.finish()
+        scheme.finish(width)
     }
 }
 

@@ -32,7 +32,7 @@
 
 use oware_rules::RuleSet;
 
-use crate::in_level::{open_entries, row, shared_pass, InLevel, Overlay, Share};
+use crate::in_level::{codes_of, open_entries, row, shared_pass, InLevel, Overlay, Share};
 use crate::LowerLevels;
 use oware_egtb::index::{Board, LevelIndex};
 use oware_egtb::values::{decode, successors, terminal_value, through_move, Bounds};
@@ -525,7 +525,7 @@ pub fn refine_by_proof_numbers<S: Share>(
     for pass in 0..REFINE_PASSES {
         if pass > 0 {
             nodes *= REFINE_GROWTH;
-            let open = open_entries(seeds, entries) as usize;
+            let open = open_entries(seeds, codes_of(index, entries)) as usize;
             if open * nodes > PASS_NODES {
                 break;
             }
@@ -533,11 +533,10 @@ pub fn refine_by_proof_numbers<S: Share>(
         // The pass reads the entries as they were at its start: the solver's, with the few that
         // searches changed since kept apart rather than in a copy of the level, so that a level
         // takes about 2 bytes per board here, as elsewhere in the build.
-        let before = Overlay::diff(entries, solver_codes);
+        let before = Overlay::diff(codes_of(index, entries), codes_of(index, solver_codes));
         let level = Some(InLevel {
-            index,
-            entries: solver_codes,
             changed: Some(&before),
+            ..InLevel::new(index, solver_codes)
         });
         let (exact, changed) = shared_pass(index, entries, share, |board, known| {
             Some(narrow(seeds, board, lower, level, solver, known, nodes))

@@ -3,7 +3,7 @@
 
 use oware_egtb::index::LevelIndex;
 
-use crate::in_level::{open_entries, Share, WholeLevel};
+use crate::in_level::{codes_of, open_entries, Share, WholeLevel};
 use crate::{path_search, pn_search, LowerLevels};
 
 /// How much path-tracking search an abapa build does after the threshold solver of each level.
@@ -85,7 +85,7 @@ pub fn refine_shared<S: Share>(
     search: SearchBudget,
     share: &S,
 ) -> Result<(), S::Error> {
-    let open = open_entries(index.seeds(), entries);
+    let open = open_entries(index.seeds(), codes_of(index, entries));
     if let Some(nodes) = search.proof_number_nodes(open) {
         let solver = entries.to_vec();
         pn_search::refine_by_proof_numbers(index, lower, &solver, entries, nodes, share)?;

@@ -30,12 +30,14 @@ use oware_rules::RuleSet;
 use rayon::prelude::*;
 
 use oware_egtb::index::{Board, LevelIndex};
-use oware_egtb::values::{successors, terminal_value, through_move, Bounds};
+use oware_egtb::values::{
+    entry_width, successors, terminal_value, through_move, Bounds, MAX_ENTRY_WIDTH,
+};
 
 use crate::in_level::row;
 use crate::kernel::{
-    flagged_boards, removal, widen, AbapaScheme, AwariScheme, LevelState, Scheme, NEW_A, NEW_B,
-    REMOVE_B, SAFE_A, SAFE_B, SAFE_REGION_ROUNDS,
+    flagged_boards, removal, widen, AbapaScheme, AwariScheme, LevelState, Scheme,
+    ABAPA_SCHEME_MAX_SEEDS, NEW_A, NEW_B, REMOVE_B, SAFE_A, SAFE_B, SAFE_REGION_ROUNDS,
 };
 use crate::{LowerLevels, Progress};
 
@@ -53,8 +55,9 @@ struct Solver<'a, S: Scheme> {
     progress: &'a dyn Progress,
 }
 
-/// Solves the level described by `index` under `rules`, given its lower levels; returns one byte per
-/// board in index order (see [`oware_egtb::values::encode`]). Runs on the current rayon pool.
+/// Solves the level described by `index` under `rules`, given its lower levels; returns its entries
+/// in index order, as narrow as the level allows ([`entry_width`]: one byte per board, two for abapa
+/// above 21 seeds; see [`oware_egtb::values::encode`]). Runs on the current rayon pool.
 ///
 /// abapa: boards that a cycle touches are left with bounds; [`crate::refine::refine_level`] narrows
 /// them.
@@ -64,15 +67,41 @@ pub fn solve_level(
     lower: &dyn LowerLevels,
     progress: &dyn Progress,
 ) -> Vec<u8> {
+    let width = entry_width(rules, index.seeds());
+    solve_level_as(rules, index, lower, progress, width)
+}
+
+/// [`solve_level`] with entries of `width` bytes: 2 for any level (as tests do, to run the two-byte
+/// layout on small levels), 1 only where the codes fit a byte. abapa levels up to
+/// [`ABAPA_SOLVER_MAX_SEEDS`] only.
+pub fn solve_level_as(
+    rules: RuleSet,
+    index: &LevelIndex,
+    lower: &dyn LowerLevels,
+    progress: &dyn Progress,
+    width: usize,
+) -> Vec<u8> {
+    assert!(
+        width >= entry_width(rules, index.seeds()) && width <= MAX_ENTRY_WIDTH,
+        "{rules} level {} in entries of {width} bytes",
+        index.seeds()
+    );
     let n = index.count() as usize;
     match rules {
-        RuleSet::Awari => Solver::new(rules, index, AwariScheme::new(n), progress).run(lower),
+        RuleSet::Awari => {
+            assert_eq!(width, 1, "awari entries are one byte");
+            Solver::new(rules, index, AwariScheme::new(n), progress).run(lower, width)
+        }
         RuleSet::Abapa => {
             let scheme = AbapaScheme::new(index.seeds(), n);
-            Solver::new(rules, index, scheme, progress).run(lower)
+            Solver::new(rules, index, scheme, progress).run(lower, width)
         }
     }
 }
+
+/// The highest abapa level the solver's working state can hold (5 bits for a bound); above it a
+/// build stops with [`oware_egtb::EgtbError::LevelTooLarge`].
+pub const ABAPA_SOLVER_MAX_SEEDS: usize = ABAPA_SCHEME_MAX_SEEDS;
 
 impl<'a, S: Scheme> Solver<'a, S> {
     fn new(rules: RuleSet, index: &'a LevelIndex, scheme: S, progress: &'a dyn Progress) -> Self {
@@ -98,7 +127,7 @@ impl<'a, S: Scheme> Solver<'a, S> {
         range.clone().zip(self.index.iter_from(range.start as u64))
     }
 
-    fn run(self, lower: &dyn LowerLevels) -> Vec<u8> {
+    fn run(self, lower: &dyn LowerLevels, width: usize) -> Vec<u8> {
         let k = self.index.seeds();
         (0..self.chunks()).into_par_iter().for_each(|c| {
             let mut done = 0;
@@ -120,7 +149,7 @@ impl<'a, S: Scheme> Solver<'a, S> {
                 }
             }
         }
-        self.state.finish()
+        self.state.finish(width)
     }
 
     /// Terminal value, or the best exits and the count of moves staying in the level.

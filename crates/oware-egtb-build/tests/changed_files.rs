@@ -130,7 +130,7 @@ fn abapa_files_ending_in_zeros_are_not_misread_when_cut() {
     let dir = tempfile::tempdir().unwrap();
     for seeds in 0..=top {
         let count = LevelIndex::new(seeds, IndexKind::Full).count();
-        let code = encode(rules, Bounds::exact(seeds.min(1) as i8));
+        let code = encode(rules, Bounds::exact(seeds.min(1) as i8)) as u8;
         let entries: Vec<u8> = (0..count)
             .map(|i| if i < count / 2 { code } else { 0 })
             .collect();
@@ -227,7 +227,7 @@ fn age(path: &Path) {
 fn forged(good: &[u8], rules: RuleSet, seeds: usize, i: usize) -> Vec<u8> {
     let mut bytes = good.to_vec();
     let code = bytes[HEADER_LEN + i];
-    let other = if oware_egtb::values::decode(rules, seeds, code + 1).is_some() {
+    let other = if oware_egtb::values::decode(rules, seeds, (code + 1).into()).is_some() {
         code + 1
     } else {
         code - 1

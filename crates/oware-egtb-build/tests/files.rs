@@ -155,7 +155,7 @@ fn stats_count_open_abapa_entries_by_width() {
         let (_, data) = solver.level(seeds).unwrap();
         let mut widths = [0u64; 3];
         for &code in data {
-            let b = decode(RuleSet::Abapa, seeds, code).unwrap();
+            let b = decode(RuleSet::Abapa, seeds, code.into()).unwrap();
             match b.hi - b.lo {
                 0 => {}
                 1 => widths[0] += 1,
@@ -298,7 +298,7 @@ fn verify_catches_a_corrupted_abapa_file() {
     let mut entries = data.to_vec();
     drop(tb);
     for &(i, wrong) in &targets {
-        entries[i] = encode(RuleSet::Abapa, Bounds::exact(wrong));
+        entries[i] = encode(RuleSet::Abapa, Bounds::exact(wrong)) as u8;
     }
     write_level(dir.path(), RuleSet::Abapa, seeds, &entries).unwrap();
     let tb = Tablebase::open(dir.path(), RuleSet::Abapa).expect("the checksum is right");

@@ -8,7 +8,7 @@ use std::path::Path;
 use oware_egtb::file::{file_name, HEADER_LEN};
 use oware_egtb::index::{IndexKind, LevelIndex};
 use oware_egtb::tablebase::{LevelData, Levels};
-use oware_egtb::values::{decode, encode};
+use oware_egtb::values::{decode, encode, Code};
 use oware_egtb::{Bounds, Tablebase};
 use oware_egtb_build::build::build;
 use oware_egtb_build::check::{deep_verify_level, derive, verify_entries, verify_level, Entries};
@@ -23,10 +23,11 @@ fn build_dir(rules: RuleSet, max: usize) -> tempfile::TempDir {
 }
 
 /// Rewrites entry `index` of the level's file as `code`, with the header's CRC-32 made right again.
-fn forge(dir: &Path, rules: RuleSet, seeds: usize, index: usize, code: u8) {
+fn forge(dir: &Path, rules: RuleSet, seeds: usize, index: usize, code: Code) {
     let path = dir.join(file_name(rules, seeds));
     let mut bytes = fs::read(&path).unwrap();
-    bytes[HEADER_LEN + index] = code;
+    // The levels forged here have one-byte entries.
+    bytes[HEADER_LEN + index] = u8::try_from(code).unwrap();
     let crc = crc32fast::hash(&bytes[HEADER_LEN..]);
     bytes[24..28].copy_from_slice(&crc.to_le_bytes());
     fs::write(&path, &bytes).unwrap();
@@ -34,14 +35,14 @@ fn forge(dir: &Path, rules: RuleSet, seeds: usize, index: usize, code: u8) {
 
 /// The levels `0..=seeds` of the database in `dir`, read into memory, with entry `index` of the top
 /// level replaced by `code`.
-fn in_memory_with(dir: &Path, rules: RuleSet, seeds: usize, index: usize, code: u8) -> Levels {
+fn in_memory_with(dir: &Path, rules: RuleSet, seeds: usize, index: usize, code: Code) -> Levels {
     let tb = Tablebase::open(dir, rules).unwrap();
     let mut levels = Levels::new(rules);
     for s in 0..=seeds {
         let (_, data) = tb.levels().level(s).unwrap();
         let mut data = data.to_vec();
         if s == seeds {
-            data[index] = code;
+            data[index] = u8::try_from(code).unwrap();
         }
         levels.push(LevelData::Memory(data.into()));
     }
@@ -51,10 +52,10 @@ fn in_memory_with(dir: &Path, rules: RuleSet, seeds: usize, index: usize, code: 
 /// A forgery of the top abapa level that the plain check passes: an entry of a board with a move
 /// that stays in the level, changed to other bounds that its moves still allow (and that the boards
 /// leading to it still allow). Returns the index, the true code and the forged one.
-fn abapa_forgery_the_plain_check_passes(dir: &Path, seeds: usize) -> (usize, u8, u8) {
+fn abapa_forgery_the_plain_check_passes(dir: &Path, seeds: usize) -> (usize, Code, Code) {
     let rules = RuleSet::Abapa;
     let tb = Tablebase::open(dir, rules).unwrap();
-    let (_, data) = tb.levels().level(seeds).unwrap();
+    let (_, data) = tb.levels().codes(seeds).unwrap();
     let k = seeds as i8;
     // A wrong exact value rather than looser bounds, where one passes.
     let exact: Vec<Bounds> = (0..=k).map(Bounds::exact).collect();
@@ -67,7 +68,7 @@ fn abapa_forgery_the_plain_check_passes(dir: &Path, seeds: usize) -> (usize, u8,
             .enumerate()
         {
             let derived = derive(tb.levels(), &board, seeds);
-            let stored = decode(rules, seeds, data[i]).unwrap();
+            let stored = decode(rules, seeds, data.get(i)).unwrap();
             for &forged in &candidates {
                 if derived.fixed || forged == stored || !derived.accepts(forged) {
                     continue;
@@ -75,7 +76,7 @@ fn abapa_forgery_the_plain_check_passes(dir: &Path, seeds: usize) -> (usize, u8,
                 let code = encode(rules, forged);
                 let levels = in_memory_with(dir, rules, seeds, i, code);
                 if verify_level(&levels, seeds).unwrap().bad == 0 {
-                    return (i, data[i], code);
+                    return (i, data.get(i), code);
                 }
             }
         }
@@ -96,7 +97,7 @@ fn an_abapa_forgery_its_moves_allow_passes_the_plain_check_and_not_the_deep_one(
     assert_ne!(good, forged);
     forge(dir.path(), rules, seeds, index, forged);
     let tb = Tablebase::open(dir.path(), rules).expect("the checksum is right");
-    assert_eq!(tb.levels().level(seeds).unwrap().1[index], forged);
+    assert_eq!(tb.levels().codes(seeds).unwrap().1.get(index), forged);
     let check = verify_level(tb.levels(), seeds).unwrap();
     assert_eq!(check.bad, 0, "{check:?}");
 
@@ -135,7 +136,7 @@ fn the_deep_check_names_a_forged_awari_entry() {
     }
     // The middle entry, one seed of difference better for the mover (or worse at the top).
     let i = index.count() as usize / 2;
-    let good = clean.levels().level(seeds).unwrap().1[i];
+    let good = clean.levels().codes(seeds).unwrap().1.get(i);
     drop(clean);
     let forged = if decode(rules, seeds, good + 1).is_some() {
         good + 1
@@ -171,7 +172,7 @@ fn a_sample_checks_evenly_spaced_entries() {
     // More than the level holds: every entry, once.
     let all = verify_entries(tb.levels(), seeds, Entries::Sample(count + 5)).unwrap();
     assert_eq!((all.boards, all.bad), (count, 0));
-    let good = tb.levels().level(seeds).unwrap().1.to_vec();
+    let good: Vec<Code> = tb.levels().codes(seeds).unwrap().1.iter().collect();
     drop(tb);
     // The sample of 10 checks entries j * count / 10.
     let sampled = (3 * count / 10) as usize;

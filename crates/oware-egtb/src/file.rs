@@ -1,6 +1,8 @@
-//! Database files: one per rule set and level, a 32-byte header and then one byte per board in index
-//! order. Files are memory-mapped for probing, and every file is checked (header and checksum) when it
-//! is opened, so a damaged or foreign file is refused before any value is read from it.
+//! Database files: one per rule set and level, a 32-byte header and then one entry per board in index
+//! order, of one byte (awari, and abapa up to 21 seeds) or two (abapa above: see
+//! [`crate::values::entry_width`]). Files are memory-mapped for probing, and every file is checked
+//! (header and checksum) when it is opened, so a damaged or foreign file is refused before any value
+//! is read from it.
 //!
 //! A file that changes while mapped (truncated, or rewritten in place, which a build never does: it
 //! writes a new file and renames it) must not crash the process nor feed it wrong values. A read past
@@ -28,14 +30,19 @@
 //! | bytes  | field                                   |
 //! |--------|-----------------------------------------|
 //! | 0..8   | magic `OWAREDB` + 0x1a                  |
-//! | 8..12  | format version (1)                      |
+//! | 8..12  | format version (1 or 2)                 |
 //! | 12     | rule set: 0 abapa, 1 awari              |
 //! | 13     | index: 0 full, 1 compact                |
 //! | 14     | level (seeds on the board)              |
-//! | 15     | 0                                       |
-//! | 16..24 | entry count                             |
-//! | 24..28 | CRC-32 of the entries                   |
+//! | 15     | version 1: 0; version 2: bytes an entry |
+//! | 16..24 | entry count (boards, not bytes)         |
+//! | 24..28 | CRC-32 of the entries' bytes            |
 //! | 28..32 | 0                                       |
+//!
+//! Version 1 files have one-byte entries; version 2 files say their width (1 or 2; two-byte entries
+//! are little-endian). A level of one-byte entries is written as version 1, so the files of every
+//! level that fits a byte are those that programs reading only version 1 wrote and read; only the
+//! two-byte levels are version 2. A version above 2 is refused ([`EgtbError::UnsupportedVersion`]).
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -49,14 +56,16 @@ use oware_rules::RuleSet;
 
 use crate::guard::Guard;
 use crate::index::{IndexKind, LevelIndex};
-use crate::values::index_kind;
+use crate::values::{entry_width, index_kind, read_code, width_of, Code, Codes};
 use crate::EgtbError;
 
 /// The first eight bytes of every database file.
 pub const MAGIC: [u8; 8] = *b"OWAREDB\x1a";
-/// The format version this program writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
-/// Bytes in the header before the one-byte entries.
+/// The newest format version this program writes and reads: entries of the width the header says.
+pub const FORMAT_VERSION: u32 = 2;
+/// The format version of files of one-byte entries, which this program still writes for them.
+pub const NARROW_FORMAT_VERSION: u32 = 1;
+/// Bytes in the header before the entries.
 pub const HEADER_LEN: usize = 32;
 
 /// The file name of a level: `awari-07.oegtb`.
@@ -78,16 +87,25 @@ fn kind_code(kind: IndexKind) -> u8 {
     }
 }
 
-fn header(rules: RuleSet, seeds: usize, entries: &[u8]) -> [u8; HEADER_LEN] {
-    header_for(rules, seeds, entries.len() as u64, crc32fast::hash(entries))
-}
-
-/// The header of a level of `count` entries whose CRC-32 is `crc`, for writers that never hold the
-/// whole level at once (a distributed build writes it from the slices of its ranks).
-pub fn header_for(rules: RuleSet, seeds: usize, count: u64, crc: u32) -> [u8; HEADER_LEN] {
+/// The header of a level of `count` entries of `width` bytes whose bytes' CRC-32 is `crc`; writers
+/// that never hold the whole level at once (a distributed build writes it from the slices of its
+/// ranks) call it directly.
+pub fn header_for(
+    rules: RuleSet,
+    seeds: usize,
+    width: usize,
+    count: u64,
+    crc: u32,
+) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[..8].copy_from_slice(&MAGIC);
-    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    let version = if width == 1 {
+        NARROW_FORMAT_VERSION
+    } else {
+        h[15] = width as u8;
+        FORMAT_VERSION
+    };
+    h[8..12].copy_from_slice(&version.to_le_bytes());
     h[12] = rules_code(rules);
     h[13] = kind_code(index_kind(rules));
     h[14] = seeds as u8;
@@ -104,19 +122,34 @@ fn io_error(path: &Path, error: std::io::Error) -> EgtbError {
 }
 
 /// Writes a level's file atomically: to a temporary name first, then renamed, so that a stopped
-/// build never leaves a half-written file under the real name.
+/// build never leaves a half-written file under the real name. `entries` holds one entry per board,
+/// all of one or all of two bytes: the width is that of the length (one byte for a level that needs
+/// two is refused, as is a length that fits no width).
 pub fn write_level(
     dir: &Path,
     rules: RuleSet,
     seeds: usize,
     entries: &[u8],
 ) -> Result<PathBuf, EgtbError> {
-    fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
     let path = dir.join(file_name(rules, seeds));
+    let count = LevelIndex::new(seeds, index_kind(rules)).count();
+    let width = width_of(entries.len(), count).ok_or(EgtbError::WrongSize {
+        path: path.clone(),
+        expected: count,
+        found: entries.len() as u64,
+    })?;
+    check_width(&path, rules, seeds, width)?;
+    fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
     let tmp = path.with_extension("oegtb.partial");
     let write = || -> std::io::Result<()> {
         let mut f = File::create(&tmp)?;
-        f.write_all(&header(rules, seeds, entries))?;
+        f.write_all(&header_for(
+            rules,
+            seeds,
+            width,
+            count,
+            crc32fast::hash(entries),
+        ))?;
         f.write_all(entries)?;
         f.sync_all()?;
         fs::rename(&tmp, &path)
@@ -144,6 +177,8 @@ struct Mapped {
     canary: (usize, u8),
     /// The CRC-32 of the entries as checked.
     crc: u32,
+    /// Bytes an entry.
+    width: usize,
     /// The file's size and time stamps when it was checked (or last found unchanged).
     stamp: Mutex<Stamp>,
     /// The file was found rewritten: nothing read from it is trusted.
@@ -274,23 +309,39 @@ fn watch_files() {
 }
 
 impl LevelFile {
-    /// The entries, one byte per board in index order, as a slice for passes over whole levels
-    /// (building, verifying, counting). If the file changes meanwhile they read as zeros (or as its
-    /// new bytes), never a crash: ask [`LevelFile::check_unchanged`] after the pass before trusting
-    /// what it read.
+    /// The entries' bytes, [`LevelFile::width`] bytes per board in index order, as a slice for
+    /// passes over whole levels (building, verifying, counting). If the file changes meanwhile they
+    /// read as zeros (or as its new bytes), never a crash: ask [`LevelFile::check_unchanged`] after
+    /// the pass before trusting what it read.
     pub fn entries(&self) -> &[u8] {
         &self.inner.map[HEADER_LEN..]
     }
 
+    /// Bytes an entry: 1 or 2, as the header says.
+    pub fn width(&self) -> usize {
+        self.inner.width
+    }
+
+    /// The entries as codes (see [`LevelFile::entries`] for a file that changes meanwhile).
+    pub fn codes(&self) -> Codes<'_> {
+        Codes::new(self.entries(), self.inner.width)
+    }
+
     /// Entry `i`, or `None` if the file has changed since it was checked (or `i` is out of range).
     #[inline]
-    pub fn entry(&self, i: usize) -> Option<u8> {
+    pub fn entry(&self, i: usize) -> Option<Code> {
         let inner = &*self.inner;
-        let code = inner.map.get(HEADER_LEN + i)?;
-        // SAFETY: a reference into the mapping, which lives as long as `self`. Volatile: the bytes
+        let width = inner.width;
+        let start = HEADER_LEN + i * width;
+        let bytes = inner.map.get(start..start + width)?;
+        // SAFETY: references into the mapping, which lives as long as `self`. Volatile: the bytes
         // can change under the program (the file shrank), and the canary must be read after the
         // entry, each time.
-        let code = unsafe { std::ptr::read_volatile(code) };
+        let read = |b: &u8| unsafe { std::ptr::read_volatile(b) };
+        let code = match bytes {
+            [b] => read(b) as Code,
+            _ => read_code(&[read(&bytes[0]), read(&bytes[1])]),
+        };
         // The canary is read after the entry: if the canary is intact, so was the entry when read.
         fence(Ordering::Acquire);
         (inner.canary_intact() && !inner.stale.load(Ordering::Relaxed)).then_some(code)
@@ -363,6 +414,8 @@ pub fn open_level(
         .map(|offset| (offset, map[offset]))
         .unwrap_or((0, 0));
     let crc = u32::from_le_bytes(map[24..28].try_into().expect("4 bytes"));
+    // The header is checked below, before any entry is read through the width.
+    let width = header_width(&map).unwrap_or(1);
     let mapped = Mapped {
         guard,
         map,
@@ -370,6 +423,7 @@ pub fn open_level(
         path,
         canary,
         crc,
+        width,
         stamp: Mutex::new(stamp),
         stale: AtomicBool::new(false),
         reported: AtomicBool::new(false),
@@ -394,13 +448,15 @@ fn check(path: &Path, bytes: &[u8], rules: RuleSet, seeds: usize) -> Result<(), 
     if bytes.len() < HEADER_LEN || bytes[..8] != MAGIC {
         return Err(EgtbError::NotADatabase { path });
     }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
-        return Err(EgtbError::UnsupportedVersion {
-            path,
-            found: version,
-        });
-    }
+    let width = match header_width(bytes) {
+        Ok(width) => width,
+        Err(Unreadable::Version(found)) => {
+            return Err(EgtbError::UnsupportedVersion { path, found });
+        }
+        Err(Unreadable::Width(width)) => {
+            return Err(EgtbError::UnsupportedWidth { path, width });
+        }
+    };
     let expected = (rules_code(rules), kind_code(index_kind(rules)), seeds as u8);
     let found = (bytes[12], bytes[13], bytes[14]);
     if expected != found {
@@ -410,19 +466,56 @@ fn check(path: &Path, bytes: &[u8], rules: RuleSet, seeds: usize) -> Result<(), 
             found: describe_header(found),
         });
     }
+    check_width(&path, rules, seeds, width)?;
     let count = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
     let expected_count = LevelIndex::new(seeds, index_kind(rules)).count();
-    let actual = (bytes.len() - HEADER_LEN) as u64;
-    if count != expected_count || actual != expected_count {
+    let len = (bytes.len() - HEADER_LEN) as u64;
+    if count != expected_count || len != expected_count * width as u64 {
         return Err(EgtbError::WrongSize {
             path,
             expected: expected_count,
-            found: actual,
+            found: len / width as u64,
         });
     }
     let crc = u32::from_le_bytes(bytes[24..28].try_into().expect("4 bytes"));
     if crc32fast::hash(&bytes[HEADER_LEN..]) != crc {
         return Err(EgtbError::Damaged { path });
+    }
+    Ok(())
+}
+
+/// Why a header's entries cannot be read.
+enum Unreadable {
+    /// A format version this program does not know.
+    Version(u32),
+    /// A version 2 header with a width other than 1 or 2.
+    Width(u8),
+}
+
+/// The width of the entries of a file with this header (at least 12 bytes long).
+fn header_width(bytes: &[u8]) -> Result<usize, Unreadable> {
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    match version {
+        NARROW_FORMAT_VERSION => Ok(1),
+        FORMAT_VERSION => match bytes[15] {
+            width @ 1..=2 => Ok(width as usize),
+            width => Err(Unreadable::Width(width)),
+        },
+        other => Err(Unreadable::Version(other)),
+    }
+}
+
+/// Refuses entries too narrow for the codes of the level.
+fn check_width(path: &Path, rules: RuleSet, seeds: usize, width: usize) -> Result<(), EgtbError> {
+    let needed = entry_width(rules, seeds);
+    if width < needed {
+        return Err(EgtbError::TooNarrow {
+            path: path.to_path_buf(),
+            rules,
+            seeds,
+            width,
+            needed,
+        });
     }
     Ok(())
 }

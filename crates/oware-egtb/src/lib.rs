@@ -4,9 +4,11 @@
 //!
 //! - [`index`]: every board of `k` seeds, mover to move in houses 0..6, ranked combinatorially (and
 //!   the compact index that leaves out boards that cannot follow a move).
-//! - [`values`]: the one-byte codes of values and bounds, and the moves between boards.
-//! - [`file`](mod@file): the file format: header with magic, version, rule set, level, count and
-//!   CRC-32; and how a file that changes while mapped (truncated, rewritten in place) is noticed.
+//! - [`values`]: the codes of values and bounds (one byte an entry, two for abapa above 21 seeds),
+//!   and the moves between boards.
+//! - [`file`](mod@file): the file format: header with magic, version, rule set, level, width of the
+//!   entries, count and CRC-32; and how a file that changes while mapped (truncated, rewritten in
+//!   place) is noticed.
 //! - [`Tablebase`]: opening a directory and probing positions and moves.
 //!
 //! ```
@@ -15,10 +17,8 @@
 //! use oware_rules::{Position, RuleSet};
 //! // Level 0 of awari has one board, the empty one, worth 0.
 //! let mut levels = Levels::new(RuleSet::Awari);
-//! levels.push(LevelData::Memory(vec![oware_egtb::values::encode(
-//!     RuleSet::Awari,
-//!     oware_egtb::Bounds::exact(0),
-//! )].into()));
+//! let code = oware_egtb::values::encode(RuleSet::Awari, oware_egtb::Bounds::exact(0));
+//! levels.push(LevelData::Memory(vec![code as u8].into()));
 //! let tb = Tablebase::from_levels(levels);
 //! let p: Position = "0-0-0-0-0-0-0-0-0-0-0-0-24-24-S".parse().unwrap();
 //! assert_eq!(tb.probe(&p).unwrap().value, 0);
@@ -65,12 +65,34 @@ pub enum EgtbError {
         path: PathBuf,
     },
     /// The file was written in a format version this program does not read.
-    #[error("{}: database format version {found} is not supported (this program reads version {})", path.display(), file::FORMAT_VERSION)]
+    #[error("{}: database format version {found} is not supported (this program reads versions {} to {})", path.display(), file::NARROW_FORMAT_VERSION, file::FORMAT_VERSION)]
     UnsupportedVersion {
         /// The file.
         path: PathBuf,
         /// The version in its header.
         found: u32,
+    },
+    /// The header gives a width of entries this program does not read (1 and 2 bytes are known).
+    #[error("{}: entries of {width} bytes are not supported (this program reads entries of 1 or 2 bytes)", path.display())]
+    UnsupportedWidth {
+        /// The file.
+        path: PathBuf,
+        /// The width in its header.
+        width: u8,
+    },
+    /// Entries narrower than the level's codes: such a file was never written by a build.
+    #[error("{}: {rules} level {seeds} needs entries of {needed} bytes, not {width}", path.display())]
+    TooNarrow {
+        /// The file.
+        path: PathBuf,
+        /// The rule set of the level.
+        rules: RuleSet,
+        /// The level: seeds on the board.
+        seeds: usize,
+        /// The width of its entries.
+        width: usize,
+        /// The width its codes need.
+        needed: usize,
     },
     /// The header names another rule set, index kind or level than the one asked for.
     #[error("{}: expected {expected}, but the file holds {found}", path.display())]
@@ -117,6 +139,31 @@ pub enum EgtbError {
         rules: RuleSet,
         /// Files of higher levels found there, unusable without level 0.
         unused: Vec<usize>,
+    },
+    /// A level the solver cannot build: its working state does not hold the level's values or
+    /// board numbers.
+    #[error(
+        "{rules} level {seeds} cannot be built: the solver holds {rules} levels up to {max} seeds"
+    )]
+    BeyondSolver {
+        /// The rule set.
+        rules: RuleSet,
+        /// The level asked for.
+        seeds: usize,
+        /// The highest level the solver holds.
+        max: usize,
+    },
+    /// Building the level would take more memory than the machine has available now.
+    #[error("{rules} level {seeds} needs about {} MiB of memory to build, and {} MiB are available; the levels below it are built (a machine with more memory can go on from them)", needed >> 20, available >> 20)]
+    OutOfMemory {
+        /// The rule set.
+        rules: RuleSet,
+        /// The level that was not started.
+        seeds: usize,
+        /// Bytes the build of the level would take, about.
+        needed: u64,
+        /// Bytes available (`MemAvailable` on Linux).
+        available: u64,
     },
     /// A level beyond the largest the value codes can express for this rule set.
     #[error("{rules} databases go up to {max} seeds, not {seeds}")]

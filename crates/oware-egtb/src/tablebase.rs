@@ -10,24 +10,29 @@ use oware_rules::{Move, PackedPosition, Position, RuleSet};
 
 use crate::file::{file_name, open_level, LevelFile};
 use crate::index::{Board, LevelIndex};
-use crate::values::{index_kind, stored_bounds, successors, terminal_value, through_move, Bounds};
+use crate::values::{
+    entry_width, index_kind, read_code, stored_bounds, successors, terminal_value, through_move,
+    width_of, Bounds, Code, Codes,
+};
 use crate::EgtbError;
 
-/// A finished level's entries, one byte per board in index order.
+/// A finished level's entries in index order, one or two bytes per board (see
+/// [`crate::values::entry_width`]).
 pub enum LevelData {
-    /// A checked, memory-mapped file.
+    /// A checked, memory-mapped file (its header gives the width).
     File(LevelFile),
-    /// Entries held in memory.
+    /// Entries held in memory: one or two bytes per board, as the length says.
     Memory(Arc<[u8]>),
 }
 
 impl LevelData {
-    /// Entry `i`, or `None` if the file it comes from has changed since it was checked.
+    /// Entry `i` of a level of `width` bytes an entry, or `None` if the file it comes from has
+    /// changed since it was checked.
     #[inline]
-    fn entry(&self, i: usize) -> Option<u8> {
+    fn entry(&self, i: usize, width: usize) -> Option<Code> {
         match self {
             LevelData::File(f) => f.entry(i),
-            LevelData::Memory(m) => m.get(i).copied(),
+            LevelData::Memory(m) => m.get(i * width..(i + 1) * width).map(read_code),
         }
     }
 }
@@ -52,7 +57,8 @@ impl Deref for LevelData {
 /// Levels 0..n of one rule set, with their indices.
 pub struct Levels {
     rules: RuleSet,
-    levels: Vec<(LevelIndex, LevelData)>,
+    /// Each level's index, entries, and bytes an entry.
+    levels: Vec<(LevelIndex, LevelData, usize)>,
     on_change: Option<OnChange>,
 }
 
@@ -76,7 +82,7 @@ impl Levels {
     /// passes over slices of whole levels ([`Levels::level`], [`Levels::stored_unguarded`]), whose
     /// reads of a changed file are zeros.
     pub fn check_unchanged(&self) -> Result<(), EgtbError> {
-        for (_, data) in &self.levels {
+        for (_, data, _) in &self.levels {
             if let LevelData::File(f) = data {
                 f.check_unchanged()?;
             }
@@ -99,16 +105,41 @@ impl Levels {
         self.levels.is_empty()
     }
 
-    /// Adds the next level.
+    /// Adds the next level. Panics if the entries are not one or two bytes per board of the level,
+    /// or too narrow for its codes (a checked file always is right).
     pub fn push(&mut self, data: LevelData) {
         let seeds = self.levels.len();
-        self.levels
-            .push((LevelIndex::new(seeds, index_kind(self.rules)), data));
+        let index = LevelIndex::new(seeds, index_kind(self.rules));
+        let width = match &data {
+            LevelData::File(f) => f.width(),
+            LevelData::Memory(m) => width_of(m.len(), index.count()).unwrap_or_else(|| {
+                panic!(
+                    "{} level {seeds}: {} bytes of entries for {} boards",
+                    self.rules,
+                    m.len(),
+                    index.count()
+                )
+            }),
+        };
+        assert!(
+            width >= entry_width(self.rules, seeds),
+            "{} level {seeds} needs entries of {} bytes",
+            self.rules,
+            entry_width(self.rules, seeds)
+        );
+        self.levels.push((index, data, width));
+    }
+
+    /// The index and the entries' bytes of level `seeds` ([`Levels::codes`] reads them as codes).
+    pub fn level(&self, seeds: usize) -> Option<(&LevelIndex, &[u8])> {
+        self.levels.get(seeds).map(|(i, d, _)| (i, &d[..]))
     }
 
     /// The index and entries of level `seeds`.
-    pub fn level(&self, seeds: usize) -> Option<(&LevelIndex, &[u8])> {
-        self.levels.get(seeds).map(|(i, d)| (i, &d[..]))
+    pub fn codes(&self, seeds: usize) -> Option<(&LevelIndex, Codes<'_>)> {
+        self.levels
+            .get(seeds)
+            .map(|(i, d, w)| (i, Codes::new(&d[..], *w)))
     }
 
     /// The stored bounds of a board in the index of its level, `None` when the level is not held,
@@ -118,9 +149,9 @@ impl Levels {
     #[inline]
     pub fn stored(&self, board: &Board) -> Option<Bounds> {
         let seeds: usize = board.iter().map(|&v| v as usize).sum();
-        let (index, data) = self.levels.get(seeds)?;
+        let (index, data, width) = self.levels.get(seeds)?;
         let i = index.rank(board)? as usize;
-        let Some(code) = data.entry(i) else {
+        let Some(code) = data.entry(i, *width) else {
             self.changed(data);
             return None;
         };
@@ -143,9 +174,10 @@ impl Levels {
     #[inline]
     pub fn stored_unguarded(&self, board: &Board) -> Option<Bounds> {
         let seeds: usize = board.iter().map(|&v| v as usize).sum();
-        let (index, data) = self.level(seeds)?;
-        let i = index.rank(board)?;
-        Some(stored_bounds(self.rules, seeds, data[i as usize]))
+        let (index, data, width) = self.levels.get(seeds)?;
+        let i = index.rank(board)? as usize;
+        let code = read_code(&data[i * width..(i + 1) * width]);
+        Some(stored_bounds(self.rules, seeds, code))
     }
 
     /// The bounds of any board of a held level: boards left out of the compact index are worked out

@@ -185,7 +185,7 @@ impl RankLevels {
             .map(|&(owner, k, seeds)| {
                 replies[owner]
                     .get(k)
-                    .map(|&code| stored_bounds(rules, seeds, code))
+                    .map(|&code| stored_bounds(rules, seeds, code.into()))
                     .ok_or_else(|| TransportError(format!("rank {owner} answered too little")))
             })
             .collect()

@@ -34,6 +34,7 @@ use oware_egtb::EgtbError;
 use oware_rules::RuleSet;
 
 use crate::build::check_max_seeds;
+use oware_egtb::values::{entry_width, ABAPA_NARROW_MAX};
 use transport::TransportError;
 
 pub mod job;
@@ -120,11 +121,20 @@ pub enum DistributedError {
         /// The way of reading lower levels asked for.
         mode: LowerMode,
     },
+    /// A level of two-byte entries: the ranks ship entries and slices of files as single bytes.
+    #[error("{rules} level {seeds} has two-byte entries, which a distributed build does not handle yet: build levels above {} in one process (without --mpi)", ABAPA_NARROW_MAX)]
+    WideLevel {
+        /// The rule set asked for.
+        rules: RuleSet,
+        /// The first level of two-byte entries asked for.
+        seeds: usize,
+    },
 }
 
 /// Whether levels `0..=max_seeds` of `rules` can be built across ranks with lower levels read as
 /// `mode` says: up to the rule set's highest level ([`check_max_seeds`]); abapa's searches read
-/// lower levels at random, so abapa needs them whole on every rank (not [`LowerMode::Messages`]).
+/// lower levels at random, so abapa needs them whole on every rank (not [`LowerMode::Messages`]);
+/// and only levels of one-byte entries ([`entry_width`]).
 /// [`build_distributed`] checks it first; callers may check it before they start a job.
 pub fn check_request(
     rules: RuleSet,
@@ -134,7 +144,11 @@ pub fn check_request(
     if rules == RuleSet::Abapa && mode == LowerMode::Messages {
         return Err(DistributedError::LowerModeUnsupported { rules, mode });
     }
-    Ok(check_max_seeds(rules, max_seeds)?)
+    check_max_seeds(rules, max_seeds)?;
+    if let Some(seeds) = (0..=max_seeds).find(|&s| entry_width(rules, s) > 1) {
+        return Err(DistributedError::WideLevel { rules, seeds });
+    }
+    Ok(())
 }
 
 /// What building (or finding) one level gave, the same on every rank.

@@ -111,7 +111,7 @@ pub(super) fn assemble(
     }
     let finish = || -> std::io::Result<()> {
         out.seek(SeekFrom::Start(0))?;
-        out.write_all(&header_for(rules, seeds, count, whole.finalize()))?;
+        out.write_all(&header_for(rules, seeds, 1, count, whole.finalize()))?;
         out.sync_all()?;
         fs::rename(&tmp, &path)
     };

@@ -218,7 +218,7 @@ fn solve_with<S: Scheme>(
             }
         }
     }
-    Ok(state.level.scheme.finish())
+    Ok(state.level.scheme.finish(1))
 }
 
 /// A rank's working state for its slice (local indices `0..n`, `lo + i` in the level).
