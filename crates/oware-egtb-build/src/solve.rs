@@ -100,7 +100,7 @@ pub fn solve_level_as(
 }
 
 /// The highest abapa level the solver's working state can hold (5 bits for a bound); above it a
-/// build stops with [`oware_egtb::EgtbError::LevelTooLarge`].
+/// build stops with [`oware_egtb::EgtbError::BeyondSolver`].
 pub const ABAPA_SOLVER_MAX_SEEDS: usize = ABAPA_SCHEME_MAX_SEEDS;
 
 impl<'a, S: Scheme> Solver<'a, S> {
