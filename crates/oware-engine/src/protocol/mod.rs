@@ -37,7 +37,7 @@
 //! directory, built in the background on first use, unless it was started with `--no-egtb`). With
 //! databases, an awari position they cover is answered at once with the database's best move, and
 //! the search uses database values and bounds wherever it reaches a covered position (under abapa,
-//! widened by the positions since the last capture: see [`crate::search`]).
+//! widened by the positions since the last capture: see `search.rs`).
 //! Moves are chosen by [`crate::player`], as everywhere else.
 //!
 //! `EngineTurn` (`south` or `north`) is how the Aualé GUI tells its engines which side they play
