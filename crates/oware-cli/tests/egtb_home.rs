@@ -201,7 +201,9 @@ fn play_builds_its_rule_set_and_its_hints_use_them() {
         ],
     )
     .finish("hint\nquit\n");
-    assert!(out.contains("(North wins in 16 moves (32 plies))"), "{out}");
+    // Without them the search proves the loss itself; of two lost lines it takes the one lost by
+    // fewer seeds, here the quicker one.
+    assert!(out.contains("(North wins in 15 moves (30 plies))"), "{out}");
 }
 
 #[test]
