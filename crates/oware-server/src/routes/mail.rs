@@ -12,7 +12,7 @@ use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::push::seat;
+use super::push::{remove_seats_subscriptions, seat};
 use super::{parse_body, parse_lang};
 use crate::api_error::ApiError;
 use crate::app::Shared;
@@ -21,7 +21,7 @@ use crate::game::clock::now_ms;
 use crate::game::ids::{new_token, valid_id};
 use crate::notify::mail::{parse_address, Mailer, CODE_VALID};
 use crate::play::room::GameError;
-use crate::store::{MailRequest, NewAddress};
+use crate::store::{MailRequest, NewAddress, Store};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -31,13 +31,6 @@ struct SubscribeRequest {
     #[serde(default)]
     lang: Option<String>,
     /// The seat's token, when the page has it (the seat cookie proves it otherwise).
-    #[serde(default)]
-    token: Option<String>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct UnsubscribeRequest {
     #[serde(default)]
     token: Option<String>,
 }
@@ -144,20 +137,7 @@ pub(super) async fn unsubscribe(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<StatusCode, ApiError> {
-    let req: UnsubscribeRequest = if body.is_empty() {
-        UnsubscribeRequest::default()
-    } else {
-        parse_body(&body)?
-    };
-    let room = state.games.room(&id).await?;
-    let side = seat(&room, req.token, &headers)?;
-    state
-        .games
-        .store()
-        .run(move |s| s.remove_mail_subscriptions(&id, side))
-        .await
-        .map_err(GameError::from)?;
-    Ok(StatusCode::NO_CONTENT)
+    remove_seats_subscriptions(state, id, &headers, &body, Store::remove_mail_subscriptions).await
 }
 
 /// The confirmation page's code: the address is told from now on. `{"game": id}`.

@@ -19,7 +19,7 @@ use crate::game::clock::now_ms;
 use crate::notify::push::valid_endpoint;
 use crate::notify::webpush::BrowserKeys;
 use crate::play::room::Room;
-use crate::store::PushSubscription;
+use crate::store::{PushSubscription, Store, StoreError};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,17 +119,29 @@ pub(super) async fn unsubscribe(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<StatusCode, ApiError> {
+    remove_seats_subscriptions(state, id, &headers, &body, Store::remove_push_subscriptions).await
+}
+
+/// The unsubscribing of push and of mail alike: the seat is proven by the body's token (the body
+/// may be empty) or the seat cookie, then `remove` forgets that seat's subscriptions.
+pub(super) async fn remove_seats_subscriptions(
+    state: Shared,
+    id: String,
+    headers: &HeaderMap,
+    body: &Bytes,
+    remove: fn(&mut Store, &str, Side) -> Result<(), StoreError>,
+) -> Result<StatusCode, ApiError> {
     let req: UnsubscribeRequest = if body.is_empty() {
         UnsubscribeRequest::default()
     } else {
-        parse_body(&body)?
+        parse_body(body)?
     };
     let room = state.games.room(&id).await?;
-    let side = seat(&room, req.token, &headers)?;
+    let side = seat(&room, req.token, headers)?;
     state
         .games
         .store()
-        .run(move |s| s.remove_push_subscriptions(&id, side))
+        .run(move |s| remove(s, &id, side))
         .await
         .map_err(crate::play::room::GameError::from)?;
     Ok(StatusCode::NO_CONTENT)

@@ -193,19 +193,6 @@ impl Store {
 mod tests {
     use super::*;
 
-    fn store_with_a_game() -> Store {
-        let store = Store::in_memory().unwrap();
-        store
-            .conn()
-            .unwrap()
-            .execute_batch(
-                "INSERT INTO games(id, mode, rules, start, level, computer_side, created)
-                 VALUES ('g', 'friend', 'abapa', '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', 0, NULL, 1);",
-            )
-            .unwrap();
-        store
-    }
-
     fn ask(store: &mut Store, address: &str, code: &str, now: u64) -> MailRequest {
         let new = NewAddress {
             address,
@@ -220,7 +207,7 @@ mod tests {
 
     #[test]
     fn an_address_is_told_only_once_confirmed_and_until_unsubscribed() {
-        let mut store = store_with_a_game();
+        let mut store = Store::with_one_game();
         assert_eq!(
             ask(&mut store, "a@example.org", "c1", 0),
             MailRequest::Confirm {
@@ -259,7 +246,7 @@ mod tests {
 
     #[test]
     fn a_seat_keeps_its_newest_addresses() {
-        let mut store = store_with_a_game();
+        let mut store = Store::with_one_game();
         for (i, address) in ["1@x.org", "2@x.org", "3@x.org", "4@x.org"]
             .iter()
             .enumerate()

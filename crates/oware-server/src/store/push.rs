@@ -140,22 +140,9 @@ mod tests {
         }
     }
 
-    fn store_with_a_game() -> Store {
-        let store = Store::in_memory().unwrap();
-        store
-            .conn()
-            .unwrap()
-            .execute_batch(
-                "INSERT INTO games(id, mode, rules, start, level, computer_side, created)
-                 VALUES ('g', 'friend', 'abapa', '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', 0, NULL, 1);",
-            )
-            .unwrap();
-        store
-    }
-
     #[test]
     fn a_seat_keeps_its_newest_browsers_and_forgets_gone_ones() {
-        let mut store = store_with_a_game();
+        let mut store = Store::with_one_game();
         for (i, endpoint) in ["https://p/1", "https://p/2", "https://p/3", "https://p/4"]
             .iter()
             .enumerate()

@@ -414,6 +414,21 @@ impl Store {
         Ok(())
     }
 
+    /// An in-memory store holding one friend game, `g`, for tests of what is kept per seat.
+    #[cfg(test)]
+    pub(crate) fn with_one_game() -> Store {
+        let store = Store::in_memory().unwrap();
+        store
+            .conn()
+            .unwrap()
+            .execute_batch(
+                "INSERT INTO games(id, mode, rules, start, level, computer_side, created)
+                 VALUES ('g', 'friend', 'abapa', '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S', 0, NULL, 1);",
+            )
+            .unwrap();
+        store
+    }
+
     /// Makes every commit for which `fail` answers true fail, as a write to a failing disk would:
     /// the transaction is rolled back and the caller gets an error (fault tests).
     #[cfg(test)]
