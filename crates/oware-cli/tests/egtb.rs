@@ -242,3 +242,45 @@ fn bench_perfect_with_a_node_budget_repeats_itself() {
         assert!(text(&out).contains(why), "{}", text(&out));
     }
 }
+
+#[test]
+fn bench_perfect_can_play_with_fewer_levels_than_it_judges_with() {
+    let judge = awari_databases(8);
+    let own = awari_databases(4);
+    let empty = tempfile::tempdir().unwrap();
+    let positions = judge.path().join("positions.txt");
+    std::fs::write(
+        &positions,
+        "1-0-2-0-1-0-0-2-0-1-0-1-20-20-S
+",
+    )
+    .unwrap();
+    let args = |engine_dir: &std::path::Path| {
+        oware(&[
+            "bench",
+            "--perfect",
+            judge.path().to_str().unwrap(),
+            "--positions",
+            positions.to_str().unwrap(),
+            "--nodes",
+            "3000",
+            "--engine-egtb",
+            engine_dir.to_str().unwrap(),
+        ])
+    };
+    let out = args(own.path());
+    assert!(out.status.success(), "{}", text(&out));
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        report.contains("within the databases' 8 seeds")
+            && report.contains("the engine's databases: levels 0-4 of"),
+        "{report}"
+    );
+    let out = args(empty.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("--engine-egtb: no awari databases in"),
+        "{}",
+        text(&out)
+    );
+}

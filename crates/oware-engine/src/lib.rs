@@ -37,8 +37,8 @@ mod tt;
 pub use bench::{bench_games, games_along};
 pub use engine::{Engine, EngineOptions};
 pub use eval::{
-    evaluate, features, house_index, EvalTable, Weights, BOARD_TERMS, HOUSE_TERMS, SIZE_TERMS,
-    TERMS,
+    evaluate, features, house_index, EvalTable, Weights, BOARD_TERMS, ENDGAME_SEEDS, HOUSE_TERMS,
+    SIZE_TERMS, TERMS,
 };
 pub use hash::key as position_key;
 pub use interface::{Analysis, MoveScore, Probe, SearchControl, SearchResult};

@@ -12,7 +12,7 @@ use std::time::Duration;
 use oware_engine::bench::{self, SuiteError, Totals};
 use oware_engine::perfect::{every_move_exact, kept_positions, measure, read_positions, Miss};
 use oware_engine::tablebase::TablebaseProbe;
-use oware_engine::{bench_games, Engine, EngineOptions, Limits};
+use oware_engine::{bench_games, Engine, EngineOptions, Limits, Weights};
 use oware_rules::{Game, RuleSet};
 
 #[derive(clap::Args, Debug)]
@@ -72,6 +72,15 @@ pub struct Args {
     /// the values of both
     #[arg(long, requires = "perfect")]
     pub misses: bool,
+    /// With --perfect: the databases the engine plays with in its second run, instead of those of
+    /// --perfect (which still judge): play with fewer levels than the judge has, such as the
+    /// databases built on first use
+    #[arg(long, value_name = "DIR", requires = "perfect")]
+    pub engine_egtb: Option<PathBuf>,
+    /// The evaluation: `default`, `tapered` (the default without the weights fitted to the
+    /// databases for small endgames) or `material` (captured seeds only)
+    #[arg(long, default_value = "default", value_parser = Weights::NAMED.map(|(name, _)| name))]
+    pub eval: String,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -95,6 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let options = EngineOptions {
         hash_mb: args.hash,
         threads: args.threads,
+        weights: weights(&args),
         ..EngineOptions::default()
     };
     let totals = bench::run(&games, &options, &limits, args.keep_table, |s| {
@@ -151,19 +161,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The weights `--eval` names (clap has checked the name).
+fn weights(args: &Args) -> Weights {
+    Weights::named(&args.eval).expect("a name of Weights::NAMED")
+}
+
 /// `--perfect`: the engine's moves judged by the databases in `dir`, without them, then with them.
 fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
-    let tablebase = Arc::new(
-        TablebaseProbe::open(dir, args.rules)
-            .map_err(|e| super::Exit::bad_input(format!("--perfect: {e}")))?,
-    );
-    if tablebase.tablebase().levels().is_empty() {
-        return Err(super::Exit::bad_input(format!(
-            "--perfect: no {} databases in {}",
-            args.rules,
-            dir.display()
-        )));
-    }
+    let open = |dir: &std::path::Path, flag: &str| -> anyhow::Result<Arc<TablebaseProbe>> {
+        let probe = TablebaseProbe::open(dir, args.rules)
+            .map_err(|e| super::Exit::bad_input(format!("{flag}: {e}")))?;
+        if probe.tablebase().levels().is_empty() {
+            return Err(super::Exit::bad_input(format!(
+                "{flag}: no {} databases in {}",
+                args.rules,
+                dir.display()
+            )));
+        }
+        Ok(Arc::new(probe))
+    };
+    let tablebase = open(dir, "--perfect")?;
+    let engines_databases = match &args.engine_egtb {
+        Some(own) => open(own, "--engine-egtb")?,
+        None => tablebase.clone(),
+    };
     let (name, mut positions) = match &args.positions {
         Some(path) => {
             let name = path.display().to_string();
@@ -209,6 +230,13 @@ fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
         positions.len(),
         args.threads
     );
+    if args.engine_egtb.is_some() {
+        println!(
+            "the engine's databases: levels 0-{} of {}",
+            engines_databases.tablebase().max_seeds(),
+            args.engine_egtb.as_deref().unwrap_or(dir).display()
+        );
+    }
     println!(
         "databases  judged  result kept        exact value kept   seeds given away  unsettled"
     );
@@ -216,10 +244,11 @@ fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
         let mut engine = Engine::new(EngineOptions {
             hash_mb: args.hash,
             threads: args.threads,
+            weights: weights(args),
             ..EngineOptions::default()
         });
         if with_databases {
-            engine.set_probe(Some(tablebase.clone()));
+            engine.set_probe(Some(engines_databases.clone()));
         }
         let (tally, misses) = measure(
             &mut engine,

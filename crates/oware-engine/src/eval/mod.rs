@@ -28,11 +28,13 @@
 //! by term; [`EvalTable`] is what the search uses, the same value precomputed per house (with a
 //! vector path where the processor has SSSE3).
 
+mod endgame;
 mod features;
 mod simd;
 mod table;
 mod weights;
 
+pub use endgame::ENDGAME_SEEDS;
 pub use features::{evaluate, features};
 pub use table::EvalTable;
 pub use weights::{house_index, Weights, BOARD_TERMS, HOUSE_TERMS, SIZE_TERMS, TERMS};
@@ -129,6 +131,7 @@ mod tests {
         }
         let flat = Weights {
             opening: [0; TERMS],
+            fitted_endgame: false,
             ..w
         };
         assert_eq!(Weights::from_array(w.as_array()), flat);
@@ -140,6 +143,36 @@ mod tests {
             expected[i] = 1;
             assert_eq!(one.as_array(), expected);
         }
+    }
+
+    #[test]
+    fn the_fitted_endgame_weights_hold_only_with_few_seeds_on_the_board() {
+        // 18 seeds on the board: the fitted set of 18 seeds, not the blend of the two ends.
+        let small: Position = "1-0-3-2-0-3-0-2-1-4-2-0-16-14-S".parse().unwrap();
+        assert_eq!(small.board_seeds(), 18);
+        assert_eq!(
+            Weights::DEFAULT.at_stage(30).as_array(),
+            endgame::FITTED[18],
+            "the fitted weights are within the vector path's steps as written"
+        );
+        assert_ne!(
+            evaluate(&small, &Weights::DEFAULT),
+            evaluate(&small, &Weights::TAPERED)
+        );
+        // 21 seeds and more: the blend alone.
+        let large: Position = "1-0-3-2-0-3-0-2-1-4-2-3-16-11-S".parse().unwrap();
+        assert_eq!(large.board_seeds(), ENDGAME_SEEDS as u8 + 1);
+        assert_eq!(
+            evaluate(&large, &Weights::DEFAULT),
+            evaluate(&large, &Weights::TAPERED)
+        );
+        // Setting a weight by name keeps the choice.
+        let mut w = Weights::TAPERED;
+        assert!(w.set("kroo", 3));
+        assert!(!w.fitted_endgame);
+        let mut w = Weights::DEFAULT;
+        assert!(w.set("kroo_opening", 3));
+        assert!(w.fitted_endgame);
     }
 
     /// Positions reached by pseudo-random playouts (a fixed generator), with every kind of house.
@@ -216,19 +249,19 @@ mod tests {
         // The own weights shifted, at every stage, by a multiple of the terms' step (2 for some
         // of the default weights): a stage's weights are rounded to it. (A shift of the opening
         // weights alone shifts the stages in between by fractions, which round apart.)
-        let mut shifted = Weights::DEFAULT.as_array();
+        let mut shifted = Weights::TAPERED.as_array();
         for t in SIZE_TERMS {
             shifted[house_index(t, 2)] += 18;
             shifted[house_index(t, 4)] -= 10;
         }
         let shifted = Weights {
-            opening: Weights::DEFAULT.opening,
+            opening: Weights::TAPERED.opening,
             ..Weights::from_array(shifted)
         };
         for pos in sample_positions().iter().step_by(7) {
             assert_eq!(
                 evaluate(pos, &shifted),
-                evaluate(pos, &Weights::DEFAULT),
+                evaluate(pos, &Weights::TAPERED),
                 "{pos}"
             );
         }

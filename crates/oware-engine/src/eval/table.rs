@@ -75,11 +75,15 @@ impl EvalTable {
     /// stage.
     pub fn new(w: &Weights) -> EvalTable {
         let steps = w.steps();
-        let stages = if w.opening == [0; TERMS] {
-            vec![TermTable::new(&w.stage_in_steps(48, steps), steps)]
+        let tapered = |captured| TermTable::new(&w.stage_in_steps(captured, steps), steps);
+        let stages = if w.opening == [0; TERMS] && !w.fitted_endgame {
+            vec![tapered(48)]
         } else {
             (0..=48)
-                .map(|captured| TermTable::new(&w.stage_in_steps(captured, steps), steps))
+                .map(|captured| match w.fitted_stage(captured) {
+                    Some(fitted) => TermTable::new(&fitted.at_stage(48), fitted.steps()),
+                    None => tapered(captured),
+                })
                 .collect()
         };
         EvalTable {

@@ -1,6 +1,8 @@
 //! The evaluation's weights: the terms and their order, the default and material sets, setting a
 //! weight by name, and the blend of each weight between the opening and the end of the game.
 
+use super::endgame::{ENDGAME_SEEDS, FITTED};
+
 /// The terms counted once for each side, in the order of their weights (see [`Weights::name`]).
 pub const BOARD_TERMS: [&str; 3] = ["store", "tempo", "capture"];
 /// The terms counted house by house, each with a weight per column, in the order of their weights
@@ -63,16 +65,22 @@ pub struct Weights {
     /// board over 48, rounded ([`Weights::at_stage`]; set by name as `<name>_opening`). A seed
     /// captured, a kroo or an empty house means something else with 40 seeds in play than with 10.
     pub opening: [i32; TERMS],
+    /// Whether, with at most [`ENDGAME_SEEDS`] seeds on the board, the weights fitted there to the
+    /// endgame databases' exact values (one set for each count of seeds, `eval/endgame.rs`) hold
+    /// instead of the weights above: the blend of two ends cannot follow what a seed more or less
+    /// means in a small endgame.
+    pub fitted_endgame: bool,
 }
 
 impl Weights {
-    /// The weights the engine plays with: fitted by `examples/tune.rs` on 4000 self-play games at
+    /// The weights the engine plays with: fitted by `examples/tune/main.rs` on 4000 self-play games at
     /// depth 10 (of the engine of 9956396), each position labelled half by the game's result and
     /// half by the depth-10 search's score (`tune -- 4000 10 0.5`, the fit without the capture
     /// term, by Levenberg-Marquardt steps, each weight of the house terms after the seeds within
     /// ±254; see docs/engine-matches.md for the match that accepted them). The capture term
     /// stays at 0: its fitted weight gave no evidence of strength in a match of its own. A weight
-    /// of ±254 is where the fit's limit stopped it.
+    /// of ±254 is where the fit's limit stopped it. With at most [`ENDGAME_SEEDS`] seeds on the
+    /// board, the sets fitted to the endgame databases hold instead ([`Weights::fitted_endgame`]).
     #[rustfmt::skip]
     pub const DEFAULT: Weights = Weights {
         store: 100,
@@ -98,7 +106,30 @@ impl Weights {
             -36,  58,   36,   -254, -66,  -168, // reach
             -244, -196, -194, -208, -124, -84,  // threat
         ],
+        fitted_endgame: true,
     };
+
+    /// The engine's weights without the fitted endgame: the blend of the opening and the end alone
+    /// at every stage (the weights before the fit, to measure it against).
+    pub const TAPERED: Weights = Weights {
+        fitted_endgame: false,
+        ..Weights::DEFAULT
+    };
+
+    /// The named sets of weights, for the protocol's `Eval` option and `oware bench --eval`.
+    pub const NAMED: [(&'static str, Weights); 3] = [
+        ("default", Weights::DEFAULT),
+        ("tapered", Weights::TAPERED),
+        ("material", Weights::MATERIAL),
+    ];
+
+    /// The set of weights of that name ([`Weights::NAMED`]).
+    pub fn named(name: &str) -> Option<Weights> {
+        Weights::NAMED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, w)| w)
+    }
 
     /// Captured seeds only: the baseline the other terms must beat in matches.
     pub const MATERIAL: Weights = Weights {
@@ -119,6 +150,7 @@ impl Weights {
         reach: [0; 6],
         threat: [0; 6],
         opening: [0; TERMS],
+        fitted_endgame: false,
     };
 
     /// The name of weight `i` (in the order of [`Weights::as_array`]): a board term's, or a house
@@ -137,7 +169,7 @@ impl Weights {
     /// The step of each house term after the seeds (empty to threat): 1, or 2 where one of the
     /// term's weights at some stage of the game ([`Weights::at_stage`]) is beyond a byte. The
     /// evaluation's vector path weighs a term in bytes of its step: ±127 steps.
-    // The fit wants weights beyond a byte (examples/tune.rs); a step of 2 lets the same
+    // The fit wants weights beyond a byte (examples/tune/main.rs); a step of 2 lets the same
     // multiply-add weigh them, at the price of even weights there.
     pub fn steps(&self) -> [u8; HOUSE_TERMS.len() - 1] {
         let own = self.as_array();
@@ -164,8 +196,22 @@ impl Weights {
     /// 48, rounded to the nearest multiple of its step (1, but see [`Weights::steps`]), halves up.
     /// None at the opening. With no opening weights, the own weights (rounded to their steps: an
     /// odd weight beyond a byte weighs as the even one above it).
+    /// With [`Weights::fitted_endgame`], a stage of at most [`ENDGAME_SEEDS`] seeds on the board has
+    /// its fitted weights instead ([`Weights::fitted_stage`]).
     pub fn at_stage(&self, captured: u32) -> Weights {
-        self.stage_in_steps(captured, self.steps())
+        match self.fitted_stage(captured) {
+            Some(fitted) => fitted.at_stage(48),
+            None => self.stage_in_steps(captured, self.steps()),
+        }
+    }
+
+    /// The weights fitted to the databases for the stage with `captured` seeds in the stores, where
+    /// [`Weights::fitted_endgame`] asks for them and the stage has some (at most [`ENDGAME_SEEDS`]
+    /// seeds on the board): a set of its own, with no opening weights and its own steps.
+    pub fn fitted_stage(&self, captured: u32) -> Option<Weights> {
+        let on_board = 48 - captured.min(48) as usize;
+        (self.fitted_endgame && on_board <= ENDGAME_SEEDS)
+            .then(|| Weights::from_array(FITTED[on_board]))
     }
 
     /// [`Weights::at_stage`] with the steps given (the evaluation's table computes them once for
@@ -229,6 +275,7 @@ impl Weights {
             reach: columns(6),
             threat: columns(7),
             opening: [0; TERMS],
+            fitted_endgame: false,
         }
     }
 
@@ -263,6 +310,7 @@ impl Weights {
         } else {
             *self = Weights {
                 opening: self.opening,
+                fitted_endgame: self.fitted_endgame,
                 ..Weights::from_array(a)
             };
         }

@@ -30,7 +30,9 @@
 //! `Ponder` and `OwnBook` (checks) are offered and accepted because GUIs send them; neither changes
 //! anything: pondering is asked for with `go ponder`, and the engine has no opening book.
 //!
-//! Extra options: `Eval` (`default` or `material`, to measure the evaluation terms), `Weights`
+//! Extra options: `Eval` (`default`; `tapered`, the default without the weights fitted to the
+//! databases for small endgames, [`Weights::TAPERED`]; or `material`, to measure the evaluation
+//! terms), `Weights`
 //! (`name=value,…`, to try tuned evaluation weights in matches) and `EGTB` (a directory of endgame
 //! databases built by `oware egtb build`, for the current rule set; empty: the databases the
 //! session started with, [`StartDatabases`], which for `oware engine` are those of the user's data
@@ -280,7 +282,7 @@ impl Session {
                     .send("option name Rules type combo default abapa var abapa var awari");
                 self.out.send("option name Ponder type check default false");
                 self.out
-                    .send("option name Eval type combo default default var default var material");
+                    .send("option name Eval type combo default default var default var tapered var material");
                 self.out
                     .send("option name Weights type string default <empty>");
                 self.out
@@ -377,15 +379,14 @@ impl Session {
                 }
                 Err(e) => Err(format!("setoption Rules: {e}")),
             },
-            "eval" => match value.as_str() {
-                "default" => Ok(Weights::DEFAULT),
-                "material" => Ok(Weights::MATERIAL),
-                _ => Err(format!(
-                    "setoption Eval: {value_q} is not default or material",
-                    value_q = quoted(&value)
-                )),
-            }
-            .map(|w| engine.set_weights(w)),
+            "eval" => Weights::named(&value)
+                .ok_or_else(|| {
+                    format!(
+                        "setoption Eval: {value_q} is not default, tapered or material",
+                        value_q = quoted(&value)
+                    )
+                })
+                .map(|w| engine.set_weights(w)),
             "weights" => {
                 parse_weights(&value, engine.options().weights).map(|w| engine.set_weights(w))
             }
@@ -689,6 +690,27 @@ mod tests {
         assert_eq!(s.move_overhead, Duration::from_millis(100));
         s.handle("setoption name Move Overhead value 200");
         assert_eq!(s.move_overhead, Duration::from_millis(200));
+    }
+
+    #[test]
+    fn the_evaluation_is_chosen_by_name() {
+        let mut s = Session::new(Shared::default());
+        let weights = |s: &Session| s.engine.as_ref().unwrap().options().weights;
+        assert_eq!(weights(&s), Weights::DEFAULT);
+        for (name, expected) in [
+            ("tapered", Weights::TAPERED),
+            ("material", Weights::MATERIAL),
+            ("default", Weights::DEFAULT),
+        ] {
+            s.handle(&format!("setoption name Eval value {name}"));
+            assert_eq!(weights(&s), expected, "{name}");
+        }
+        let out = session(
+            "setoption name Eval value fitted
+",
+            None,
+        );
+        assert!(out.contains("not default, tapered or material"), "{out}");
     }
 
     #[test]

@@ -13,7 +13,10 @@
 //!
 //! ```text
 //! cargo run --release -p oware-engine --example tune -- [GAMES] [DEPTH] [RESULT_SHARE] [FILE]
+//! cargo run --release -p oware-engine --example tune -- endgame AWARI_DIR ABAPA_DIR [PER_STAGE [OUT.rs]]
 //! ```
+//! The second form fits the weights of the endgame, by the seeds on the board, to the endgame
+//! databases' exact values instead (see `endgame.rs` beside this file); what follows is the first.
 //! With FILE, the positions are read from it if it exists (GAMES and DEPTH are then not used), and
 //! otherwise played and written to it (one line a position: the position, the result, the
 //! search's view), so that fits can be repeated and compared on the same positions.
@@ -68,8 +71,14 @@ fn limit(i: usize) -> f64 {
     }
 }
 
+mod endgame;
+
 fn main() {
-    let mut args = std::env::args().skip(1);
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    if all.first().map(String::as_str) == Some("endgame") {
+        return endgame::main(&all[1..]);
+    }
+    let mut args = all.into_iter();
     let games: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
     let depth: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(6);
     let result_share: f64 = args
@@ -302,7 +311,7 @@ fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
                 next[i] = w[i] + d;
             }
         }
-        centre_sizes(&mut next);
+        centre_sizes(&mut next, &SETS);
         for (i, v) in next.iter_mut().enumerate() {
             *v = v.clamp(-limit(i), limit(i));
         }
@@ -334,8 +343,8 @@ fn fit(samples: &[Sample], name: &str, held: &[usize]) -> Weights {
 /// Shifts each column's size weights (at each end of the game apart) so that they lie as far from
 /// the limits as they can: the shift changes no evaluation ([`SIZE_TERMS`]), and without it they
 /// drift along it, from step to step, into the limits.
-fn centre_sizes(w: &mut [f64; WEIGHTS]) {
-    for set in SETS {
+fn centre_sizes(w: &mut [f64], sets: &[usize]) {
+    for &set in sets {
         for col in 0..6 {
             let at = || SIZE_TERMS.map(|t| set + house_index(t, col));
             let (low, high) = at().fold((f64::MAX, f64::MIN), |(lo, hi), i| {
