@@ -279,7 +279,7 @@ fn bench_perfect_can_play_with_fewer_levels_than_it_judges_with() {
     let out = args(empty.path());
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
-        text(&out).contains("--engine-egtb: no awari databases in"),
+        text(&out).contains("--engine-egtb: ") && text(&out).contains("no awari database"),
         "{}",
         text(&out)
     );
