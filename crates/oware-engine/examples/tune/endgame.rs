@@ -15,13 +15,13 @@
 //! (`data/perfect-*.txt`, docs/strength.md) are never fitted.
 //!
 //! For each `n` the weights are the least-squares fit of the evaluation to `100 × (the stores'
-//! difference + the value)` (centiseeds, the side to move's), the store's weight held at the engine's, with
-//! a small ridge towards the engine's weights at that stage (the size terms of a column are
-//! collinear: only their differences are fitted). The mean absolute error in seeds is printed per
-//! `n` and rule set, on the positions fitted and on those held out, for the engine's weights
-//! without the fitted sets (`before`, `Weights::TAPERED`) and the fitted ones (`after`), and then
-//! over the positions of real games of `oware bench --perfect`. With OUT.rs, the fitted sets are written there as the
-//! engine's `eval/endgame.rs`.
+//! difference + the value)` (centiseeds, the side to move's), the store's weight held at the
+//! engine's, with a small ridge towards the engine's weights at that stage (the size terms of a
+//! column are collinear: only their differences are fitted). The mean absolute error in seeds is
+//! printed per `n` and rule set, on the positions fitted and on those held out, for the engine's
+//! weights without the fitted sets (`before`, `Weights::TAPERED`) and the fitted ones (`after`),
+//! and then over the positions of real games of `oware bench --perfect`. With OUT.rs, the fitted
+//! sets are written there as the engine's `eval/endgame.rs`.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;

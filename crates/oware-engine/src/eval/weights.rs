@@ -73,8 +73,8 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The weights the engine plays with: fitted by `examples/tune/main.rs` on 4000 self-play games at
-    /// depth 10 (of the engine of 9956396), each position labelled half by the game's result and
+    /// The weights the engine plays with: fitted by `examples/tune/main.rs` on 4000 self-play games
+    /// at depth 10 (of the engine of 9956396), each position labelled half by the game's result and
     /// half by the depth-10 search's score (`tune -- 4000 10 0.5`, the fit without the capture
     /// term, by Levenberg-Marquardt steps, each weight of the house terms after the seeds within
     /// ±254; see docs/engine-matches.md for the match that accepted them). The capture term
@@ -196,8 +196,8 @@ impl Weights {
     /// 48, rounded to the nearest multiple of its step (1, but see [`Weights::steps`]), halves up.
     /// None at the opening. With no opening weights, the own weights (rounded to their steps: an
     /// odd weight beyond a byte weighs as the even one above it).
-    /// With [`Weights::fitted_endgame`], a stage of at most [`ENDGAME_SEEDS`] seeds on the board has
-    /// its fitted weights instead ([`Weights::fitted_stage`]).
+    /// With [`Weights::fitted_endgame`], a stage of at most [`ENDGAME_SEEDS`] seeds on the board
+    /// has its fitted weights instead ([`Weights::fitted_stage`]).
     pub fn at_stage(&self, captured: u32) -> Weights {
         match self.fitted_stage(captured) {
             Some(fitted) => fitted.at_stage(48),
