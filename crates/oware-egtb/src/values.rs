@@ -164,6 +164,16 @@ pub fn width_of(len: usize, count: u64) -> Option<usize> {
     (1..=MAX_ENTRY_WIDTH).find(|&w| len as u64 == count * w as u64)
 }
 
+/// A value (or bound) of `rules`' unit, on a board of `seeds` seeds, as the mover's final seed
+/// difference over that board (mover minus opponent): awari stores it so; abapa stores the seeds
+/// the mover ends up with.
+pub fn board_difference(rules: RuleSet, seeds: usize, value: i8) -> i32 {
+    match rules {
+        RuleSet::Awari => i32::from(value),
+        RuleSet::Abapa => 2 * i32::from(value) - seeds as i32,
+    }
+}
+
 /// The code stored for `bounds`.
 ///
 /// awari: `v + 48`. abapa: `hi * (hi + 1) / 2 + lo`, a triangular code for `0 <= lo <= hi`: below 256

@@ -8,6 +8,7 @@
 //! earlier history: a position is judged only when its best value is exact, a move only when its
 //! own value is.
 
+use oware_egtb::values::board_difference;
 use oware_egtb::Tablebase;
 use oware_rules::{Game, Move, Position, PositionError, RuleSet};
 
@@ -77,12 +78,8 @@ impl Verdict {
 /// the move is not one the databases' board allows).
 pub fn judge(tablebase: &Tablebase, position: &Position, mv: Move) -> Option<Verdict> {
     let values = tablebase.move_values(position)?;
-    let seeds = i32::from(position.board_seeds());
-    let difference = |v: i8| match tablebase.rules() {
-        RuleSet::Awari => i32::from(v),
-        // Abapa values count the seeds the mover ends up with.
-        RuleSet::Abapa => 2 * i32::from(v) - seeds,
-    };
+    let seeds = usize::from(position.board_seeds());
+    let difference = |v: i8| board_difference(tablebase.rules(), seeds, v);
     let best_lower = values.iter().map(|(_, p)| p.lower).max()?;
     let best_upper = values.iter().map(|(_, p)| p.upper).max()?;
     if best_lower != best_upper {

@@ -14,7 +14,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use oware_egtb::values::max_level;
+use oware_egtb::values::{board_difference, max_level};
 use oware_egtb::{EgtbError, OnChange, Tablebase};
 use oware_rules::{Game, Move, Position, RuleSet};
 
@@ -68,14 +68,14 @@ impl TablebaseProbe {
     /// Bounds on the final seed difference over the board, or `None` (not covered).
     fn board_difference(&self, pos: &Position) -> Option<(i32, i32)> {
         let probe = self.tablebase.probe(pos)?;
-        let difference = |value: i32| match self.tablebase.rules() {
-            RuleSet::Awari => value,
-            RuleSet::Abapa => 2 * value - i32::from(pos.board_seeds()),
+        let difference = |value| {
+            board_difference(
+                self.tablebase.rules(),
+                usize::from(pos.board_seeds()),
+                value,
+            )
         };
-        Some((
-            difference(i32::from(probe.lower)),
-            difference(i32::from(probe.upper)),
-        ))
+        Some((difference(probe.lower), difference(probe.upper)))
     }
 }
 

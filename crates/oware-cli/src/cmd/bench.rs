@@ -230,11 +230,11 @@ fn perfect(args: &Args, dir: &std::path::Path) -> anyhow::Result<()> {
         positions.len(),
         args.threads
     );
-    if args.engine_egtb.is_some() {
+    if let Some(own) = &args.engine_egtb {
         println!(
             "the engine's databases: levels 0-{} of {}",
             engines_databases.tablebase().max_seeds(),
-            args.engine_egtb.as_deref().unwrap_or(dir).display()
+            own.display()
         );
     }
     println!(

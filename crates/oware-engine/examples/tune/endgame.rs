@@ -27,6 +27,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
+use oware_egtb::values::board_difference;
 use oware_egtb::Tablebase;
 use oware_engine::perfect::{kept_positions, read_positions};
 use oware_engine::player::{choose, Strength};
@@ -131,26 +132,27 @@ pub fn main(args: &[String]) {
                 error(&fitted, true)
             );
         }
-        sets.push(fitted.as_array());
+        sets.push(fitted);
     }
     // The positions of real games that `oware bench --perfect` judges (never fitted), as a check
     // on a sample of real play rather than of random playouts.
     for (rules, _, benched) in &by_rules {
-        let (mut before, mut after, mut count) = (0.0, 0.0, 0);
-        for s in benched {
-            let n = usize::from(s.position.board_seeds());
-            if let Some(set) = sets.get(n) {
-                before += mean_error(std::iter::once(s), &Weights::TAPERED);
-                after += mean_error(std::iter::once(s), &Weights::from_array(*set));
-                count += 1;
-            }
-        }
-        let count_f = f64::from(count.max(1));
+        let covered: Vec<(&Sample, &Weights)> = benched
+            .iter()
+            .filter_map(|s| Some((s, sets.get(usize::from(s.position.board_seeds()))?)))
+            .collect();
+        let before: f64 = covered
+            .iter()
+            .map(|&(s, _)| seeds_off(s, &Weights::TAPERED))
+            .sum();
+        let after: f64 = covered.iter().map(|&(s, set)| seeds_off(s, set)).sum();
+        let count = covered.len().max(1) as f64;
         println!(
-            "{rules}, the {count} positions of `oware bench --perfect` with at most {ENDGAME_SEEDS} \
+            "{rules}, the {} positions of `oware bench --perfect` with at most {ENDGAME_SEEDS} \
              seeds: before {:.3}, after {:.3}",
-            before / count_f,
-            after / count_f
+            covered.len(),
+            before / count,
+            after / count
         );
     }
     if let Some(out) = out {
@@ -268,13 +270,7 @@ fn label(tb: &Tablebase, rules: RuleSet, positions: Vec<Position>) -> Vec<Sample
         .into_iter()
         .filter_map(|position| {
             let probe = tb.probe(&position).filter(|v| v.exact)?;
-            let n = i32::from(position.board_seeds());
-            // The mover's final margin over the board's seeds: awari stores it, abapa stores the
-            // seeds the mover ends with.
-            let margin = match rules {
-                RuleSet::Awari => i32::from(probe.value),
-                RuleSet::Abapa => 2 * i32::from(probe.value) - n,
-            };
+            let margin = board_difference(rules, usize::from(position.board_seeds()), probe.value);
             let me = position.side_to_move();
             let stores = i32::from(position.store(me)) - i32::from(position.store(me.opponent()));
             let mut hasher = std::collections::hash_map::DefaultHasher::new();
@@ -339,14 +335,18 @@ fn fit(samples: &[&Sample], base: &Weights) -> Weights {
 /// The mean absolute error, in seeds, of the evaluation with `w` over the samples.
 fn mean_error<'a>(samples: impl Iterator<Item = &'a Sample>, w: &Weights) -> f64 {
     let (sum, count) = samples.fold((0.0, 0usize), |(sum, count), s| {
-        let e = f64::from(evaluate(&s.position, w)) - s.label;
-        (sum + e.abs() / 100.0, count + 1)
+        (sum + seeds_off(s, w), count + 1)
     });
     sum / count.max(1) as f64
 }
 
+/// How far, in seeds, the evaluation with `w` is from the sample's exact value.
+fn seeds_off(s: &Sample, w: &Weights) -> f64 {
+    (f64::from(evaluate(&s.position, w)) - s.label).abs() / 100.0
+}
+
 /// The engine's `eval/endgame.rs` holding `sets`, by the seeds on the board.
-fn source(sets: &[[i32; TERMS]]) -> String {
+fn source(sets: &[Weights]) -> String {
     let mut s = String::new();
     s.push_str(
         "//! The evaluation's weights with at most [`ENDGAME_SEEDS`] seeds on the board, one set for each\n\
@@ -365,7 +365,7 @@ fn source(sets: &[[i32; TERMS]]) -> String {
          pub(super) const FITTED: [[i32; TERMS]; ENDGAME_SEEDS + 1] = [\n",
     );
     for (n, set) in sets.iter().enumerate() {
-        let row: Vec<String> = set.iter().map(|v| v.to_string()).collect();
+        let row: Vec<String> = set.as_array().iter().map(|v| v.to_string()).collect();
         let _ = writeln!(s, "    // {n} seeds\n    [{}],", row.join(", "));
     }
     s.push_str("];\n");
