@@ -44,7 +44,7 @@ pub use hash::key as position_key;
 pub use interface::{Analysis, MoveScore, Probe, SearchControl, SearchResult};
 pub use player::{choose_move, Oversight, Strength, HUMAN_LEVELS, LEVELS};
 pub use probe_set::{ProbeSet, ProbeSetError};
-pub use search::{plies_to_end, INFINITY, MAX_PLY, WIN, WIN_THRESHOLD};
+pub use search::{plies_to_end, INFINITY, MAX_PLY, PROOF_PREMIUM, WIN, WIN_THRESHOLD};
 pub use time::{Clock, Limits, DEFAULT_MOVE_OVERHEAD};
 pub use tt::{Bound, Entry, Table};
 

@@ -56,8 +56,9 @@ pub fn plies_to_end(score: i32) -> Option<i32> {
 // negative). A larger win beats a smaller one however long it takes, and a smaller loss a larger
 // one, as a perfect player ranks them (the final difference, not only the result); among equal
 // margins the quicker win and the slower loss. The databases give the final difference too, so a
-// line they settle still plays for seeds. What a search returns keeps the plies only
-// ([`public_score`]), the scale its callers and the engine protocol know.
+// line they settle still plays for seeds, as a decided score or as seeds (see `DatabaseScale`).
+// What a search returns keeps the plies only ([`public_score`]), the scale its callers and the
+// engine protocol know.
 
 /// The largest margin, in half seeds: all 48 seeds.
 const MAX_HALVES: i32 = 96;
@@ -119,6 +120,7 @@ pub(crate) fn run(
         rules: game.rules(),
         eval: setup.eval,
         probe: setup.probe,
+        database_scale: DatabaseScale::for_search(setup.probe, game),
         budget: limits.time_budget(side),
         node_limit: limits.nodes,
         nodes: AtomicU64::new(0),
@@ -178,6 +180,7 @@ struct Shared<'a> {
     rules: RuleSet,
     eval: &'a EvalTable,
     probe: Option<&'a dyn Probe>,
+    database_scale: DatabaseScale,
     budget: Option<(Duration, Duration)>,
     node_limit: Option<u64>,
     nodes: AtomicU64,
@@ -605,12 +608,20 @@ impl<'a> Worker<'a> {
         } else {
             self.boundary..self.path_len
         };
-        if let Some(bounds) = self.database_bounds(pos, stretch) {
-            if bounds.lower == bounds.upper && bounds.rests_on == NO_REPETITION {
-                return bounds.lower_score(pos, ply);
-            }
+        let Some(bounds) = self.database_bounds(pos, stretch) else {
+            return self.evaluate(pos);
+        };
+        let scale = self.shared.database_scale;
+        let lower = bounds.lower_score(pos, ply, scale);
+        if bounds.lower == bounds.upper && bounds.rests_on == NO_REPETITION {
+            return lower;
         }
+        // Bounded only (an abapa history may end the game by a repetition): the evaluation, kept
+        // within what the databases allow. (`max` then `min`: a damaged file's crossed bounds
+        // must not panic.)
         self.evaluate(pos)
+            .max(lower)
+            .min(bounds.upper_score(pos, ply, scale))
     }
 
     /// What the databases say of `pos`, whose history since the last capture is the path's
@@ -695,11 +706,12 @@ impl<'a> Worker<'a> {
         let index = self.path_len - 1;
         if ply > 0 {
             if let Some(bounds) = self.database_bounds(pos, self.boundary..index) {
-                let lower = bounds.lower_score(pos, ply);
+                let scale = self.shared.database_scale;
+                let lower = bounds.lower_score(pos, ply, scale);
                 if bounds.lower == bounds.upper || lower >= beta {
                     return (lower, bounds.rests_on);
                 }
-                let upper = bounds.upper_score(pos, ply);
+                let upper = bounds.upper_score(pos, ply, scale);
                 if upper <= alpha {
                     return (upper, bounds.rests_on);
                 }
@@ -1091,15 +1103,67 @@ struct DatabaseBounds {
 }
 
 impl DatabaseBounds {
-    /// The score of the lower bound at `pos`, `ply` plies from the root: a decided game whose
-    /// margin counts the stores.
-    fn lower_score(&self, pos: PackedPosition, ply: usize) -> i32 {
-        result_score(2 * (store_lead(pos) + self.lower), ply)
+    /// The score of the lower bound at `pos`, `ply` plies from the root, on `scale`; the margin
+    /// counts the stores.
+    fn lower_score(&self, pos: PackedPosition, ply: usize, scale: DatabaseScale) -> i32 {
+        scale.score(store_lead(pos) + self.lower, ply)
     }
 
     /// The score of the upper bound, as [`DatabaseBounds::lower_score`].
-    fn upper_score(&self, pos: PackedPosition, ply: usize) -> i32 {
-        result_score(2 * (store_lead(pos) + self.upper), ply)
+    fn upper_score(&self, pos: PackedPosition, ply: usize, scale: DatabaseScale) -> i32 {
+        scale.score(store_lead(pos) + self.upper, ply)
+    }
+}
+
+/// How a search scores what the databases say of a position.
+///
+/// Where every line ends in an exact value, decided scores rank the proofs by margin: the search
+/// plays perfectly and says so ([`public_score`]). That is awari with the root in the databases'
+/// reach (the board only loses seeds, so they cover every position below it, and awari values do
+/// not depend on the history).
+///
+/// Anywhere else some lines end in an evaluation: above the databases' reach every line that does
+/// not capture down to it, and under abapa every line whose history since the last capture leaves
+/// the databases only bounds. A decided score there would rank a proved win of one seed above a
+/// line the evaluation expects to win by six, and a proved loss of one below an expected loss of
+/// six, and the engine would give seeds away that it keeps without databases. So a database value
+/// is scored as the evaluation scores a position, the final seed difference in centiseeds, with
+/// [`PROOF_PREMIUM`] for the proof: an evaluated line must promise more than that before the
+/// search prefers it to a proved one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DatabaseScale {
+    Decided,
+    Seeds,
+}
+
+/// What a proof is worth over an evaluation of the same margin, in centiseeds (see
+/// [`DatabaseScale`]). Against perfect play at 300,000 nodes, awari 21-24 seeds with databases
+/// 0-16, a premium of 0, 50, 100, 200 and 300 kept the result in 397, 397, 399, 398 and 399 of 400
+/// moves and the exact value in 372, 375, 368, 361 and 353; 300 against 100 kept no more results in
+/// the other samples either, and fewer exact values (docs/strength.md). A seed, then.
+pub const PROOF_PREMIUM: i32 = 100;
+
+impl DatabaseScale {
+    /// The scale for a search of `game` with `probe`.
+    fn for_search(probe: Option<&dyn Probe>, game: &Game) -> DatabaseScale {
+        match probe {
+            Some(probe)
+                if game.rules() == RuleSet::Awari
+                    && probe.probe(game.position(), game.rules()).is_some() =>
+            {
+                DatabaseScale::Decided
+            }
+            _ => DatabaseScale::Seeds,
+        }
+    }
+
+    /// The score of a position whose final seed difference (stores counted) is `margin` for its
+    /// side to move, `ply` plies from the root.
+    fn score(self, margin: i32, ply: usize) -> i32 {
+        match self {
+            DatabaseScale::Decided => result_score(2 * margin, ply),
+            DatabaseScale::Seeds => 100 * margin + PROOF_PREMIUM * margin.signum(),
+        }
     }
 }
 
@@ -1135,6 +1199,38 @@ fn from_table(score: i16, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use oware_rules::Position;
+
+    #[test]
+    fn database_values_are_decided_only_where_every_line_ends_in_one() {
+        struct UpTo(u8);
+        impl Probe for UpTo {
+            fn probe(&self, pos: &Position, _rules: RuleSet) -> Option<i32> {
+                (pos.board_seeds() <= self.0).then_some(0)
+            }
+        }
+        let six_seeds: Position = "0-0-0-0-2-1-1-1-1-0-0-0-21-21-S".parse().unwrap();
+        let scale = |rules, probe: Option<&dyn Probe>| {
+            DatabaseScale::for_search(probe, &Game::from_position(six_seeds, rules))
+        };
+        assert_eq!(
+            scale(RuleSet::Awari, Some(&UpTo(10))),
+            DatabaseScale::Decided
+        );
+        assert_eq!(scale(RuleSet::Awari, Some(&UpTo(5))), DatabaseScale::Seeds);
+        assert_eq!(scale(RuleSet::Abapa, Some(&UpTo(10))), DatabaseScale::Seeds);
+        assert_eq!(scale(RuleSet::Awari, None), DatabaseScale::Seeds);
+        // In seeds, proofs keep the order of their margins, mean the same to either side, and never
+        // look like decided games; decided scores keep the order too.
+        for scale in [DatabaseScale::Seeds, DatabaseScale::Decided] {
+            for margin in -48..48 {
+                assert!(scale.score(margin + 1, 5) > scale.score(margin, 5));
+                assert_eq!(scale.score(-margin, 5), -scale.score(margin, 5));
+            }
+        }
+        assert!((-48..=48).all(|m| DatabaseScale::Seeds.score(m, 0).abs() < DECIDED));
+        assert_eq!(DatabaseScale::Seeds.score(2, 9), 200 + PROOF_PREMIUM);
+    }
 
     #[test]
     fn reductions_grow_with_depth_and_move_number() {

@@ -5,7 +5,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use oware_engine::{choose_move, plies_to_end, Engine, EngineOptions, Limits, Probe, WIN};
+use oware_engine::{
+    choose_move, plies_to_end, Engine, EngineOptions, Limits, Probe, PROOF_PREMIUM, WIN,
+};
 use oware_rules::{Game, Move, Position, RuleSet, Side};
 
 fn game(pos: &str, rules: RuleSet) -> Game {
@@ -327,21 +329,24 @@ impl Probe for EverythingIsADraw {
 
 #[test]
 fn the_probe_hook_is_consulted_after_captures() {
-    // Every capture leads to a position the (fake) databases know: the rest is shared evenly.
-    let g = game("0-0-0-0-2-1-1-1-1-0-0-0-21-21-S", RuleSet::Abapa);
-    let mut e = Engine::new(EngineOptions {
-        hash_mb: 1,
-        probe: Some(Arc::new(EverythingIsADraw)),
-        ..EngineOptions::default()
-    });
-    let r = e.search(&g, &Limits::depth(4), &mut |_| {});
-    // F captures 2 (23-21, the rest shared evenly: a win); whatever the line, the score is now a
-    // decided value or a draw, never an evaluation.
-    assert!(
-        r.score == 0 || plies_to_end(r.score).is_some(),
-        "{}",
-        r.score
-    );
+    // Every capture leads to a position the (fake) databases know: the rest is shared evenly. E and
+    // F capture 2: 23-21 with the rest shared, a win by two seeds, and no line does better.
+    let search = |rules| {
+        let mut e = Engine::new(EngineOptions {
+            hash_mb: 1,
+            probe: Some(Arc::new(EverythingIsADraw)),
+            ..EngineOptions::default()
+        });
+        let g = game("0-0-0-0-2-1-1-1-1-0-0-0-21-21-S", rules);
+        e.search(&g, &Limits::depth(4), &mut |_| {})
+    };
+    // Awari with the root in the databases' reach: every line ends in a proof, a decided score.
+    let r = search(RuleSet::Awari);
+    assert!(plies_to_end(r.score).is_some_and(|p| p > 0), "{}", r.score);
+    // Abapa: a history since the last capture leaves the databases only bounds, and lines end in
+    // evaluations too, so database values are scored in seeds, with the premium of a proof.
+    let r = search(RuleSet::Abapa);
+    assert_eq!(r.score, 2 * 100 + PROOF_PREMIUM);
 }
 
 /// The bench positions' node totals at depths 12 and 16, as `oware bench -d 12` / `-d 16` print
