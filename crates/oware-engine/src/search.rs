@@ -1136,11 +1136,15 @@ enum DatabaseScale {
     Seeds,
 }
 
-/// What a proof is worth over an evaluation of the same margin, in centiseeds (see
-/// [`DatabaseScale`]). Against perfect play at 300,000 nodes, awari 21-24 seeds with databases
-/// 0-16, a premium of 0, 50, 100, 200 and 300 kept the result in 397, 397, 399, 398 and 399 of 400
-/// moves and the exact value in 372, 375, 368, 361 and 353; 300 against 100 kept no more results in
-/// the other samples either, and fewer exact values (docs/strength.md). A seed, then.
+/// What a proof is worth over an evaluation of the same margin, in centiseeds. Where a search's
+/// lines end in evaluations as well as in database values (above the databases' reach, and under
+/// abapa), a position the databases value at a final difference of `m` seeds scores `100 m` plus
+/// this for a win, minus it for a loss (0 for a draw), beside the evaluation's estimates.
+///
+/// Against perfect play at 300,000 nodes, awari 21-24 seeds with databases 0-16, a premium of 0,
+/// 50, 100, 200 and 300 kept the result in 397, 397, 399, 398 and 399 of 400 moves and the exact
+/// value in 372, 375, 368, 361 and 353; 300 against 100 kept no more results in the other samples
+/// either, and fewer exact values (docs/strength.md). A seed, then.
 pub const PROOF_PREMIUM: i32 = 100;
 
 impl DatabaseScale {
