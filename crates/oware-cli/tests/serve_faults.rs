@@ -40,17 +40,25 @@ impl Server {
         self.log.lock().unwrap().join("\n")
     }
 
-    /// The id of the thread that writes the database.
+    /// The id of the thread that writes the database. On a loaded machine the server may answer
+    /// before that thread has named itself, so it is looked for again for a while.
     fn store_thread(&self) -> String {
         let tasks = format!("/proc/{}/task", self.child.id());
-        for entry in std::fs::read_dir(&tasks).unwrap() {
-            let path = entry.unwrap().path();
-            let comm = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
-            if comm.trim() == "oware-store" {
-                return path.file_name().unwrap().to_string_lossy().into_owned();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            for entry in std::fs::read_dir(&tasks).unwrap() {
+                let path = entry.unwrap().path();
+                let comm = std::fs::read_to_string(path.join("comm")).unwrap_or_default();
+                if comm.trim() == "oware-store" {
+                    return path.file_name().unwrap().to_string_lossy().into_owned();
+                }
             }
+            assert!(
+                Instant::now() < deadline,
+                "no oware-store thread in {tasks}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
         }
-        panic!("no oware-store thread in {tasks}");
     }
 
     /// Injects `fault` (strace's `-e inject=` argument) into the database writer's system calls
