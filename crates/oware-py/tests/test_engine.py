@@ -140,13 +140,15 @@ def test_engine_plays_the_database_move(awari_dir):
 
 
 def test_a_win_the_databases_prove_has_no_false_distance(awari_dir):
-    # 8 seeds: beyond the databases at the root, proven won by them after F. The search scores
-    # such a win by the ply it probed at, which is no distance to the game's end.
+    # 8 seeds: beyond the databases at the root; after F they value the game won by 4 seeds.
+    # Where some lines end in evaluations, a database value counts as seeds (and one seed more
+    # for the proof), never as a win at the distance of the ply the search probed at.
     position = oware.Position("0-1-0-1-1-1-1-0-0-1-0-2-20-20-S", "awari")
     result = oware.Engine(egtb=str(awari_dir)).search(position, depth=8)
     assert result.source == "search"
     assert result.best_move == "F"
-    assert result.score_text == "win (endgame database)"
+    assert result.score == 4 * 100 + 100
+    assert result.score_text == "+5.00"
     without = oware.Engine().search(position, depth=8)
     assert "endgame database" not in without.score_text
 
