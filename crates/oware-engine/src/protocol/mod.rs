@@ -281,8 +281,13 @@ impl Session {
                 self.out
                     .send("option name Rules type combo default abapa var abapa var awari");
                 self.out.send("option name Ponder type check default false");
-                self.out
-                    .send("option name Eval type combo default default var default var tapered var material");
+                let vars: String = Weights::NAMED
+                    .iter()
+                    .map(|(name, _)| format!(" var {name}"))
+                    .collect();
+                self.out.send(&format!(
+                    "option name Eval type combo default default{vars}"
+                ));
                 self.out
                     .send("option name Weights type string default <empty>");
                 self.out
@@ -381,8 +386,11 @@ impl Session {
             },
             "eval" => Weights::named(&value)
                 .ok_or_else(|| {
+                    let names = Weights::NAMED.map(|(name, _)| name);
+                    let (last, others) = names.split_last().expect("named weights");
                     format!(
-                        "setoption Eval: {value_q} is not default, tapered or material",
+                        "setoption Eval: {value_q} is not {} or {last}",
+                        others.join(", "),
                         value_q = quoted(&value)
                     )
                 })
@@ -711,6 +719,12 @@ mod tests {
             None,
         );
         assert!(out.contains("not default, tapered or material"), "{out}");
+        // The names offered are those taken, as docs/engine-protocol.md lists them.
+        let out = session("uci\n", None);
+        assert!(
+            out.contains("option name Eval type combo default default var default var tapered var material\n"),
+            "{out}"
+        );
     }
 
     #[test]
